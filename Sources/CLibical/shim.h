@@ -1,0 +1,2 @@
+// The one C header Swift sees for libical; ICalendar/Internals is its only client.
+#include <libical/ical.h>

@@ -1,0 +1,68 @@
+/// How serious a diagnostic is.
+public enum Severity: Int, Comparable, Hashable, Sendable, CustomStringConvertible {
+    case note, warning, error
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String {
+        switch self {
+        case .note: return "note"
+        case .warning: return "warning"
+        case .error: return "error"
+        }
+    }
+}
+
+/// Where in an input something was found: a file, a line and column, or a JSON path.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    /// A JSON path such as `$.value[3].start.timeZone`.
+    public var jsonPath: String?
+
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.jsonPath = jsonPath
+    }
+
+    /// `file:line:column`, with the parts that are known.
+    public var description: String {
+        var text = file ?? "<input>"
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        if let jsonPath { text += ": \(jsonPath)" }
+        return text
+    }
+}
+
+/// One problem found while reading, mapping or writing a calendar, as a value the caller can print,
+/// count or turn into an error.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    public var severity: Severity
+    /// A stable kebab-case identifier, e.g. `unknown-tzid`, for scripts and tests.
+    public var code: String
+    public var message: String
+    public var location: SourceLocation
+    /// The UID of the component it concerns, when known.
+    public var uid: String?
+
+    public init(_ severity: Severity, code: String, message: String, location: SourceLocation = SourceLocation(), uid: String? = nil) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.location = location
+        self.uid = uid
+    }
+
+    /// `file:line:column: severity: message [code] (UID …)`, the way compilers print.
+    public var description: String {
+        var text = "\(location): \(severity): \(message) [\(code)]"
+        if let uid { text += " (UID \(uid))" }
+        return text
+    }
+}

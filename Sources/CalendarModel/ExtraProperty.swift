@@ -1,0 +1,57 @@
+/// A property parameter: a name and its (possibly several) values, decoded (no quotes, no RFC 6868
+/// `^` escapes).
+public struct Parameter: Hashable, Sendable {
+    public var name: String
+    public var values: [String]
+
+    public init(name: String, values: [String]) {
+        self.name = name
+        self.values = values
+    }
+
+    public init(_ name: String, _ value: String) {
+        self.init(name: name, values: [value])
+    }
+}
+
+/// A property the model does not interpret, kept verbatim so that it is written back unchanged.
+///
+/// `value` is the value exactly as it was written in the source format (escapes included),
+/// because without knowing the property we cannot know how to decode it.
+public struct ExtraProperty: Hashable, Sendable {
+    public var name: String
+    public var parameters: [Parameter]
+    public var value: String
+
+    public init(name: String, parameters: [Parameter] = [], value: String) {
+        self.name = name
+        self.parameters = parameters
+        self.value = value
+    }
+
+    /// The first value of the named parameter (names compare case-insensitively).
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
+    }
+}
+
+/// A component the model does not interpret (VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-…),
+/// kept whole with its properties and sub-components.
+public struct ExtraComponent: Hashable, Sendable {
+    public var name: String
+    public var properties: [ExtraProperty]
+    public var components: [ExtraComponent]
+
+    public init(name: String, properties: [ExtraProperty] = [], components: [ExtraComponent] = []) {
+        self.name = name
+        self.properties = properties
+        self.components = components
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, the way iCalendar names compare.
+    public func caseInsensitiveEquals(_ other: String) -> Bool {
+        self.utf8.count == other.utf8.count && self.uppercased() == other.uppercased()
+    }
+}

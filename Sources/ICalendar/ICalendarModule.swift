@@ -1,0 +1,2 @@
+// Placeholder until the ICalendar module lands in this commit series.
+public enum ICalendarModule {}
