@@ -6,7 +6,9 @@ let package = Package(
     products: [
         .executable(name: "calport", targets: ["calport"]),
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
+        .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "GraphEvents", targets: ["GraphEvents"]),
     ],
     targets: [
         .systemLibrary(
@@ -15,10 +17,17 @@ let package = Package(
             providers: [.apt(["libical-dev"])]
         ),
         .target(name: "CalendarModel"),
-        .target(name: "ICalendar", dependencies: ["CalendarModel", "CLibical"]),
-        .executableTarget(name: "calport", dependencies: ["CalendarModel", "ICalendar"]),
+        .target(name: "TimeZones", dependencies: ["CalendarModel"]),
+        .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
+        .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
+        .executableTarget(
+            name: "calport",
+            dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]
+        ),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
+        .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),
         .testTarget(name: "calportTests", dependencies: ["calport"]),
     ]
 )

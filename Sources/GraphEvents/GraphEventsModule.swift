@@ -1,0 +1,2 @@
+// Placeholder: the GraphEvents module is being built (issue 4).
+public enum GraphEventsModule {}
