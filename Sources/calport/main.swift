@@ -1,1 +1,3 @@
-print("calport")
+import Foundation
+
+exit(CalportCLI.run(Array(CommandLine.arguments.dropFirst())).rawValue)

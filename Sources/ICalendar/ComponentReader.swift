@@ -1,0 +1,148 @@
+import CalendarModel
+
+/// Reads the BEGIN/END structure of an iCalendar stream one top-level component at a time, so that
+/// memory stays flat whatever the size of the calendar.
+struct ComponentReader {
+    enum Item {
+        case calendarProperty(ContentLine)
+        case component(ContentComponent)
+    }
+
+    private var lines: LineReader
+    private let file: String?
+    private let maximumDepth: Int
+    private var stack: [ContentComponent] = []
+    private var insideCalendar = false
+    private var skippingDepth = 0
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(bytes: [UInt8], file: String?, maximumDepth: Int = 64) {
+        self.lines = LineReader(bytes: bytes, file: file)
+        self.file = file
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The next calendar property or complete top-level component, or nil at the end.
+    mutating func next() -> Item? {
+        defer { takeLineDiagnostics() }
+        while let logical = lines.next() {
+            var recovered: [ContentLineParser.SyntaxError] = []
+            let line: ContentLine
+            do {
+                line = try ContentLineParser.parse(logical.text, line: logical.line, recovered: &recovered)
+            } catch {
+                report(.error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column)
+                continue
+            }
+            for problem in recovered {
+                report(.warning, "parameter-without-value", problem.message, line: logical.line, column: problem.column)
+            }
+            if let item = consume(line) { return item }
+        }
+        return finish()
+    }
+
+    private mutating func consume(_ line: ContentLine) -> Item? {
+        switch line.name {
+        case "BEGIN":
+            begin(line)
+            return nil
+        case "END":
+            return end(line)
+        case "X-LIC-ERROR":
+            // Written by libical-based tools (Evolution, older calport peers) into files they saved.
+            report(.warning, "libical-error", "libical reported: \(TextCodec.unescape(line.value))", line: line.line)
+            return nil
+        default:
+            if skippingDepth > 0 { return nil }
+            if stack.isEmpty {
+                if !insideCalendar {
+                    report(.error, "outside-calendar", "expected BEGIN:VCALENDAR, found \(line.name)", line: line.line)
+                    return nil
+                }
+                return .calendarProperty(line)
+            }
+            stack[stack.count - 1].properties.append(line)
+            return nil
+        }
+    }
+
+    private mutating func begin(_ line: ContentLine) {
+        let name = line.value.uppercased()
+        if skippingDepth > 0 {
+            skippingDepth += 1
+            return
+        }
+        if name == "VCALENDAR" && stack.isEmpty {
+            if insideCalendar {
+                report(.warning, "nested-calendar", "BEGIN:VCALENDAR inside a calendar; merged", line: line.line)
+            }
+            insideCalendar = true
+            return
+        }
+        if !insideCalendar && stack.isEmpty {
+            report(.warning, "outside-calendar", "BEGIN:\(name) outside BEGIN:VCALENDAR; read as part of a calendar", line: line.line)
+            insideCalendar = true
+        }
+        if stack.count >= maximumDepth {
+            report(.error, "nesting-limit", "components nest deeper than \(maximumDepth); BEGIN:\(name) and its contents were skipped", line: line.line)
+            skippingDepth = 1
+            return
+        }
+        stack.append(ContentComponent(name: name, line: line.line))
+    }
+
+    private mutating func end(_ line: ContentLine) -> Item? {
+        let name = line.value.uppercased()
+        if skippingDepth > 0 {
+            skippingDepth -= 1
+            return nil
+        }
+        if stack.isEmpty {
+            if name == "VCALENDAR" && insideCalendar {
+                insideCalendar = false
+            } else {
+                report(.error, "unmatched-end", "END:\(name) without a matching BEGIN", line: line.line)
+            }
+            return nil
+        }
+        guard let depth = stack.lastIndex(where: { $0.name == name }) else {
+            report(.error, "unmatched-end", "END:\(name) does not close BEGIN:\(stack[stack.count - 1].name) of line \(stack[stack.count - 1].line)", line: line.line)
+            return nil
+        }
+        while stack.count - 1 > depth {
+            let open = stack[stack.count - 1]
+            report(.error, "missing-end", "missing END:\(open.name) for BEGIN of line \(open.line) before END:\(name)", line: line.line)
+            closeTop()
+        }
+        return closeTop()
+    }
+
+    @discardableResult
+    private mutating func closeTop() -> Item? {
+        let component = stack.removeLast()
+        if stack.isEmpty { return .component(component) }
+        stack[stack.count - 1].components.append(component)
+        return nil
+    }
+
+    private mutating func finish() -> Item? {
+        if let open = stack.first {
+            report(.error, "missing-end", "input ended inside BEGIN:\(open.name) of line \(open.line); that component was dropped", line: open.line)
+            stack.removeAll()
+        } else if insideCalendar {
+            report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil)
+            insideCalendar = false
+        }
+        return nil
+    }
+
+    private mutating func takeLineDiagnostics() {
+        diagnostics.append(contentsOf: lines.diagnostics)
+        lines.clearDiagnostics()
+    }
+
+    private mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int?, column: Int? = nil) {
+        diagnostics.append(Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line, column: column)))
+    }
+}

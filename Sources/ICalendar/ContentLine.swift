@@ -1,0 +1,46 @@
+import CalendarModel
+
+/// One unfolded content line, RFC 5545 §3.1: `NAME;PARAM=VALUE:value`.
+///
+/// `value` is the text after the colon exactly as written (escapes included); parameters are
+/// decoded (quotes removed, RFC 6868 `^` sequences resolved).
+struct ContentLine: Hashable, Sendable {
+    var name: String
+    var parameters: [Parameter]
+    var value: String
+    /// The physical line the content line started on (1-based); 0 for lines calport made.
+    var line: Int
+
+    init(name: String, parameters: [Parameter] = [], value: String, line: Int = 0) {
+        self.name = name
+        self.parameters = parameters
+        self.value = value
+        self.line = line
+    }
+
+    /// The first value of a parameter, matched case-insensitively.
+    func parameter(_ name: String) -> String? {
+        parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
+    }
+
+    /// The parameters other than the named ones.
+    func parameters(excluding names: Set<String>) -> [Parameter] {
+        parameters.filter { !names.contains($0.name.uppercased()) }
+    }
+}
+
+/// A `BEGIN:NAME` … `END:NAME` block with its content lines and nested blocks, in order.
+struct ContentComponent: Hashable, Sendable {
+    var name: String
+    var properties: [ContentLine]
+    var components: [ContentComponent]
+    /// The line of its `BEGIN`.
+    var line: Int
+
+    init(name: String, properties: [ContentLine] = [], components: [ContentComponent] = [], line: Int = 0) {
+        self.name = name
+        self.properties = properties
+        self.components = components
+        self.line = line
+    }
+}

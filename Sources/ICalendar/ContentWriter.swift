@@ -1,0 +1,54 @@
+/// Writes content lines as RFC 5545 text: CRLF line ends, lines folded at 75 octets without
+/// splitting a UTF-8 sequence, parameter values RFC 6868-encoded and quoted where needed.
+struct ContentWriter {
+    private(set) var bytes: [UInt8] = []
+
+    /// Octets per physical line, CRLF excluded (RFC 5545 §3.1).
+    static let lineLimit = 75
+
+    mutating func write(_ component: ContentComponent) {
+        write(ContentLine(name: "BEGIN", value: component.name))
+        for line in component.properties { write(line) }
+        for child in component.components { write(child) }
+        write(ContentLine(name: "END", value: component.name))
+    }
+
+    mutating func write(_ line: ContentLine) {
+        var text = line.name
+        for parameter in line.parameters {
+            text += ";" + parameter.name + "="
+            text += parameter.values.map(ContentWriter.parameterValue).joined(separator: ",")
+        }
+        text += ":" + line.value
+        fold(text)
+    }
+
+    static func parameterValue(_ value: String) -> String {
+        let encoded = ParameterCodec.encode(value)
+        return encoded.contains(where: { $0 == ";" || $0 == ":" || $0 == "," }) ? "\"\(encoded)\"" : encoded
+    }
+
+    private mutating func fold(_ text: String) {
+        var lineLength = 0
+        for byte in text.utf8 {
+            // Fold only before the first byte of a character, and before one that would not fit whole.
+            if byte & 0xC0 != 0x80 && lineLength + ContentWriter.sequenceLength(byte) > ContentWriter.lineLimit {
+                bytes += [0x0D, 0x0A, 0x20]
+                lineLength = 1
+            }
+            bytes.append(byte)
+            lineLength += 1
+        }
+        bytes += [0x0D, 0x0A]
+    }
+
+    /// The length of the UTF-8 sequence a lead byte starts.
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: return 4
+        case 0xE0...: return 3
+        case 0xC0...: return 2
+        default: return 1
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CalendarModel
+
+/// What decoding one component needs: where it came from, where problems go, and how TZIDs resolve.
+struct DecodingContext {
+    var file: String?
+    var diagnostics: [Diagnostic] = []
+    /// TZIDs that have a VTIMEZONE in the document.
+    var definedZones: Set<String>
+    /// The UID of the component being decoded, for diagnostics.
+    var uid: String?
+
+    init(file: String?, definedZones: Set<String>) {
+        self.file = file
+        self.definedZones = definedZones
+    }
+
+    mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int) {
+        diagnostics.append(
+            Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
+    }
+
+    /// A DATE or DATE-TIME value with its VALUE and TZID parameters; nil (and an error) when invalid.
+    mutating func time(_ line: ContentLine) -> CalendarTime? {
+        time(text: line.value, line: line, valueType: line.parameter("VALUE"))
+    }
+
+    mutating func time(text: String, line: ContentLine, valueType: String?) -> CalendarTime? {
+        guard let parsed = Libical.parseTime(text), parsed.local.isValid else {
+            report(.error, "invalid-value", "\(line.name) '\(text)' is not a valid DATE or DATE-TIME", line: line.line)
+            return nil
+        }
+        if let valueType, valueType.caseInsensitiveEquals("DATE") != parsed.isDate {
+            report(.warning, "value-type-mismatch", "\(line.name) says VALUE=\(valueType) but holds '\(text)'; read as written", line: line.line)
+        }
+        if parsed.isDate { return .date(parsed.local.date) }
+        if parsed.isUTC { return .utc(parsed.local) }
+        guard let tzid = line.parameter("TZID") else { return .floating(parsed.local) }
+        return .zoned(parsed.local, zone(named: tzid, line: line))
+    }
+
+    /// A TZID resolved against the document's VTIMEZONEs and tzdata; unknown names are kept and reported.
+    mutating func zone(named tzid: String, line: ContentLine) -> TimeZoneReference {
+        let stripped = ZoneNames.strippingVendorPrefix(tzid)
+        if ZoneNames.isIANA(stripped) { return TimeZoneReference(name: tzid, ianaIdentifier: stripped) }
+        if !definedZones.contains(tzid) {
+            report(
+                .warning, "unknown-tzid",
+                "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and is not an IANA zone; times kept in that zone, unresolved",
+                line: line.line)
+        }
+        return TimeZoneReference(name: tzid)
+    }
+
+    mutating func duration(_ line: ContentLine) -> EventDuration? {
+        guard let duration = Libical.parseDuration(line.value) else {
+            report(.error, "invalid-value", "\(line.name) '\(line.value)' is not a valid DURATION", line: line.line)
+            return nil
+        }
+        return duration
+    }
+
+    /// An INTEGER, optionally range-checked; libical would read "high" as 0, so the text is checked here.
+    mutating func integer(_ line: ContentLine, in range: ClosedRange<Int>? = nil) -> Int? {
+        guard let value = Int(line.value.trimmingSpaces), range?.contains(value) ?? true else {
+            let expected = range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
+            report(.warning, "invalid-value", "\(line.name) '\(line.value)' is not an integer\(expected); the property was dropped", line: line.line)
+            return nil
+        }
+        return value
+    }
+
+    mutating func recurrence(_ line: ContentLine, start: CalendarTime?) -> RecurrenceRule? {
+        guard var rule = Libical.parseRecurrence(line.value) else {
+            report(.error, "invalid-rrule", "\(line.name) '\(line.value)' is not a valid recurrence rule", line: line.line)
+            return nil
+        }
+        // libical reads UNTIL without the event's zone; an UNTIL in local time follows DTSTART's form.
+        if case .until(.floating(let local)) = rule.end, let start, case .zoned(_, let zone) = start {
+            rule.end = .until(.zoned(local, zone))
+        }
+        return rule
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var slice = self[...]
+        while slice.first == " " { slice = slice.dropFirst() }
+        while slice.last == " " { slice = slice.dropLast() }
+        return slice
+    }
+}
+
+extension DecodingContext {
+    /// An RDATE line: DATE-TIMEs, DATEs or PERIODs (`VALUE=PERIOD`), comma-separated.
+    mutating func recurrenceDates(_ line: ContentLine) -> [RecurrenceDate]? {
+        var dates: [RecurrenceDate] = []
+        let isPeriod = line.parameter("VALUE")?.uppercased() == "PERIOD"
+        for part in line.value.split(separator: ",") {
+            let text = String(part)
+            guard isPeriod else {
+                guard let time = time(text: text, line: line, valueType: line.parameter("VALUE")) else { return nil }
+                dates.append(.time(time))
+                continue
+            }
+            guard let period = Libical.parsePeriod(text), period.start.local.isValid else {
+                report(.error, "invalid-value", "RDATE '\(text)' is not a valid PERIOD", line: line.line)
+                return nil
+            }
+            guard let start = time(text: text.split(separator: "/")[0].description, line: line, valueType: nil) else { return nil }
+            if let duration = period.duration {
+                dates.append(.periodWithDuration(start: start, duration: duration))
+            } else if let end = time(text: text.split(separator: "/")[1].description, line: line, valueType: nil) {
+                dates.append(.period(start: start, end: end))
+            } else {
+                return nil
+            }
+        }
+        return dates
+    }
+}

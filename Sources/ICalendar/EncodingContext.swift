@@ -1,0 +1,50 @@
+import CalendarModel
+
+/// What writing needs beyond the model: how zone names appear in TZID parameters.
+struct EncodingContext {
+    /// The TZID to write for a zone: vendor prefixes (`/freeassociation.sourceforge.net/…`) are never written.
+    func tzid(for zone: TimeZoneReference) -> String {
+        ZoneNames.strippingVendorPrefix(zone.name)
+    }
+
+    func timeText(_ time: CalendarTime) -> String {
+        switch time {
+        case .date(let date): return Libical.formatTime(LocalDateTime(date: date), isDate: true, isUTC: false)
+        case .utc(let local): return Libical.formatTime(local, isDate: false, isUTC: true)
+        case .floating(let local), .zoned(let local, _): return Libical.formatTime(local, isDate: false, isUTC: false)
+        }
+    }
+
+    func timeLine(_ name: String, _ time: CalendarTime) -> ContentLine {
+        ContentLine(name: name, parameters: timeParameters(time), value: timeText(time))
+    }
+
+    func timeParameters(_ time: CalendarTime) -> [Parameter] {
+        switch time {
+        case .date: return [Parameter("VALUE", "DATE")]
+        case .zoned(_, let zone): return [Parameter("TZID", tzid(for: zone))]
+        case .utc, .floating: return []
+        }
+    }
+
+    func recurrenceLine(_ name: String, _ rule: RecurrenceRule) -> ContentLine {
+        var untilText: String?
+        if case .until(let until) = rule.end { untilText = timeText(until) }
+        return ContentLine(name: name, value: Libical.formatRecurrence(rule, untilText: untilText))
+    }
+
+    func recurrenceDateLine(_ date: RecurrenceDate) -> ContentLine {
+        switch date {
+        case .time(let time):
+            return timeLine("RDATE", time)
+        case .period(let start, let end):
+            return ContentLine(
+                name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
+                value: "\(timeText(start))/\(timeText(end))")
+        case .periodWithDuration(let start, let duration):
+            return ContentLine(
+                name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
+                value: "\(timeText(start))/\(Libical.formatDuration(duration))")
+        }
+    }
+}

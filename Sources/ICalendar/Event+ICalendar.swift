@@ -1,0 +1,197 @@
+import CalendarModel
+
+extension Event {
+    /// VEVENT properties the model interprets; everything else is kept in `extraProperties`.
+    static let modelledProperties: Set<String> = [
+        "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO",
+        "ORGANIZER", "ATTENDEE", "STATUS", "TRANSP", "X-MICROSOFT-CDO-BUSYSTATUS", "CLASS", "PRIORITY",
+        "X-MICROSOFT-CDO-IMPORTANCE", "CATEGORIES", "URL", "CONFERENCE", "RRULE", "EXRULE", "RDATE", "EXDATE",
+        "RECURRENCE-ID", "CREATED", "LAST-MODIFIED", "DTSTAMP", "ATTACH", "X-MICROSOFT-DISALLOW-COUNTER",
+        "X-CALPORT-LOCATION",
+    ]
+
+    /// Reads a VEVENT; nil when a property that decides when the event happens is invalid (the
+    /// error is in `context.diagnostics`).
+    init?(component: ContentComponent, context: inout DecodingContext) {
+        let uidLine = component.properties.first { $0.name == "UID" }
+        let uid = uidLine.map { TextCodec.unescape($0.value) } ?? ""
+        self.init(uid: uid)
+        context.uid = uid.isEmpty ? nil : uid
+        if uid.isEmpty {
+            context.report(.warning, "missing-uid", "VEVENT has no UID", line: component.line)
+        }
+        // DTSTART first: RRULE's UNTIL reads its form from it.
+        let startIndex = component.properties.firstIndex { $0.name == "DTSTART" }
+        if let startIndex {
+            guard let time = context.time(component.properties[startIndex]) else { return nil }
+            start = time
+            let unread = component.properties[startIndex].parameters(excluding: ["VALUE", "TZID"])
+            if !unread.isEmpty { propertyParameters["DTSTART"] = unread }
+        }
+        var seen: Set<String> = startIndex == nil ? [] : ["DTSTART"]
+        for (index, line) in component.properties.enumerated() where index != startIndex {
+            if Event.singletons.contains(line.name) {
+                if seen.contains(line.name) {
+                    context.report(.warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property", line: line.line)
+                    extraProperties.append(ExtraProperty(line))
+                    continue
+                }
+                seen.insert(line.name)
+            }
+            guard decode(line, context: &context) else { return nil }
+        }
+        for child in component.components {
+            if child.name == "VALARM", let alarm = Alarm(component: child, context: &context) {
+                alarms.append(alarm)
+            } else if child.name != "VALARM" {
+                extraComponents.append(ExtraComponent(child))
+            }
+        }
+    }
+
+    /// Properties RFC 5545 allows once per VEVENT.
+    static let singletons: Set<String> = [
+        "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO", "ORGANIZER",
+        "STATUS", "TRANSP", "CLASS", "PRIORITY", "URL", "RECURRENCE-ID", "CREATED", "LAST-MODIFIED", "DTSTAMP",
+        "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-IMPORTANCE", "X-MICROSOFT-DISALLOW-COUNTER",
+    ]
+
+    /// Parameters of single-valued properties that the model itself reads.
+    private static let parametersRead: [String: Set<String>] = [
+        "DTSTART": ["VALUE", "TZID"], "DTEND": ["VALUE", "TZID"], "RECURRENCE-ID": ["VALUE", "TZID", "RANGE"],
+        "X-ALT-DESC": ["FMTTYPE"], "DTSTAMP": ["VALUE"], "CREATED": ["VALUE"], "LAST-MODIFIED": ["VALUE"],
+    ]
+
+    private mutating func decode(_ line: ContentLine, context: inout DecodingContext) -> Bool {
+        let unread = line.parameters(excluding: Event.parametersRead[line.name] ?? [])
+        if !unread.isEmpty && Event.singletons.contains(line.name) && line.name != "LOCATION" && line.name != "ORGANIZER" {
+            propertyParameters[line.name] = unread
+        }
+        switch line.name {
+        case "UID": break
+        case "SEQUENCE": sequence = context.integer(line)
+        case "SUMMARY": summary = TextCodec.unescape(line.value)
+        case "DESCRIPTION": description = TextCodec.unescape(line.value)
+        case "X-ALT-DESC":
+            if line.parameter("FMTTYPE")?.lowercased() == "text/html" {
+                htmlDescription = TextCodec.unescape(line.value)
+            } else {
+                propertyParameters[line.name] = nil
+                extraProperties.append(ExtraProperty(line))
+            }
+        case "DTEND":
+            guard let time = context.time(line) else { return false }
+            end = .end(time)
+        case "DURATION":
+            guard let duration = context.duration(line) else { return false }
+            end = .duration(duration)
+        case "LOCATION", "X-CALPORT-LOCATION":
+            locations.append(Location(line: line))
+        case "GEO":
+            guard let geo = Libical.parseGeo(line.value) else {
+                context.report(.warning, "invalid-value", "GEO '\(line.value)' is not 'latitude;longitude'; dropped", line: line.line)
+                return true
+            }
+            if locations.isEmpty { locations.append(Location(name: "")) }
+            locations[0].coordinates = geo
+        case "ORGANIZER": organizer = Participant(line: line)
+        case "ATTENDEE": attendees.append(Attendee(line: line))
+        case "STATUS": status = EventStatus(token: line.value)
+        case "TRANSP": transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
+        case "X-MICROSOFT-CDO-BUSYSTATUS": busyStatus = BusyStatus(token: line.value)
+        case "CLASS": classification = Classification(token: line.value)
+        case "PRIORITY": priority = context.integer(line, in: 0...9)
+        case "X-MICROSOFT-CDO-IMPORTANCE": importance = Importance(token: line.value)
+        case "CATEGORIES": categories += TextCodec.splitList(line.value)
+        case "URL": url = line.value
+        case "CONFERENCE": conferences.append(Conference(line: line))
+        case "RRULE", "EXRULE":
+            guard let rule = context.recurrence(line, start: start) else { return false }
+            if line.name == "RRULE" { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
+        case "RDATE":
+            guard let dates = context.recurrenceDates(line) else { return false }
+            recurrenceDates += dates
+        case "EXDATE":
+            for text in line.value.split(separator: ",") {
+                guard let time = context.time(text: String(text), line: line, valueType: line.parameter("VALUE")) else { return false }
+                exceptionDates.append(time)
+            }
+        case "RECURRENCE-ID":
+            guard let time = context.time(line) else { return false }
+            recurrenceID = RecurrenceIdentifier(time: time, thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+        case "CREATED": created = context.time(line)
+        case "LAST-MODIFIED": lastModified = context.time(line)
+        case "DTSTAMP": timestamp = context.time(line)
+        case "ATTACH": attachments.append(Attachment(line: line))
+        case "X-MICROSOFT-DISALLOW-COUNTER": allowsNewTimeProposals = !line.value.caseInsensitiveEquals("TRUE")
+        default: extraProperties.append(ExtraProperty(line))
+        }
+        return true
+    }
+
+    /// The VEVENT for this event, modelled properties first in RFC 5545 order, then the extras.
+    func contentComponent(_ encoder: EncodingContext) -> ContentComponent {
+        var lines: [ContentLine] = []
+        func add(_ name: String, _ value: String?, parameters: [Parameter] = []) {
+            guard let value else { return }
+            lines.append(ContentLine(name: name, parameters: parameters + (propertyParameters[name] ?? []), value: value))
+        }
+        func addTime(_ name: String, _ time: CalendarTime?, parameters: [Parameter] = []) {
+            guard let time else { return }
+            var line = encoder.timeLine(name, time)
+            line.parameters += parameters + (propertyParameters[name] ?? [])
+            lines.append(line)
+        }
+        add("UID", TextCodec.escape(uid))
+        addTime("DTSTAMP", timestamp)
+        add("SEQUENCE", sequence.map(String.init))
+        addTime("RECURRENCE-ID", recurrenceID?.time, parameters: recurrenceID?.thisAndFuture == true ? [Parameter("RANGE", "THISANDFUTURE")] : [])
+        addTime("DTSTART", start)
+        switch end {
+        case .end(let time): addTime("DTEND", time)
+        case .duration(let duration): add("DURATION", Libical.formatDuration(duration))
+        case nil: break
+        }
+        add("SUMMARY", summary.map(TextCodec.escape))
+        add("DESCRIPTION", description.map(TextCodec.escape))
+        add("X-ALT-DESC", htmlDescription.map(TextCodec.escape), parameters: [Parameter("FMTTYPE", "text/html")])
+        for (index, location) in locations.enumerated() {
+            lines += location.contentLines(primary: index == 0)
+        }
+        if let organizer { lines.append(organizer.contentLine(name: "ORGANIZER")) }
+        lines += attendees.map(\.contentLine)
+        add("STATUS", status?.token)
+        add("TRANSP", transparency.map { $0 == .transparent ? "TRANSPARENT" : "OPAQUE" })
+        add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus?.token)
+        add("CLASS", classification?.token)
+        add("PRIORITY", priority.map(String.init))
+        add("X-MICROSOFT-CDO-IMPORTANCE", importance?.token)
+        for category in categories { add("CATEGORIES", TextCodec.escape(category)) }
+        add("URL", url)
+        lines += conferences.map(\.contentLine)
+        for rule in recurrenceRules { lines.append(encoder.recurrenceLine("RRULE", rule)) }
+        for rule in exceptionRules { lines.append(encoder.recurrenceLine("EXRULE", rule)) }
+        lines += recurrenceDates.map { encoder.recurrenceDateLine($0) }
+        for date in exceptionDates { addTime("EXDATE", date) }
+        addTime("CREATED", created)
+        addTime("LAST-MODIFIED", lastModified)
+        lines += attachments.map(\.contentLine)
+        add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { $0 ? "FALSE" : "TRUE" })
+        lines += extraProperties.map(ContentLine.init)
+        let children = alarms.map { $0.contentComponent(encoder) } + extraComponents.map(ContentComponent.init)
+        return ContentComponent(name: "VEVENT", properties: lines, components: children)
+    }
+}
+
+extension BusyStatus: ICalendarToken {
+    static let tokens: [(BusyStatus, String)] = [
+        (.free, "FREE"), (.tentative, "TENTATIVE"), (.busy, "BUSY"), (.outOfOffice, "OOF"),
+        (.workingElsewhere, "WORKINGELSEWHERE"), (.unknown, "UNKNOWN"),
+    ]
+    static func other(_ token: String) -> BusyStatus { .unknown }
+}
+
+extension Importance: ICalendarToken {
+    static let tokens: [(Importance, String)] = [(.low, "0"), (.normal, "1"), (.high, "2")]
+    static func other(_ token: String) -> Importance { .normal }
+}

@@ -1,0 +1,107 @@
+import CalendarModel
+
+extension ExtraProperty {
+    init(_ line: ContentLine) {
+        self.init(name: line.name, parameters: line.parameters, value: line.value)
+    }
+}
+
+extension ContentLine {
+    init(_ property: ExtraProperty) {
+        self.init(name: property.name, parameters: property.parameters, value: property.value)
+    }
+}
+
+extension ExtraComponent {
+    init(_ component: ContentComponent) {
+        self.init(
+            name: component.name, properties: component.properties.map(ExtraProperty.init),
+            components: component.components.map(ExtraComponent.init))
+    }
+}
+
+extension ContentComponent {
+    init(_ component: ExtraComponent) {
+        self.init(
+            name: component.name, properties: component.properties.map(ContentLine.init),
+            components: component.components.map(ContentComponent.init))
+    }
+}
+
+extension Location {
+    /// Parameters calport adds to LOCATION to carry Graph's structured address and extra locations.
+    private static let addressParameters: [(String, WritableKeyPath<PostalAddress, String?> & Sendable)] = [
+        ("X-CALPORT-STREET", \.street), ("X-CALPORT-CITY", \.city), ("X-CALPORT-STATE", \.state),
+        ("X-CALPORT-POSTALCODE", \.postalCode), ("X-CALPORT-COUNTRY", \.country),
+    ]
+    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0)).union(["X-CALPORT-GEO", "X-CALPORT-URI"])
+
+    init(line: ContentLine) {
+        self.init(name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
+        var address = PostalAddress()
+        for (parameter, keyPath) in Location.addressParameters {
+            address[keyPath: keyPath] = line.parameter(parameter)
+        }
+        if address != PostalAddress() { self.address = address }
+        uri = line.parameter("X-CALPORT-URI")
+        coordinates = line.parameter("X-CALPORT-GEO").flatMap(Libical.parseGeo)
+    }
+
+    /// LOCATION (+ GEO) for the first location; X-CALPORT-LOCATION for the others, which iCalendar
+    /// cannot express.
+    func contentLines(primary: Bool) -> [ContentLine] {
+        var parameters: [Parameter] = []
+        for (parameter, keyPath) in Location.addressParameters {
+            if let value = address?[keyPath: keyPath] { parameters.append(Parameter(parameter, value)) }
+        }
+        if let uri { parameters.append(Parameter("X-CALPORT-URI", uri)) }
+        let geo = coordinates.map { "\($0.latitude);\($0.longitude)" }
+        if !primary, let geo { parameters.append(Parameter("X-CALPORT-GEO", geo)) }
+        var lines: [ContentLine] = []
+        if !name.isEmpty || !primary || !parameters.isEmpty || !self.parameters.isEmpty {
+            lines.append(
+                ContentLine(
+                    name: primary ? "LOCATION" : "X-CALPORT-LOCATION", parameters: parameters + self.parameters,
+                    value: TextCodec.escape(name)))
+        }
+        if primary, let geo { lines.append(ContentLine(name: "GEO", value: geo)) }
+        return lines
+    }
+}
+
+extension Conference {
+    init(line: ContentLine) {
+        self.init(
+            uri: line.value, label: line.parameter("LABEL").map { $0 },
+            features: line.parameters.first { $0.name.caseInsensitiveEquals("FEATURE") }?.values ?? [],
+            parameters: line.parameters(excluding: ["VALUE", "LABEL", "FEATURE"]))
+    }
+
+    var contentLine: ContentLine {
+        var parameters = [Parameter("VALUE", "URI")]
+        if !features.isEmpty { parameters.append(Parameter(name: "FEATURE", values: features)) }
+        if let label { parameters.append(Parameter("LABEL", label)) }
+        return ContentLine(name: "CONFERENCE", parameters: parameters + self.parameters, value: uri)
+    }
+}
+
+extension Attachment {
+    init(line: ContentLine) {
+        let inline = line.parameter("ENCODING")?.uppercased() == "BASE64"
+        self.init(
+            content: inline ? .base64(line.value) : .uri(line.value), mediaType: line.parameter("FMTTYPE"),
+            parameters: line.parameters(excluding: ["FMTTYPE", "ENCODING", "VALUE"]))
+    }
+
+    var contentLine: ContentLine {
+        var parameters: [Parameter] = []
+        if let mediaType { parameters.append(Parameter("FMTTYPE", mediaType)) }
+        switch content {
+        case .uri(let uri):
+            return ContentLine(name: "ATTACH", parameters: parameters + self.parameters, value: uri)
+        case .base64(let data):
+            parameters += [Parameter("ENCODING", "BASE64"), Parameter("VALUE", "BINARY")]
+            return ContentLine(name: "ATTACH", parameters: parameters + self.parameters, value: data)
+        }
+    }
+}

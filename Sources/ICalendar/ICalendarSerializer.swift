@@ -1,0 +1,26 @@
+import CalendarModel
+
+/// Writes a `CalendarDocument` as iCalendar text: CRLF, folded, escaped, VTIMEZONEs before events.
+public struct ICalendarSerializer: Sendable {
+    /// The PRODID written when the document has none.
+    public static let defaultProductID = "-//calport//calport//EN"
+
+    public init() {}
+
+    public func serialize(_ document: CalendarDocument) -> [UInt8] {
+        let encoder = EncodingContext()
+        var writer = ContentWriter()
+        writer.write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
+        writer.write(ContentLine(name: "VERSION", value: "2.0"))
+        writer.write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
+        if let method = document.method { writer.write(ContentLine(name: "METHOD", value: method)) }
+        if let name = document.name { writer.write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
+        if let hint = document.timeZoneHint { writer.write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
+        for property in document.extraProperties { writer.write(ContentLine(property)) }
+        for zone in document.timeZones { writer.write(zone.contentComponent(encoder)) }
+        for event in document.events { writer.write(event.contentComponent(encoder)) }
+        for component in document.otherComponents { writer.write(ContentComponent(component)) }
+        writer.write(ContentLine(name: "END", value: "VCALENDAR"))
+        return writer.bytes
+    }
+}

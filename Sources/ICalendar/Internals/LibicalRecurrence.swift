@@ -1,0 +1,117 @@
+import CLibical
+import CalendarModel
+
+extension Libical {
+    /// libical's BY-lists are fixed C arrays ended by this marker.
+    private static let arrayEnd = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+
+    private static let weekdays: [Weekday] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
+
+    /// Parses RRULE text with libical; nil when libical cannot read it.
+    static func parseRecurrence(_ text: String) -> RecurrenceRule? {
+        var recur = icalrecurrencetype_from_string(text)
+        guard recur.freq != ICAL_NO_RECURRENCE,
+            let frequency = RecurrenceFrequency(rawValue: String(cString: icalrecur_freq_to_string(recur.freq)))
+        else { return nil }
+        var end = RecurrenceEnd.never
+        if recur.count > 0 {
+            end = .count(Int(recur.count))
+        } else if icaltime_is_null_time(recur.until) == 0 {
+            let until = recur.until
+            let local = LocalDateTime(
+                year: Int(until.year), month: Int(until.month), day: Int(until.day), hour: Int(until.hour),
+                minute: Int(until.minute), second: Int(until.second))
+            if until.is_date != 0 {
+                end = .until(.date(local.date))
+            } else if icaltime_is_utc(until) != 0 {
+                end = .until(.utc(local))
+            } else {
+                end = .until(.floating(local))
+            }
+        }
+        var rule = RecurrenceRule(frequency: frequency, interval: Int(recur.interval), end: end)
+        rule.bySecond = list(&recur.by_second)
+        rule.byMinute = list(&recur.by_minute)
+        rule.byHour = list(&recur.by_hour)
+        rule.byMonthDay = list(&recur.by_month_day)
+        rule.byYearDay = list(&recur.by_year_day)
+        rule.byWeekNumber = list(&recur.by_week_no)
+        rule.byMonth = list(&recur.by_month)
+        rule.bySetPosition = list(&recur.by_set_pos)
+        rule.byDay = list(&recur.by_day).map { encoded in
+            let weekday = weekdays[Int(icalrecurrencetype_day_day_of_week(Int16(encoded)).rawValue) - 1]
+            let position = Int(icalrecurrencetype_day_position(Int16(encoded)))
+            return WeekdayNumber(weekday, ordinal: position == 0 ? nil : position)
+        }
+        // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
+        if text.uppercased().contains("WKST=") {
+            rule.weekStart = weekdays[Int(recur.week_start.rawValue) - 1]
+        }
+        if let rscale = recur.rscale {
+            rule.extraParts.append(RecurrenceRulePart(name: "RSCALE", value: String(cString: rscale)))
+            if recur.skip != ICAL_SKIP_OMIT {
+                rule.extraParts.append(
+                    RecurrenceRulePart(name: "SKIP", value: String(cString: icalrecur_skip_to_string(recur.skip))))
+            }
+        }
+        return rule
+    }
+
+    /// Writes a rule as RRULE text through libical.
+    static func formatRecurrence(_ rule: RecurrenceRule, untilText: String?) -> String {
+        var recur = icalrecurrencetype()
+        icalrecurrencetype_clear(&recur)
+        recur.freq = icalrecur_string_to_freq(rule.frequency.rawValue)
+        recur.interval = Int16(clamping: rule.interval)
+        if case .count(let count) = rule.end { recur.count = Int32(clamping: count) }
+        fill(&recur.by_second, rule.bySecond)
+        fill(&recur.by_minute, rule.byMinute)
+        fill(&recur.by_hour, rule.byHour)
+        fill(&recur.by_month_day, rule.byMonthDay)
+        fill(&recur.by_year_day, rule.byYearDay)
+        fill(&recur.by_week_no, rule.byWeekNumber)
+        fill(&recur.by_month, rule.byMonth)
+        fill(&recur.by_set_pos, rule.bySetPosition)
+        fill(
+            &recur.by_day,
+            rule.byDay.map { day in
+                let weekday = (weekdays.firstIndex(of: day.weekday) ?? 0) + 1
+                let ordinal = day.ordinal ?? 0
+                // libical's encoding: weekday + 8 × |position|, negated for negative positions.
+                return (weekday + 8 * abs(ordinal)) * (ordinal < 0 ? -1 : 1)
+            })
+        if let weekStart = rule.weekStart {
+            recur.week_start = icalrecurrencetype_weekday(UInt32((weekdays.firstIndex(of: weekStart) ?? 1) + 1))
+        }
+        guard let pointer = icalrecurrencetype_as_string_r(&recur) else { return "" }
+        defer { icalmemory_free_buffer(pointer) }
+        var text = String(cString: pointer)
+        // libical writes UNTIL from a zone-less struct; the caller formats it for the event's form.
+        if let untilText { text += ";UNTIL=\(untilText)" }
+        if rule.weekStart == nil {
+            text = text.split(separator: ";").filter { !$0.hasPrefix("WKST=") }.joined(separator: ";")
+        }
+        for part in rule.extraParts { text += ";\(part.name)=\(part.value)" }
+        return text
+    }
+
+    private static func list<T>(_ array: inout T) -> [Int] {
+        withUnsafeBytes(of: &array) { raw in
+            var values: [Int] = []
+            for value in raw.bindMemory(to: Int16.self) {
+                if value == arrayEnd { break }
+                values.append(Int(value))
+            }
+            return values
+        }
+    }
+
+    private static func fill<T>(_ array: inout T, _ values: [Int]) {
+        withUnsafeMutableBytes(of: &array) { raw in
+            let slots = raw.bindMemory(to: Int16.self)
+            for index in slots.indices {
+                slots[index] = index < values.count ? Int16(clamping: values[index]) : arrayEnd
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CLibical
+import CalendarModel
+
+/// Every libical call calport makes goes through here: libical parses and writes the typed values
+/// of RFC 5545 (DATE-TIME, DURATION, RECUR, UTC-OFFSET, PERIOD, GEO); outside this folder code
+/// sees Swift types only.
+enum Libical {
+    /// A DATE or DATE-TIME as libical read it; fields are not range-checked (libical keeps month 13).
+    struct Time: Hashable {
+        var local: LocalDateTime
+        var isDate: Bool
+        var isUTC: Bool
+    }
+
+    static func parseTime(_ text: String) -> Time? {
+        // icaltime_from_string accepts trailing garbage after a valid prefix; insist on the exact forms.
+        let utf8 = text.utf8
+        guard utf8.count == 8 || utf8.count == 15 || utf8.count == 16 else { return nil }
+        let time = icaltime_from_string(text)
+        guard icaltime_is_null_time(time) == 0 || text == "00000000" else { return nil }
+        let local = LocalDateTime(
+            year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
+            minute: Int(time.minute), second: Int(time.second))
+        return Time(local: local, isDate: time.is_date != 0, isUTC: icaltime_is_utc(time) != 0)
+    }
+
+    static func formatTime(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+        var time = icaltime_null_time()
+        time.year = Int32(local.date.year)
+        time.month = Int32(local.date.month)
+        time.day = Int32(local.date.day)
+        time.hour = Int32(local.hour)
+        time.minute = Int32(local.minute)
+        time.second = Int32(local.second)
+        time.is_date = isDate ? 1 : 0
+        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
+        return takeString(icaltime_as_ical_string_r(time))
+    }
+
+    static func parseDuration(_ text: String) -> EventDuration? {
+        let value = icaldurationtype_from_string(text)
+        guard icaldurationtype_is_bad_duration(value) == 0 else { return nil }
+        return EventDuration(
+            isNegative: value.is_neg != 0, weeks: Int(value.weeks), days: Int(value.days), hours: Int(value.hours),
+            minutes: Int(value.minutes), seconds: Int(value.seconds))
+    }
+
+    static func formatDuration(_ duration: EventDuration) -> String {
+        var value = icaldurationtype_null_duration()
+        value.is_neg = duration.isNegative ? 1 : 0
+        value.weeks = UInt32(duration.weeks)
+        value.days = UInt32(duration.days)
+        value.hours = UInt32(duration.hours)
+        value.minutes = UInt32(duration.minutes)
+        value.seconds = UInt32(duration.seconds)
+        if duration.weeks != 0 && (duration.days != 0 || duration.exactSeconds != 0) {
+            // RFC 5545 has no "weeks and days" form; libical would drop the days.
+            value.days += value.weeks * 7
+            value.weeks = 0
+        }
+        return takeString(icaldurationtype_as_ical_string_r(value))
+    }
+
+    static func parseUTCOffset(_ text: String) -> Int? {
+        guard let value = icalvalue_new_from_string(ICAL_UTCOFFSET_VALUE, text) else { return nil }
+        defer { icalvalue_free(value) }
+        return Int(icalvalue_get_utcoffset(value))
+    }
+
+    static func formatUTCOffset(_ seconds: Int) -> String {
+        guard let value = icalvalue_new_utcoffset(Int32(seconds)) else { return "" }
+        defer { icalvalue_free(value) }
+        return takeString(icalvalue_as_ical_string_r(value))
+    }
+
+    static func parseGeo(_ text: String) -> GeoCoordinate? {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 2, Double(parts[0]) != nil, Double(parts[1]) != nil,
+            let value = icalvalue_new_from_string(ICAL_GEO_VALUE, text)
+        else { return nil }
+        defer { icalvalue_free(value) }
+        let geo = icalvalue_get_geo(value)
+        return GeoCoordinate(latitude: geo.lat, longitude: geo.lon)
+    }
+
+    /// Reads `start/end` or `start/duration`.
+    static func parsePeriod(_ text: String) -> (start: Time, end: Time?, duration: EventDuration?)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = parseTime(String(parts[0])) else { return nil }
+        if parts[1].hasPrefix("P") || parts[1].hasPrefix("+P") || parts[1].hasPrefix("-P") {
+            guard let duration = parseDuration(String(parts[1])) else { return nil }
+            return (start, nil, duration)
+        }
+        guard let end = parseTime(String(parts[1])) else { return nil }
+        return (start, end, nil)
+    }
+
+    private static func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        defer { icalmemory_free_buffer(pointer) }
+        return String(cString: pointer)
+    }
+}

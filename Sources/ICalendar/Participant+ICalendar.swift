@@ -1,0 +1,101 @@
+import CalendarModel
+
+extension Participant {
+    /// ORGANIZER / ATTENDEE parameters that `Participant` and `Attendee` model themselves.
+    static let modelledParameters: Set<String> = ["CN", "ROLE", "PARTSTAT", "RSVP", "CUTYPE", "DELEGATED-TO", "DELEGATED-FROM"]
+
+    init(line: ContentLine) {
+        self.init(
+            address: line.value, commonName: line.parameter("CN"),
+            parameters: line.parameters(excluding: Participant.modelledParameters))
+    }
+
+    func contentLine(name: String, extra: [Parameter] = []) -> ContentLine {
+        var parameters: [Parameter] = []
+        if let commonName { parameters.append(Parameter("CN", commonName)) }
+        return ContentLine(name: name, parameters: parameters + extra + self.parameters, value: address)
+    }
+}
+
+extension Attendee {
+    init(line: ContentLine) {
+        let delegatedTo = line.parameters.first { $0.name.caseInsensitiveEquals("DELEGATED-TO") }?.values ?? []
+        let delegatedFrom = line.parameters.first { $0.name.caseInsensitiveEquals("DELEGATED-FROM") }?.values ?? []
+        self.init(
+            participant: Participant(line: line),
+            role: line.parameter("ROLE").map(AttendeeRole.init(token:)),
+            participationStatus: line.parameter("PARTSTAT").map(ParticipationStatus.init(token:)),
+            rsvp: line.parameter("RSVP").map { $0.caseInsensitiveEquals("TRUE") },
+            userType: line.parameter("CUTYPE").map(CalendarUserType.init(token:)),
+            delegatedTo: delegatedTo, delegatedFrom: delegatedFrom)
+    }
+
+    var contentLine: ContentLine {
+        var extra: [Parameter] = []
+        if let role { extra.append(Parameter("ROLE", role.token)) }
+        if let participationStatus { extra.append(Parameter("PARTSTAT", participationStatus.token)) }
+        if let rsvp { extra.append(Parameter("RSVP", rsvp ? "TRUE" : "FALSE")) }
+        if let userType { extra.append(Parameter("CUTYPE", userType.token)) }
+        if !delegatedTo.isEmpty { extra.append(Parameter(name: "DELEGATED-TO", values: delegatedTo)) }
+        if !delegatedFrom.isEmpty { extra.append(Parameter(name: "DELEGATED-FROM", values: delegatedFrom)) }
+        return participant.contentLine(name: "ATTENDEE", extra: extra)
+    }
+}
+
+/// The iCalendar tokens of the model's enumerations, one table each so both directions agree.
+protocol ICalendarToken {
+    static var tokens: [(Self, String)] { get }
+    static func other(_ token: String) -> Self
+}
+
+extension ICalendarToken where Self: Equatable {
+    init(token: String) {
+        let upper = token.uppercased()
+        self = Self.tokens.first { $0.1 == upper }?.0 ?? Self.other(token)
+    }
+
+    var token: String {
+        Self.tokens.first { $0.0 == self }?.1 ?? otherToken
+    }
+
+    private var otherToken: String {
+        // `other` cases carry their token as their only payload.
+        Mirror(reflecting: self).children.first?.value as? String ?? ""
+    }
+}
+
+extension AttendeeRole: ICalendarToken {
+    static let tokens: [(AttendeeRole, String)] = [
+        (.chair, "CHAIR"), (.required, "REQ-PARTICIPANT"), (.optional, "OPT-PARTICIPANT"),
+        (.nonParticipant, "NON-PARTICIPANT"),
+    ]
+}
+
+extension ParticipationStatus: ICalendarToken {
+    static let tokens: [(ParticipationStatus, String)] = [
+        (.needsAction, "NEEDS-ACTION"), (.accepted, "ACCEPTED"), (.declined, "DECLINED"), (.tentative, "TENTATIVE"),
+        (.delegated, "DELEGATED"),
+    ]
+}
+
+extension CalendarUserType: ICalendarToken {
+    static let tokens: [(CalendarUserType, String)] = [
+        (.individual, "INDIVIDUAL"), (.group, "GROUP"), (.resource, "RESOURCE"), (.room, "ROOM"), (.unknown, "UNKNOWN"),
+    ]
+}
+
+extension EventStatus: ICalendarToken {
+    static let tokens: [(EventStatus, String)] = [
+        (.tentative, "TENTATIVE"), (.confirmed, "CONFIRMED"), (.cancelled, "CANCELLED"),
+    ]
+}
+
+extension Classification: ICalendarToken {
+    static let tokens: [(Classification, String)] = [
+        (.public, "PUBLIC"), (.private, "PRIVATE"), (.confidential, "CONFIDENTIAL"), (.personal, "X-PERSONAL"),
+    ]
+}
+
+extension Alarm.Action: ICalendarToken {
+    static let tokens: [(Alarm.Action, String)] = [(.audio, "AUDIO"), (.display, "DISPLAY"), (.email, "EMAIL")]
+}

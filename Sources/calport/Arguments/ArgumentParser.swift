@@ -1,0 +1,66 @@
+/// What a command line said, checked against a `CommandSpec`.
+struct ParsedArguments: Sendable {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ option: OptionSpec) -> String? { values[option.key] }
+    func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+}
+
+/// A command line that does not fit its command, with what was expected.
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Parses arguments against a spec: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, flags, `--` and `-`.
+enum ArgumentParser {
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = spec.options.first(where: { $0.names.contains(name) }) else {
+                let known = spec.options.flatMap(\.names).filter { $0.hasPrefix("--") }.joined(separator: ", ")
+                throw UsageError(message: "unknown option '\(name)' for 'calport \(spec.name)'; expected one of: \(known)")
+            }
+            guard option.valueName != nil else {
+                if inlineValue != nil { throw UsageError(message: "option '\(name)' takes no value") }
+                parsed.flags.insert(option.key)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: "option '\(name)' expects a value (\(option.valueName ?? ""))")
+            }
+            if !option.choices.isEmpty && !option.choices.contains(value) {
+                throw UsageError(
+                    message: "option '\(name)' expects one of \(option.choices.joined(separator: ", ")), found '\(value)'")
+            }
+            parsed.values[option.key] = value
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,63 @@
+/// The `calport` command line: dispatches to a command and turns its outcome into an exit status.
+enum CalportCLI {
+    static let version = "0.1.0"
+
+    static let commands: [CommandSpec] = [ConvertCommand.spec]
+
+    static var helpText: String {
+        var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
+        text += "Usage: calport COMMAND [OPTIONS] [FILE…]\n\nCommands:\n"
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + command.abstract + "\n"
+        }
+        text += "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
+        return text
+    }
+
+    static func run(_ arguments: [String], terminal: Terminal = Terminal()) -> ExitStatus {
+        guard let first = arguments.first else {
+            terminal.writeError(helpText)
+            return .usage
+        }
+        switch first {
+        case "--help", "-h":
+            terminal.writeOutput(Array(helpText.utf8))
+            return .success
+        case "--version":
+            terminal.writeOutput(Array("calport \(version)\n".utf8))
+            return .success
+        case "help":
+            guard let name = arguments.dropFirst().first else {
+                terminal.writeOutput(Array(helpText.utf8))
+                return .success
+            }
+            guard let command = commands.first(where: { $0.name == name }) else {
+                terminal.writeError("calport: error: unknown command '\(name)'\n")
+                return .usage
+            }
+            terminal.writeOutput(Array(command.helpText.utf8))
+            return .success
+        default:
+            break
+        }
+        guard let spec = commands.first(where: { $0.name == first }) else {
+            terminal.writeError("calport: error: unknown command '\(first)'; expected one of: \(commands.map(\.name).joined(separator: ", "))\n")
+            return .usage
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: spec)
+        } catch {
+            terminal.writeError("calport \(spec.name): error: \(error.message)\nUsage: \(spec.synopsis)\n")
+            return .usage
+        }
+        if parsed.isSet(CommonOptions.help) {
+            terminal.writeOutput(Array(spec.helpText.utf8))
+            return .success
+        }
+        switch spec.name {
+        case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
+        default: return .usage
+        }
+    }
+}

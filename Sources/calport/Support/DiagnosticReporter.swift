@@ -1,0 +1,33 @@
+import CalendarModel
+
+/// Prints diagnostics the way compilers do and decides what they mean for the exit status.
+struct DiagnosticReporter {
+    var quiet: Bool
+    var strict: Bool
+    var terminal: Terminal
+    private(set) var errorCount = 0
+    private(set) var warningCount = 0
+
+    init(quiet: Bool, strict: Bool, terminal: Terminal) {
+        self.quiet = quiet
+        self.strict = strict
+        self.terminal = terminal
+    }
+
+    /// Reports diagnostics; in strict mode returns the first one that must stop the run.
+    mutating func report(_ diagnostics: [Diagnostic]) -> Diagnostic? {
+        for var diagnostic in diagnostics {
+            if strict && diagnostic.severity == .warning { diagnostic.severity = .error }
+            switch diagnostic.severity {
+            case .error: errorCount += 1
+            case .warning: warningCount += 1
+            case .note: break
+            }
+            if diagnostic.severity == .error || !quiet {
+                terminal.writeError(diagnostic.description + "\n")
+            }
+            if strict && diagnostic.severity == .error { return diagnostic }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where a command reads and writes: stdin, stdout and stderr, replaceable in tests.
+struct Terminal {
+    var readStandardInput: () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    var writeOutput: ([UInt8]) -> Void = { FileHandle.standardOutput.write(Data($0)) }
+    var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+}
+
+/// Exit statuses, documented in calport(1).
+enum ExitStatus: Int32 {
+    case success = 0
+    /// Input problems: something was dropped, or `--strict` found a warning.
+    case dataProblem = 1
+    case usage = 2
+    /// A file could not be read or written.
+    case ioError = 3
+}
