@@ -107,7 +107,8 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     public init(secondsSinceEpoch seconds: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let rest = seconds - days * 86_400
-        self.init(date: CalendarDate(daysSinceEpoch: days), hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
+        self.init(
+            date: CalendarDate(daysSinceEpoch: days), hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
     }
 
     /// This wall time moved by an exact number of seconds, ignoring any zone.

@@ -51,7 +51,10 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// The UID of the component it concerns, when known.
     public var uid: String?
 
-    public init(_ severity: Severity, code: String, message: String, location: SourceLocation = SourceLocation(), uid: String? = nil) {
+    public init(
+        _ severity: Severity, code: String, message: String, location: SourceLocation = SourceLocation(),
+        uid: String? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message

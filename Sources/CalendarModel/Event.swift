@@ -134,7 +134,10 @@ public struct PostalAddress: Hashable, Sendable {
     public var postalCode: String?
     public var country: String?
 
-    public init(street: String? = nil, city: String? = nil, state: String? = nil, postalCode: String? = nil, country: String? = nil) {
+    public init(
+        street: String? = nil, city: String? = nil, state: String? = nil, postalCode: String? = nil,
+        country: String? = nil
+    ) {
         self.street = street
         self.city = city
         self.state = state

@@ -8,7 +8,9 @@ public struct EventDuration: Hashable, Sendable {
     public var minutes: Int
     public var seconds: Int
 
-    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
+    public init(
+        isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0
+    ) {
         self.isNegative = isNegative
         self.weeks = weeks
         self.days = days

@@ -6,12 +6,15 @@ extension Alarm {
         guard let actionLine = component.properties.first(where: { $0.name == "ACTION" }),
             let triggerLine = component.properties.first(where: { $0.name == "TRIGGER" })
         else {
-            context.report(.error, "invalid-alarm", "VALARM without ACTION or TRIGGER was dropped", line: component.line)
+            context.report(
+                .error, "invalid-alarm", "VALARM without ACTION or TRIGGER was dropped", line: component.line)
             return nil
         }
         let trigger: Trigger
         if triggerLine.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-            guard let time = context.time(text: triggerLine.value, line: triggerLine, valueType: "DATE-TIME") else { return nil }
+            guard let time = context.time(text: triggerLine.value, line: triggerLine, valueType: "DATE-TIME") else {
+                return nil
+            }
             trigger = .absolute(time)
         } else {
             guard let duration = context.duration(triggerLine) else { return nil }
@@ -44,14 +47,18 @@ extension Alarm {
         case .relative(let duration, let relatedToEnd):
             let related = relatedToEnd ? [Parameter("RELATED", "END")] : []
             lines.append(
-                ContentLine(name: "TRIGGER", parameters: related + (propertyParameters["TRIGGER"] ?? []), value: Libical.formatDuration(duration)))
+                ContentLine(
+                    name: "TRIGGER", parameters: related + (propertyParameters["TRIGGER"] ?? []),
+                    value: Libical.formatDuration(duration)))
         case .absolute(let time):
             var line = encoder.timeLine("TRIGGER", time)
             line.parameters = [Parameter("VALUE", "DATE-TIME")] + (propertyParameters["TRIGGER"] ?? [])
             lines.append(line)
         }
         func add(_ name: String, _ value: String?) {
-            if let value { lines.append(ContentLine(name: name, parameters: propertyParameters[name] ?? [], value: value)) }
+            if let value {
+                lines.append(ContentLine(name: name, parameters: propertyParameters[name] ?? [], value: value))
+            }
         }
         add("SUMMARY", summary.map(TextCodec.escape))
         add("DESCRIPTION", description.map(TextCodec.escape))
@@ -60,6 +67,7 @@ extension Alarm {
         lines += attendees.map { $0.contentLine(name: "ATTENDEE") }
         lines += attachments.map(\.contentLine)
         lines += extraProperties.map(ContentLine.init)
-        return ContentComponent(name: "VALARM", properties: lines, components: extraComponents.map(ContentComponent.init))
+        return ContentComponent(
+            name: "VALARM", properties: lines, components: extraComponents.map(ContentComponent.init))
     }
 }

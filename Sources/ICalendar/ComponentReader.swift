@@ -31,7 +31,9 @@ struct ComponentReader {
             do {
                 line = try ContentLineParser.parse(logical.text, line: logical.line, recovered: &recovered)
             } catch {
-                report(.error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column)
+                report(
+                    .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column
+                )
                 continue
             }
             for problem in recovered {
@@ -81,11 +83,16 @@ struct ComponentReader {
             return
         }
         if !insideCalendar && stack.isEmpty {
-            report(.warning, "outside-calendar", "BEGIN:\(name) outside BEGIN:VCALENDAR; read as part of a calendar", line: line.line)
+            report(
+                .warning, "outside-calendar", "BEGIN:\(name) outside BEGIN:VCALENDAR; read as part of a calendar",
+                line: line.line)
             insideCalendar = true
         }
         if stack.count >= maximumDepth {
-            report(.error, "nesting-limit", "components nest deeper than \(maximumDepth); BEGIN:\(name) and its contents were skipped", line: line.line)
+            report(
+                .error, "nesting-limit",
+                "components nest deeper than \(maximumDepth); BEGIN:\(name) and its contents were skipped",
+                line: line.line)
             skippingDepth = 1
             return
         }
@@ -107,12 +114,17 @@ struct ComponentReader {
             return nil
         }
         guard let depth = stack.lastIndex(where: { $0.name == name }) else {
-            report(.error, "unmatched-end", "END:\(name) does not close BEGIN:\(stack[stack.count - 1].name) of line \(stack[stack.count - 1].line)", line: line.line)
+            report(
+                .error, "unmatched-end",
+                "END:\(name) does not close BEGIN:\(stack[stack.count - 1].name) of line \(stack[stack.count - 1].line)",
+                line: line.line)
             return nil
         }
         while stack.count - 1 > depth {
             let open = stack[stack.count - 1]
-            report(.error, "missing-end", "missing END:\(open.name) for BEGIN of line \(open.line) before END:\(name)", line: line.line)
+            report(
+                .error, "missing-end", "missing END:\(open.name) for BEGIN of line \(open.line) before END:\(name)",
+                line: line.line)
             closeTop()
         }
         return closeTop()
@@ -128,7 +140,10 @@ struct ComponentReader {
 
     private mutating func finish() -> Item? {
         if let open = stack.first {
-            report(.error, "missing-end", "input ended inside BEGIN:\(open.name) of line \(open.line); that component was dropped", line: open.line)
+            report(
+                .error, "missing-end",
+                "input ended inside BEGIN:\(open.name) of line \(open.line); that component was dropped",
+                line: open.line)
             stack.removeAll()
         } else if insideCalendar {
             report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil)
@@ -142,7 +157,12 @@ struct ComponentReader {
         lines.clearDiagnostics()
     }
 
-    private mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int?, column: Int? = nil) {
-        diagnostics.append(Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line, column: column)))
+    private mutating func report(
+        _ severity: Severity, _ code: String, _ message: String, line: Int?, column: Int? = nil
+    ) {
+        diagnostics.append(
+            Diagnostic(
+                severity, code: code, message: message, location: SourceLocation(file: file, line: line, column: column)
+            ))
     }
 }

@@ -26,7 +26,8 @@ enum ContentLineParser {
             }
             guard index < scalars.count, scalars[index] == "=" else {
                 let error = SyntaxError(
-                    column: index + 1, message: "parameter \(parameterName) of \(name) has no '=' and value; it was dropped")
+                    column: index + 1,
+                    message: "parameter \(parameterName) of \(name) has no '=' and value; it was dropped")
                 guard index < scalars.count, scalars[index] == ";" || scalars[index] == ":" else { throw error }
                 recovered.append(error)
                 continue
@@ -42,7 +43,9 @@ enum ContentLineParser {
         guard index < scalars.count, scalars[index] == ":" else {
             throw SyntaxError(
                 column: index + 1,
-                message: "expected ':' before the value of \(name), found \(index < scalars.count ? "'\(scalars[index])'" : "end of line")")
+                message:
+                    "expected ':' before the value of \(name), found \(index < scalars.count ? "'\(scalars[index])'" : "end of line")"
+            )
         }
         var value = String.UnicodeScalarView()
         value.append(contentsOf: scalars[(index + 1)...])

@@ -16,7 +16,8 @@ struct DecodingContext {
 
     mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int) {
         diagnostics.append(
-            Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
+            Diagnostic(
+                severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
     }
 
     /// A DATE or DATE-TIME value with its VALUE and TZID parameters; nil (and an error) when invalid.
@@ -30,7 +31,9 @@ struct DecodingContext {
             return nil
         }
         if let valueType, valueType.caseInsensitiveEquals("DATE") != parsed.isDate {
-            report(.warning, "value-type-mismatch", "\(line.name) says VALUE=\(valueType) but holds '\(text)'; read as written", line: line.line)
+            report(
+                .warning, "value-type-mismatch",
+                "\(line.name) says VALUE=\(valueType) but holds '\(text)'; read as written", line: line.line)
         }
         if parsed.isDate { return .date(parsed.local.date) }
         if parsed.isUTC { return .utc(parsed.local) }
@@ -40,15 +43,16 @@ struct DecodingContext {
 
     /// A TZID resolved against the document's VTIMEZONEs and tzdata; unknown names are kept and reported.
     mutating func zone(named tzid: String, line: ContentLine) -> TimeZoneReference {
-        let stripped = ZoneNames.strippingVendorPrefix(tzid)
-        if ZoneNames.isIANA(stripped) { return TimeZoneReference(name: tzid, ianaIdentifier: stripped) }
-        if !definedZones.contains(tzid) {
+        // A vendor prefix is an artefact of the writing program, not part of the zone's name.
+        let name = ZoneNames.strippingVendorPrefix(tzid)
+        if ZoneNames.isIANA(name) { return TimeZoneReference(name: name, ianaIdentifier: name) }
+        if !definedZones.contains(name) {
             report(
                 .warning, "unknown-tzid",
                 "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and is not an IANA zone; times kept in that zone, unresolved",
                 line: line.line)
         }
-        return TimeZoneReference(name: tzid)
+        return TimeZoneReference(name: name)
     }
 
     mutating func duration(_ line: ContentLine) -> EventDuration? {
@@ -63,7 +67,9 @@ struct DecodingContext {
     mutating func integer(_ line: ContentLine, in range: ClosedRange<Int>? = nil) -> Int? {
         guard let value = Int(line.value.trimmingSpaces), range?.contains(value) ?? true else {
             let expected = range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
-            report(.warning, "invalid-value", "\(line.name) '\(line.value)' is not an integer\(expected); the property was dropped", line: line.line)
+            report(
+                .warning, "invalid-value",
+                "\(line.name) '\(line.value)' is not an integer\(expected); the property was dropped", line: line.line)
             return nil
         }
         return value
@@ -71,7 +77,8 @@ struct DecodingContext {
 
     mutating func recurrence(_ line: ContentLine, start: CalendarTime?) -> RecurrenceRule? {
         guard var rule = Libical.parseRecurrence(line.value) else {
-            report(.error, "invalid-rrule", "\(line.name) '\(line.value)' is not a valid recurrence rule", line: line.line)
+            report(
+                .error, "invalid-rrule", "\(line.name) '\(line.value)' is not a valid recurrence rule", line: line.line)
             return nil
         }
         // libical reads UNTIL without the event's zone; an UNTIL in local time follows DTSTART's form.
@@ -107,7 +114,9 @@ extension DecodingContext {
                 report(.error, "invalid-value", "RDATE '\(text)' is not a valid PERIOD", line: line.line)
                 return nil
             }
-            guard let start = time(text: text.split(separator: "/")[0].description, line: line, valueType: nil) else { return nil }
+            guard let start = time(text: text.split(separator: "/")[0].description, line: line, valueType: nil) else {
+                return nil
+            }
             if let duration = period.duration {
                 dates.append(.periodWithDuration(start: start, duration: duration))
             } else if let end = time(text: text.split(separator: "/")[1].description, line: line, valueType: nil) {

@@ -32,7 +32,9 @@ extension Event {
         for (index, line) in component.properties.enumerated() where index != startIndex {
             if Event.singletons.contains(line.name) {
                 if seen.contains(line.name) {
-                    context.report(.warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property", line: line.line)
+                    context.report(
+                        .warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property",
+                        line: line.line)
                     extraProperties.append(ExtraProperty(line))
                     continue
                 }
@@ -51,7 +53,8 @@ extension Event {
 
     /// Properties RFC 5545 allows once per VEVENT.
     static let singletons: Set<String> = [
-        "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO", "ORGANIZER",
+        "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO",
+        "ORGANIZER",
         "STATUS", "TRANSP", "CLASS", "PRIORITY", "URL", "RECURRENCE-ID", "CREATED", "LAST-MODIFIED", "DTSTAMP",
         "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-IMPORTANCE", "X-MICROSOFT-DISALLOW-COUNTER",
     ]
@@ -64,7 +67,9 @@ extension Event {
 
     private mutating func decode(_ line: ContentLine, context: inout DecodingContext) -> Bool {
         let unread = line.parameters(excluding: Event.parametersRead[line.name] ?? [])
-        if !unread.isEmpty && Event.singletons.contains(line.name) && line.name != "LOCATION" && line.name != "ORGANIZER" {
+        if !unread.isEmpty && Event.singletons.contains(line.name) && line.name != "LOCATION"
+            && line.name != "ORGANIZER"
+        {
             propertyParameters[line.name] = unread
         }
         switch line.name {
@@ -89,7 +94,9 @@ extension Event {
             locations.append(Location(line: line))
         case "GEO":
             guard let geo = Libical.parseGeo(line.value) else {
-                context.report(.warning, "invalid-value", "GEO '\(line.value)' is not 'latitude;longitude'; dropped", line: line.line)
+                context.report(
+                    .warning, "invalid-value", "GEO '\(line.value)' is not 'latitude;longitude'; dropped",
+                    line: line.line)
                 return true
             }
             if locations.isEmpty { locations.append(Location(name: "")) }
@@ -113,12 +120,15 @@ extension Event {
             recurrenceDates += dates
         case "EXDATE":
             for text in line.value.split(separator: ",") {
-                guard let time = context.time(text: String(text), line: line, valueType: line.parameter("VALUE")) else { return false }
+                guard let time = context.time(text: String(text), line: line, valueType: line.parameter("VALUE")) else {
+                    return false
+                }
                 exceptionDates.append(time)
             }
         case "RECURRENCE-ID":
             guard let time = context.time(line) else { return false }
-            recurrenceID = RecurrenceIdentifier(time: time, thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+            recurrenceID = RecurrenceIdentifier(
+                time: time, thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
         case "CREATED": created = context.time(line)
         case "LAST-MODIFIED": lastModified = context.time(line)
         case "DTSTAMP": timestamp = context.time(line)
@@ -134,7 +144,8 @@ extension Event {
         var lines: [ContentLine] = []
         func add(_ name: String, _ value: String?, parameters: [Parameter] = []) {
             guard let value else { return }
-            lines.append(ContentLine(name: name, parameters: parameters + (propertyParameters[name] ?? []), value: value))
+            lines.append(
+                ContentLine(name: name, parameters: parameters + (propertyParameters[name] ?? []), value: value))
         }
         func addTime(_ name: String, _ time: CalendarTime?, parameters: [Parameter] = []) {
             guard let time else { return }
@@ -142,10 +153,12 @@ extension Event {
             line.parameters += parameters + (propertyParameters[name] ?? [])
             lines.append(line)
         }
-        add("UID", TextCodec.escape(uid))
+        add("UID", uid.isEmpty ? nil : TextCodec.escape(uid))
         addTime("DTSTAMP", timestamp)
         add("SEQUENCE", sequence.map(String.init))
-        addTime("RECURRENCE-ID", recurrenceID?.time, parameters: recurrenceID?.thisAndFuture == true ? [Parameter("RANGE", "THISANDFUTURE")] : [])
+        addTime(
+            "RECURRENCE-ID", recurrenceID?.time,
+            parameters: recurrenceID?.thisAndFuture == true ? [Parameter("RANGE", "THISANDFUTURE")] : [])
         addTime("DTSTART", start)
         switch end {
         case .end(let time): addTime("DTEND", time)

@@ -34,10 +34,13 @@ extension Location {
         ("X-CALPORT-STREET", \.street), ("X-CALPORT-CITY", \.city), ("X-CALPORT-STATE", \.state),
         ("X-CALPORT-POSTALCODE", \.postalCode), ("X-CALPORT-COUNTRY", \.country),
     ]
-    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0)).union(["X-CALPORT-GEO", "X-CALPORT-URI"])
+    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0)).union([
+        "X-CALPORT-GEO", "X-CALPORT-URI",
+    ])
 
     init(line: ContentLine) {
-        self.init(name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
+        self.init(
+            name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
         var address = PostalAddress()
         for (parameter, keyPath) in Location.addressParameters {
             address[keyPath: keyPath] = line.parameter(parameter)
@@ -58,7 +61,9 @@ extension Location {
         let geo = coordinates.map { "\($0.latitude);\($0.longitude)" }
         if !primary, let geo { parameters.append(Parameter("X-CALPORT-GEO", geo)) }
         var lines: [ContentLine] = []
-        if !name.isEmpty || !primary || !parameters.isEmpty || !self.parameters.isEmpty {
+        // A GEO-only location (no LOCATION in the source) has an empty name and no parameters.
+        let geoOnly = primary && name.isEmpty && coordinates != nil && parameters.isEmpty && self.parameters.isEmpty
+        if !geoOnly {
             lines.append(
                 ContentLine(
                     name: primary ? "LOCATION" : "X-CALPORT-LOCATION", parameters: parameters + self.parameters,

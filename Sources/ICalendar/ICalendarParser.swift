@@ -32,7 +32,9 @@ public struct ICalendarParser: Sendable {
         }
         var diagnostics = reader.diagnostics
         var dropped = diagnostics.filter { $0.code == "missing-end" && $0.severity == .error }.count
-        let zoneIDs = Set(components.filter { $0.name == "VTIMEZONE" }.compactMap { $0.properties.first { $0.name == "TZID" }?.value })
+        let zoneIDs = Set(
+            components.filter { $0.name == "VTIMEZONE" }.compactMap { $0.properties.first { $0.name == "TZID" }?.value }
+        )
         var context = DecodingContext(file: file, definedZones: zoneIDs)
         decodeCalendarProperties(calendarProperties, into: &document, context: &context)
         for component in components {
@@ -58,13 +60,17 @@ public struct ICalendarParser: Sendable {
         return Result(document: document, diagnostics: diagnostics, droppedComponents: dropped)
     }
 
-    private func decodeCalendarProperties(_ lines: [ContentLine], into document: inout CalendarDocument, context: inout DecodingContext) {
+    private func decodeCalendarProperties(
+        _ lines: [ContentLine], into document: inout CalendarDocument, context: inout DecodingContext
+    ) {
         for line in lines {
             let plain = line.parameters.isEmpty
             switch line.name {
             case "VERSION" where plain:
                 if line.value != "2.0" {
-                    context.report(.warning, "version", "VERSION is '\(line.value)', not 2.0; read as iCalendar 2.0", line: line.line)
+                    context.report(
+                        .warning, "version", "VERSION is '\(line.value)', not 2.0; read as iCalendar 2.0",
+                        line: line.line)
                 }
             case "PRODID" where plain && document.productID == nil: document.productID = line.value
             case "METHOD" where plain && document.method == nil: document.method = line.value

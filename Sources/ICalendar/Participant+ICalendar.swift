@@ -2,7 +2,9 @@ import CalendarModel
 
 extension Participant {
     /// ORGANIZER / ATTENDEE parameters that `Participant` and `Attendee` model themselves.
-    static let modelledParameters: Set<String> = ["CN", "ROLE", "PARTSTAT", "RSVP", "CUTYPE", "DELEGATED-TO", "DELEGATED-FROM"]
+    static let modelledParameters: Set<String> = [
+        "CN", "ROLE", "PARTSTAT", "RSVP", "CUTYPE", "DELEGATED-TO", "DELEGATED-FROM",
+    ]
 
     init(line: ContentLine) {
         self.init(

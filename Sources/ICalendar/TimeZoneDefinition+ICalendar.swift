@@ -7,11 +7,13 @@ extension TimeZoneDefinition {
             context.report(.error, "invalid-vtimezone", "VTIMEZONE without TZID was dropped", line: component.line)
             return nil
         }
-        self.init(identifier: tzid)
+        self.init(identifier: ZoneNames.strippingVendorPrefix(tzid))
         extraProperties = component.properties.filter { $0.name != "TZID" }.map(ExtraProperty.init)
         for child in component.components {
             guard child.name == "STANDARD" || child.name == "DAYLIGHT" else {
-                context.report(.warning, "dropped-component", "\(child.name) inside VTIMEZONE \(tzid) was dropped", line: child.line)
+                context.report(
+                    .warning, "dropped-component", "\(child.name) inside VTIMEZONE \(tzid) was dropped",
+                    line: child.line)
                 continue
             }
             if let observance = TimeZoneObservance(component: child, context: &context) {
@@ -19,7 +21,9 @@ extension TimeZoneDefinition {
             }
         }
         if observances.isEmpty {
-            context.report(.warning, "invalid-vtimezone", "VTIMEZONE \(tzid) has no STANDARD or DAYLIGHT rules", line: component.line)
+            context.report(
+                .warning, "invalid-vtimezone", "VTIMEZONE \(tzid) has no STANDARD or DAYLIGHT rules",
+                line: component.line)
         }
     }
 
@@ -39,11 +43,14 @@ extension TimeZoneObservance {
             let toLine = lines["TZOFFSETTO"], let to = Libical.parseUTCOffset(toLine.value)
         else {
             context.report(
-                .error, "invalid-vtimezone", "\(component.name) needs a valid DTSTART, TZOFFSETFROM and TZOFFSETTO; dropped",
+                .error, "invalid-vtimezone",
+                "\(component.name) needs a valid DTSTART, TZOFFSETFROM and TZOFFSETTO; dropped",
                 line: component.line)
             return nil
         }
-        self.init(kind: component.name == "DAYLIGHT" ? .daylight : .standard, start: start.local, offsetFrom: from, offsetTo: to)
+        self.init(
+            kind: component.name == "DAYLIGHT" ? .daylight : .standard, start: start.local, offsetFrom: from,
+            offsetTo: to)
         for line in component.properties {
             switch line.name {
             case "DTSTART", "TZOFFSETFROM", "TZOFFSETTO": break

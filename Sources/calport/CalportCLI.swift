@@ -8,9 +8,11 @@ enum CalportCLI {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
         text += "Usage: calport COMMAND [OPTIONS] [FILE…]\n\nCommands:\n"
         for command in commands {
-            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + command.abstract + "\n"
+            text +=
+                "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + command.abstract + "\n"
         }
-        text += "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
+        text +=
+            "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
         return text
     }
 
@@ -41,7 +43,9 @@ enum CalportCLI {
             break
         }
         guard let spec = commands.first(where: { $0.name == first }) else {
-            terminal.writeError("calport: error: unknown command '\(first)'; expected one of: \(commands.map(\.name).joined(separator: ", "))\n")
+            terminal.writeError(
+                "calport: error: unknown command '\(first)'; expected one of: \(commands.map(\.name).joined(separator: ", "))\n"
+            )
             return .usage
         }
         let parsed: ParsedArguments

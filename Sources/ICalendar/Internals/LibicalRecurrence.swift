@@ -88,8 +88,14 @@ extension Libical {
         var text = String(cString: pointer)
         // libical writes UNTIL from a zone-less struct; the caller formats it for the event's form.
         if let untilText { text += ";UNTIL=\(untilText)" }
-        if rule.weekStart == nil {
-            text = text.split(separator: ";").filter { !$0.hasPrefix("WKST=") }.joined(separator: ";")
+        // libical leaves out WKST=MO (its default) and writes a WKST the rule never had; keep what was said.
+        text = text.split(separator: ";").filter { !$0.hasPrefix("WKST=") }.joined(separator: ";")
+        if let weekStart = rule.weekStart {
+            text +=
+                ";WKST="
+                + String(
+                    cString: icalrecur_weekday_to_string(
+                        icalrecurrencetype_weekday(UInt32((weekdays.firstIndex(of: weekStart) ?? 1) + 1))))
         }
         for part in rule.extraParts { text += ";\(part.name)=\(part.value)" }
         return text

@@ -62,6 +62,13 @@ enum Libical {
     }
 
     static func parseUTCOffset(_ text: String) -> Int? {
+        // libical wraps out-of-range hours ("+5744" reads as +23:44); RFC 5545 §3.3.14 allows 00-23.
+        let digits = Array(text.utf8.dropFirst())
+        guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4 || digits.count == 6,
+            digits.allSatisfy({ (0x30...0x39).contains($0) }),
+            Int(digits[0] - 0x30) * 10 + Int(digits[1] - 0x30) < 24, digits[2] < 0x36,
+            digits.count == 4 || digits[4] < 0x36
+        else { return nil }
         guard let value = icalvalue_new_from_string(ICAL_UTCOFFSET_VALUE, text) else { return nil }
         defer { icalvalue_free(value) }
         return Int(icalvalue_get_utcoffset(value))

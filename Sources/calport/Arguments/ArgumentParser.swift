@@ -39,7 +39,8 @@ enum ArgumentParser {
             }
             guard let option = spec.options.first(where: { $0.names.contains(name) }) else {
                 let known = spec.options.flatMap(\.names).filter { $0.hasPrefix("--") }.joined(separator: ", ")
-                throw UsageError(message: "unknown option '\(name)' for 'calport \(spec.name)'; expected one of: \(known)")
+                throw UsageError(
+                    message: "unknown option '\(name)' for 'calport \(spec.name)'; expected one of: \(known)")
             }
             guard option.valueName != nil else {
                 if inlineValue != nil { throw UsageError(message: "option '\(name)' takes no value") }
@@ -57,7 +58,8 @@ enum ArgumentParser {
             }
             if !option.choices.isEmpty && !option.choices.contains(value) {
                 throw UsageError(
-                    message: "option '\(name)' expects one of \(option.choices.joined(separator: ", ")), found '\(value)'")
+                    message:
+                        "option '\(name)' expects one of \(option.choices.joined(separator: ", ")), found '\(value)'")
             }
             parsed.values[option.key] = value
         }

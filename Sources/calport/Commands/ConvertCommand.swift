@@ -4,9 +4,11 @@ import ICalendar
 /// `calport convert`: reads calendars and writes them in another (or the same) format.
 enum ConvertCommand {
     static let from = OptionSpec(
-        names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content", choices: ["auto", "ics"])
+        names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
+        choices: ["auto", "ics"])
     static let to = OptionSpec(names: ["--to"], valueName: "FORMAT", help: "Output format", choices: ["ics"])
-    static let output = OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let output = OptionSpec(
+        names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
@@ -15,7 +17,8 @@ enum ConvertCommand {
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict), terminal: terminal)
+            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            terminal: terminal)
         let inputs: [InputFile]
         do {
             inputs = try InputFile.read(arguments.positionals, terminal: terminal)

@@ -12,7 +12,9 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary =
+            (directory.isEmpty ? "." : directory)
+            + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         var written = 0

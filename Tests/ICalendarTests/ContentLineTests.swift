@@ -1,0 +1,62 @@
+import CalendarModel
+import Testing
+
+@testable import ICalendar
+
+private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> ContentLine {
+    var recovered: [ContentLineParser.SyntaxError] = []
+    return try ContentLineParser.parse(text, line: 1, recovered: &recovered)
+}
+
+@Test func quotedParameterValuesMayHoldSeparators() throws {
+    // RFC 5545 §3.2: quoted values may contain ":", ";" and ",".
+    let parsed = try line(
+        #"ATTENDEE;DELEGATED-FROM="mailto:a@example.com","mailto:b@example.com";CN="Doe, John":mailto:j@example.com"#)
+    #expect(parsed.name == "ATTENDEE")
+    #expect(
+        parsed.parameters[0]
+            == Parameter(name: "DELEGATED-FROM", values: ["mailto:a@example.com", "mailto:b@example.com"]))
+    #expect(parsed.parameter("cn") == "Doe, John")
+    #expect(parsed.value == "mailto:j@example.com")
+}
+
+@Test func rfc6868CaretSequencesAreDecoded() throws {
+    // RFC 6868 §4 examples.
+    let address = try line("X-ADDRESS;X-LABEL=\"123 Main St^nSpringfield\":geo:0,0")
+    #expect(address.parameter("X-LABEL") == "123 Main St\nSpringfield")
+    let attendee = try line("ATTENDEE;CN=George Herman ^'Babe^' Ruth:mailto:babe@example.com")
+    #expect(attendee.parameter("CN") == "George Herman \"Babe\" Ruth")
+    #expect(ParameterCodec.decode("a^^b^x") == "a^b^x")
+}
+
+@Test func parameterValuesAreEncodedAndQuotedOnOutput() {
+    #expect(ContentWriter.parameterValue("George Herman \"Babe\" Ruth") == "George Herman ^'Babe^' Ruth")
+    #expect(ContentWriter.parameterValue("line1\nline2") == "line1^nline2")
+    #expect(ContentWriter.parameterValue("Doe, John") == "\"Doe, John\"")
+    #expect(ContentWriter.parameterValue("mailto:x@example.com") == "\"mailto:x@example.com\"")
+    #expect(ContentWriter.parameterValue("a^b") == "a^^b")
+}
+
+@Test func valueKeepsColonsAfterTheFirst() throws {
+    let parsed = try line("URL:http://example.com:8080/a;b")
+    #expect(parsed.value == "http://example.com:8080/a;b")
+    #expect(parsed.parameters.isEmpty)
+}
+
+@Test func syntaxErrorsSayWhereAndWhat() {
+    #expect(throws: ContentLineParser.SyntaxError.self) { try line("NOVALUE") }
+    do {
+        _ = try line("SUMMARY;CN=\"unterminated:x")
+        Issue.record("expected an error")
+    } catch {
+        #expect(error.column == 12)
+        #expect(error.message.contains("unterminated"))
+    }
+}
+
+@Test func textEscapesFollowRFC5545() {
+    // RFC 5545 §3.3.11: backslash, semicolon, comma and newline are escaped.
+    #expect(TextCodec.escape("a\\b;c,d\ne") == "a\\\\b\\;c\\,d\\ne")
+    #expect(TextCodec.unescape("a\\\\b\\;c\\,d\\ne\\Nf") == "a\\b;c,d\ne\nf")
+    #expect(TextCodec.splitList("a\\,b,c") == ["a,b", "c"])
+}

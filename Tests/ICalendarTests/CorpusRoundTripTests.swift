@@ -1,0 +1,34 @@
+import CalendarModel
+import Foundation
+import Testing
+
+@testable import ICalendar
+
+/// Every .ics under ../shared/corpus goes through parse → serialise → parse and must give the same
+/// model; malformed files must give diagnostics, never a crash.
+@Test func everyCorpusFileRoundTrips() throws {
+    guard let shared = sharedDirectory else {
+        print("skipped: ../shared/corpus is not present next to this checkout")
+        return
+    }
+    let corpus = shared.appendingPathComponent("corpus")
+    let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }
+        .filter { $0.hasSuffix(".ics") }.sorted()
+    #expect(files.count > 100)
+    var roundTripped = 0
+    for file in files {
+        let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))
+        var first = ICalendarParser().parse(bytes, file: file)
+        let output = ICalendarSerializer().serialize(first.document)
+        let second = ICalendarParser().parse(output, file: file)
+        // PRODID is required (RFC 5545 §3.7.3): calport writes its own when the input had none.
+        first.document.productID = first.document.productID ?? ICalendarSerializer.defaultProductID
+        #expect(second.document == first.document, "\(file) changed in a round trip")
+        if second.document != first.document { print("ROUNDTRIP-DIFF \(file)") }
+        #expect(
+            second.diagnostics.filter { $0.severity == .error }.isEmpty,
+            "\(file): output has errors: \(second.diagnostics)")
+        if second.document == first.document { roundTripped += 1 }
+    }
+    print("corpus round trip: \(roundTripped) of \(files.count) files gave equal models")
+}

@@ -1,0 +1,55 @@
+import CalendarModel
+import Testing
+
+@testable import ICalendar
+
+@Test func longLinesFoldAt75OctetsWithoutSplittingUTF8() throws {
+    var event = Event(uid: "fold@example.com")
+    let summary = String(repeating: "日本語テキスト", count: 20) + String(repeating: "é", count: 50) + "🎉🎉🎉"
+    event.summary = summary
+    let bytes = ICalendarSerializer().serialize(CalendarDocument(events: [event]))
+    var physicalLines: [[UInt8]] = [[]]
+    var index = 0
+    while index < bytes.count {
+        if bytes[index] == 0x0D {
+            #expect(bytes[index + 1] == 0x0A, "every line ends in CRLF")
+            physicalLines.append([])
+            index += 2
+            continue
+        }
+        #expect(bytes[index] != 0x0A, "no bare LF")
+        physicalLines[physicalLines.count - 1].append(bytes[index])
+        index += 1
+    }
+    for line in physicalLines {
+        #expect(line.count <= 75)
+        #expect(String(validating: line, as: UTF8.self) != nil, "a fold split a UTF-8 sequence")
+    }
+    #expect(physicalLines.filter { $0.first == 0x20 }.count >= 5)
+    let reparsed = parse(bytes)
+    #expect(reparsed.document.events.first?.summary == summary)
+}
+
+@Test func lfCrAndMixedLineEndingsBomAndBlankLinesAreAccepted() {
+    let lines = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "", "BEGIN:VEVENT", "UID:1", "DTSTART:20260105T100000Z",
+        "SUMMARY:folded", " across lines", "END:VEVENT", "", "END:VCALENDAR",
+    ]
+    for ending in ["\n", "\r", "\r\n"] {
+        let bytes = [0xEF, 0xBB, 0xBF] + ics(lines, ending: ending)
+        let result = parse(bytes)
+        #expect(result.diagnostics.isEmpty, "ending \(ending.debugDescription): \(result.diagnostics)")
+        #expect(result.document.events.count == 1)
+        #expect(result.document.events.first?.summary == "foldedacross lines")
+    }
+}
+
+@Test func lineNumbersCountPhysicalLines() {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DESCRIPTION:a", " b", " c",
+        "PRIORITY:high", "DTSTART:20260105T100000Z", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let diagnostics = parse(bytes, file: "lines.ics").diagnostics
+    #expect(diagnostics.count == 1)
+    #expect(diagnostics.first?.location == SourceLocation(file: "lines.ics", line: 9))
+}

@@ -1,0 +1,103 @@
+import CalendarModel
+import Testing
+
+@testable import ICalendar
+
+// Each test here pins one way Debian's libical 3.0.16 loses data silently, and what calport does instead.
+
+@Test func unknownTZIDStaysZonedAndIsReported() throws {
+    let result = parse(
+        calendar(event: ["UID:tz@example.com", "DTSTART;TZID=Pacific Standard Time:20260308T093000", "DURATION:PT1H"]))
+    let event = try #require(result.document.events.first)
+    // libical would make this floating time; calport keeps the zone name for the time zone tables.
+    #expect(
+        event.start
+            == .zoned(
+                LocalDateTime(year: 2026, month: 3, day: 8, hour: 9, minute: 30),
+                TimeZoneReference(name: "Pacific Standard Time")))
+    let diagnostic = try #require(result.diagnostics.first { $0.code == "unknown-tzid" })
+    #expect(diagnostic.location.line == 6)
+    #expect(diagnostic.uid == "tz@example.com")
+    let output = serialize(result.document)
+    #expect(unfoldedLines(output).contains("DTSTART;TZID=Pacific Standard Time:20260308T093000"))
+}
+
+@Test func tzidDefinedByAVTIMEZONELaterInTheFileIsNotUnknown() {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1",
+        "DTSTART;TZID=Custom Zone:20260101T100000",
+        "END:VEVENT", "BEGIN:VTIMEZONE", "TZID:Custom Zone", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+        "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300", "END:STANDARD", "END:VTIMEZONE", "END:VCALENDAR",
+    ])
+    let result = parse(bytes)
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.document.timeZones.first?.observances.first?.offsetTo == 3 * 3_600)
+}
+
+@Test func nonIntegerPriorityIsReportedNotReadAsZero() throws {
+    let result = parse(calendar(event: ["UID:p@example.com", "DTSTART:20260105T100000Z", "PRIORITY:high"]))
+    let event = try #require(result.document.events.first)
+    #expect(event.priority == nil)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.code == "invalid-value")
+    #expect(diagnostic.location.line == 7)
+    #expect(!serialize(result.document).contains("PRIORITY"))
+}
+
+@Test func priorityOutsideZeroToNineIsReported() {
+    // RFC 5545 §3.8.1.9: PRIORITY is 0 to 9.
+    let result = parse(calendar(event: ["UID:p@example.com", "DTSTART:20260105T100000Z", "PRIORITY:10"]))
+    #expect(result.diagnostics.map(\.code) == ["invalid-value"])
+}
+
+@Test func impossibleDateTimeDropsTheEventWithAnError() throws {
+    let result = parse(
+        calendar(event: ["UID:bad@example.com", "DTSTART:20241332T250000", "SUMMARY:never"]))
+    #expect(result.document.events.isEmpty)
+    #expect(result.droppedComponents == 1)
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.severity == .error)
+    #expect(diagnostic.location.line == 6)
+    #expect(diagnostic.message.contains("20241332T250000"))
+}
+
+@Test func parameterWithoutValueIsReportedWithItsColumnAndTheValueKept() throws {
+    let result = parse(calendar(event: ["UID:s@example.com", "DTSTART:20260105T100000Z", "SUMMARY;FOO:hello"]))
+    #expect(result.document.events.first?.summary == "hello")
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.code == "parameter-without-value")
+    #expect(diagnostic.location.line == 7)
+    #expect(diagnostic.location.column == 12)
+}
+
+@Test func xLicErrorPropertiesBecomeDiagnosticsAndAreNotWritten() throws {
+    let result = parse(
+        calendar(event: [
+            "UID:e@example.com", "DTSTART:20260105T100000Z",
+            "X-LIC-ERROR;X-LIC-ERRORTYPE=VALUE-PARSE-ERROR:Can't parse as DURATION value in DURATION property",
+        ]))
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.code == "libical-error")
+    #expect(diagnostic.location.line == 7)
+    #expect(diagnostic.message.contains("Can't parse as DURATION"))
+    #expect(!serialize(result.document).contains("X-LIC-ERROR"))
+}
+
+@Test func vendorPrefixedTZIDsAreNeverWritten() throws {
+    let prefixed = "/freeassociation.sourceforge.net/Tzfile/Europe/Berlin"
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:\(prefixed)", "BEGIN:STANDARD",
+        "DTSTART:19701025T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+        "BEGIN:VEVENT", "UID:1", "DTSTART;TZID=\(prefixed):20260105T100000", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let result = parse(bytes)
+    let event = try #require(result.document.events.first)
+    // The prefix is the writing program's, not the zone's: the name keeps the rest.
+    #expect(event.start?.timeZone?.name == "Europe/Berlin")
+    #expect(result.document.timeZones.first?.identifier == "Europe/Berlin")
+    #expect(event.start?.timeZone?.ianaIdentifier == "Europe/Berlin")
+    let output = serialize(result.document)
+    #expect(!output.contains("freeassociation"))
+    #expect(unfoldedLines(output).contains("TZID:Europe/Berlin"))
+    #expect(unfoldedLines(output).contains("DTSTART;TZID=Europe/Berlin:20260105T100000"))
+}

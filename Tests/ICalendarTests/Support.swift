@@ -1,0 +1,38 @@
+import CalendarModel
+import Foundation
+
+@testable import ICalendar
+
+/// Builds iCalendar bytes from lines joined with CRLF, as RFC 5545 writes them.
+func ics(_ lines: [String], ending: String = "\r\n") -> [UInt8] {
+    Array((lines.joined(separator: ending) + ending).utf8)
+}
+
+/// A calendar around the given VEVENT body lines.
+func calendar(event lines: [String]) -> [UInt8] {
+    ics(
+        ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT"] + lines + [
+            "END:VEVENT", "END:VCALENDAR",
+        ])
+}
+
+func parse(_ bytes: [UInt8], file: String = "test.ics") -> ICalendarParser.Result {
+    ICalendarParser().parse(bytes, file: file)
+}
+
+func serialize(_ document: CalendarDocument) -> String {
+    String(decoding: ICalendarSerializer().serialize(document), as: UTF8.self)
+}
+
+/// The unfolded lines of serialised output.
+func unfoldedLines(_ text: String) -> [String] {
+    text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
+}
+
+/// `../shared` beside the package, when this checkout has it (CI does; a fresh clone may not).
+var sharedDirectory: URL? {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
+    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+}
