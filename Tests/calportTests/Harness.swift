@@ -1,0 +1,53 @@
+import Foundation
+
+@testable import calport
+
+/// Runs the CLI in-process with captured standard streams.
+struct Run {
+    var status: ExitStatus
+    var output: String
+    var errors: String
+}
+
+final class Capture: @unchecked Sendable {
+    var output: [UInt8] = []
+    var errors = ""
+}
+
+func runCalport(_ arguments: [String], stdin: String = "") -> Run {
+    let capture = Capture()
+    let input = Array(stdin.utf8)
+    let terminal = Terminal(
+        readStandardInput: { input }, writeOutput: { capture.output += $0 }, writeError: { capture.errors += $0 })
+    let status = CalportCLI.run(arguments, terminal: terminal)
+    return Run(status: status, output: String(decoding: capture.output, as: UTF8.self), errors: capture.errors)
+}
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func samplePath(_ name: String) -> String { packageRoot.appendingPathComponent("Samples/\(name)").path }
+
+/// A fresh empty directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("calport-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+let badEvent = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:x\r
+    BEGIN:VEVENT\r
+    UID:good@example.com\r
+    DTSTART:20261201T100000Z\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:bad@example.com\r
+    DTSTART:20241332T250000\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
