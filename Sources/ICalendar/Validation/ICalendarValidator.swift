@@ -1,0 +1,102 @@
+import CalendarModel
+
+/// Checks a calendar against the RFC 5545 rules that reading it does not enforce: required and
+/// single properties, properties in the wrong component, DTEND after DTSTART, RRULE parts that
+/// contradict each other, alarm contents.
+public struct ICalendarValidator: Sendable {
+    public init() {}
+
+    /// Every diagnostic for the file: what parsing reports, then the structural checks, in line order.
+    public func validate(_ bytes: [UInt8], file: String? = nil) -> [Diagnostic] {
+        let parsed = ICalendarParser().parse(bytes, file: file)
+        var reader = ComponentReader(bytes: bytes, file: file)
+        var checks = Checks(file: file)
+        var calendarLines: [ContentLine] = []
+        while let item = reader.next() {
+            switch item {
+            case .calendarProperty(let line): calendarLines.append(line)
+            case .component(let component): checks.check(component)
+            }
+        }
+        checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
+        return (parsed.diagnostics + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+    }
+}
+
+private struct Checks {
+    var file: String?
+    var diagnostics: [Diagnostic] = []
+
+    mutating func check(_ component: ContentComponent) {
+        let uid = component.properties.first { $0.name == "UID" }?.value
+        if let rules = ComponentRules.table[component.name] {
+            checkProperties(component, rules: rules, uid: uid)
+        }
+        switch component.name {
+        case "VEVENT": checkEventTiming(component, uid: uid)
+        case "VALARM": checkAlarm(component, uid: uid)
+        default: break
+        }
+        for child in component.components { check(child) }
+    }
+
+    private mutating func checkProperties(_ component: ContentComponent, rules: ComponentRules, uid: String?) {
+        let names = component.properties.map(\.name)
+        for required in rules.required.sorted() where !names.contains(required) {
+            report(.error, "missing-property", "\(component.name) has no \(required), which RFC 5545 requires", component.line, uid)
+        }
+        var seen: Set<String> = []
+        for line in component.properties {
+            if rules.once.contains(line.name) && !seen.insert(line.name).inserted {
+                report(.error, "repeated-property", "\(line.name) may appear only once in \(component.name)", line.line, uid)
+            }
+            if !rules.allowed.contains(line.name) && ComponentRules.ownedElsewhere.contains(line.name) {
+                report(.error, "misplaced-property", "\(line.name) is not allowed in \(component.name)", line.line, uid)
+            }
+        }
+    }
+
+    private mutating func checkEventTiming(_ event: ContentComponent, uid: String?) {
+        let start = event.properties.first { $0.name == "DTSTART" }
+        let end = event.properties.first { $0.name == "DTEND" }
+        if end != nil && event.properties.contains(where: { $0.name == "DURATION" }) {
+            report(.error, "dtend-and-duration", "VEVENT has both DTEND and DURATION; RFC 5545 allows one", end!.line, uid)
+        }
+        if let start, let end, let startTime = Libical.parseTime(start.value), let endTime = Libical.parseTime(end.value) {
+            if startTime.isDate != endTime.isDate {
+                report(.error, "value-type-mismatch", "DTEND is a \(endTime.isDate ? "DATE" : "DATE-TIME") but DTSTART is not", end.line, uid)
+            } else if start.parameter("TZID") == end.parameter("TZID") && startTime.isUTC == endTime.isUTC
+                && endTime.local <= startTime.local
+            {
+                report(.error, "end-before-start", "DTEND \(end.value) is not after DTSTART \(start.value)", end.line, uid)
+            }
+        }
+        for rule in event.properties where rule.name == "RRULE" {
+            let parts = Set(rule.value.uppercased().split(separator: ";").compactMap { $0.split(separator: "=").first.map(String.init) })
+            if parts.contains("COUNT") && parts.contains("UNTIL") {
+                report(.error, "invalid-rrule", "RRULE has both COUNT and UNTIL; RFC 5545 §3.3.10 allows one", rule.line, uid)
+            }
+            if let start, start.parameter("TZID") != nil, let untilText = rule.value.split(separator: ";").first(where: { $0.uppercased().hasPrefix("UNTIL=") }),
+                !untilText.hasSuffix("Z")
+            {
+                report(.warning, "until-not-utc", "UNTIL of a zoned DTSTART must be in UTC (RFC 5545 §3.3.10)", rule.line, uid)
+            }
+        }
+    }
+
+    private mutating func checkAlarm(_ alarm: ContentComponent, uid: String?) {
+        let names = Set(alarm.properties.map(\.name))
+        let action = alarm.properties.first { $0.name == "ACTION" }?.value.uppercased()
+        let needs: [String: [String]] = ["DISPLAY": ["DESCRIPTION"], "EMAIL": ["DESCRIPTION", "SUMMARY", "ATTENDEE"]]
+        for property in needs[action ?? ""] ?? [] where !names.contains(property) {
+            report(.error, "missing-property", "VALARM with ACTION:\(action ?? "") needs \(property)", alarm.line, uid)
+        }
+        if names.contains("REPEAT") != names.contains("DURATION") {
+            report(.error, "repeat-without-duration", "VALARM needs both REPEAT and DURATION, or neither", alarm.line, uid)
+        }
+    }
+
+    private mutating func report(_ severity: Severity, _ code: String, _ message: String, _ line: Int, _ uid: String?) {
+        diagnostics.append(Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
+    }
+}
