@@ -68,16 +68,27 @@ public struct ICalendarParser: Sendable {
             switch line.name {
             case "VERSION" where plain:
                 if line.value != "2.0" {
-                    context.report(
-                        .warning, "version", "VERSION is '\(line.value)', not 2.0; read as iCalendar 2.0",
-                        line: line.line)
+                    context.report(.warning, "version", "VERSION is '\(line.value)', not 2.0; read as iCalendar 2.0", line: line.line)
                 }
-            case "PRODID" where plain && document.productID == nil: document.productID = line.value
-            case "METHOD" where plain && document.method == nil: document.method = line.value
+            case "PRODID" where plain: set(&document.productID, line, context: &context)
+            case "METHOD" where plain: set(&document.method, line, context: &context)
             case "X-WR-CALNAME" where plain && document.name == nil: document.name = TextCodec.unescape(line.value)
             case "X-WR-TIMEZONE" where plain && document.timeZoneHint == nil: document.timeZoneHint = line.value
             default: document.extraProperties.append(ExtraProperty(line))
             }
+        }
+    }
+
+    /// A calendar property RFC 5545 allows once; a second calendar in the same file may repeat it.
+    private func set(_ field: inout String?, _ line: ContentLine, context: inout DecodingContext) {
+        guard let existing = field else {
+            field = line.value
+            return
+        }
+        if existing != line.value {
+            context.report(
+                .warning, "repeated-property", "second \(line.name) '\(line.value)' ignored; the calendar keeps '\(existing)'",
+                line: line.line)
         }
     }
 }

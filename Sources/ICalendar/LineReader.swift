@@ -32,13 +32,28 @@ struct LineReader {
             guard let first = nextPhysicalLine() else { return nil }
             if first.bytes.isEmpty { continue }
             var collected = first.bytes
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
+            while skipBlankLinesBeforeContinuation() {
                 guard let continuation = nextPhysicalLine() else { break }
                 collected.append(contentsOf: continuation.bytes.dropFirst())
             }
             return LogicalLine(text: decode(collected, line: first.line), line: first.line)
         }
         return nil
+    }
+
+    /// Whether a continuation line follows; blank lines before one are skipped, because some
+    /// exporters put a blank line inside a folded property.
+    private mutating func skipBlankLinesBeforeContinuation() -> Bool {
+        var lookahead = position
+        var skipped = 0
+        while lookahead < bytes.count, bytes[lookahead] == 0x0D || bytes[lookahead] == 0x0A {
+            if bytes[lookahead] == 0x0A || lookahead + 1 >= bytes.count || bytes[lookahead + 1] != 0x0A { skipped += 1 }
+            lookahead += 1
+        }
+        guard lookahead < bytes.count, bytes[lookahead] == 0x20 || bytes[lookahead] == 0x09 else { return false }
+        position = lookahead
+        physicalLine += skipped
+        return true
     }
 
     private mutating func nextPhysicalLine() -> (bytes: ArraySlice<UInt8>, line: Int)? {

@@ -53,3 +53,11 @@ import Testing
     #expect(diagnostics.count == 1)
     #expect(diagnostics.first?.location == SourceLocation(file: "lines.ics", line: 9))
 }
+
+@Test func aBlankLineInsideAFoldedPropertyDoesNotBreakIt() throws {
+    // Seen in Mozilla exports (shared corpus: multiple_calendar_components.ics).
+    let bytes = Array("BEGIN:VCALENDAR\nVERSION\n\n :2.0\nPRODID:x\nBEGIN:VEVENT\nUID\n\n :42\nEND:VEVENT\nEND:VCALENDAR\n".utf8)
+    let result = parse(bytes)
+    #expect(result.diagnostics.isEmpty)
+    #expect(try #require(result.document.events.first).uid == "42")
+}

@@ -88,3 +88,23 @@ import Testing
         for name in option.names { #expect(help.output.contains(name)) }
     }
 }
+
+@Test func batchConversionMirrorsPathsAndSurvivesABadFile() throws {
+    let input = try temporaryDirectory()
+    let output = try temporaryDirectory()
+    try FileManager.default.createDirectory(at: input.appendingPathComponent("team/2026"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+        atPath: samplePath("team-week.ics"), toPath: input.appendingPathComponent("team/2026/week.ics").path)
+    try badEvent.write(to: input.appendingPathComponent("bad.ics"), atomically: true, encoding: .utf8)
+    try "not a calendar".write(to: input.appendingPathComponent("notes.ics"), atomically: true, encoding: .utf8)
+    let run = runCalport(["convert", "--out-dir", output.path, input.path])
+    #expect(run.status == .dataProblem)
+    let week = try String(contentsOf: output.appendingPathComponent("team/2026/week.ics"), encoding: .utf8)
+    #expect(week.contains("UID:design-review-17@platform.contoso.example"))
+    // The valid event of the bad file is kept; the invalid one is reported.
+    let bad = try String(contentsOf: output.appendingPathComponent("bad.ics"), encoding: .utf8)
+    #expect(bad.contains("UID:good@example.com"))
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("notes.ics").path))
+    #expect(run.errors.contains("notes.ics: error: not iCalendar data"))
+    #expect(run.errors.contains("calport: 3 files, 5 events, 0 warnings, 2 failed"))
+}

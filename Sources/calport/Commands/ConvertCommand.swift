@@ -9,13 +9,22 @@ enum ConvertCommand {
     static let to = OptionSpec(names: ["--to"], valueName: "FORMAT", help: "Output format", choices: ["ics"])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let outputDirectory = OptionSpec(
+        names: ["--out-dir"], valueName: "DIR", help: "Convert each input to its own file under DIR, keeping relative paths")
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
-        options: [from, to, output, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help],
+        options: [from, to, output, outputDirectory, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
+        if let directory = arguments.value(outputDirectory) {
+            guard arguments.value(output) == nil else {
+                terminal.writeError("calport convert: error: use either -o FILE or --out-dir DIR, not both\n")
+                return .usage
+            }
+            return BatchConversion(arguments: arguments, directory: directory).run(terminal: terminal)
+        }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
             terminal: terminal)

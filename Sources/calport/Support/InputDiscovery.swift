@@ -1,0 +1,30 @@
+import Foundation
+
+/// An input to a batch run: where to read it and the path to mirror under `--out-dir`.
+struct BatchInput: Sendable {
+    var path: String
+    var relativePath: String
+}
+
+/// Expands directories into the calendar files under them, keeping paths relative to the directory named.
+enum InputDiscovery {
+    static let extensions: Set<String> = ["ics", "ical", "ifb", "json", "ndjson"]
+
+    static func expand(_ paths: [String]) -> [BatchInput] {
+        var inputs: [BatchInput] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                inputs.append(BatchInput(path: path, relativePath: (path as NSString).lastPathComponent))
+                continue
+            }
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
+            for relative in found {
+                inputs.append(BatchInput(path: (path as NSString).appendingPathComponent(relative), relativePath: relative))
+            }
+        }
+        return inputs
+    }
+}
