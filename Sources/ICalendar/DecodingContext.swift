@@ -8,6 +8,9 @@ struct DecodingContext {
     var definedZones: Set<String>
     /// The UID of the component being decoded, for diagnostics.
     var uid: String?
+    /// TZIDs used but not defined (yet), with the first place each was used; reported at the end of
+    /// input, since a VTIMEZONE may come after the events that use it.
+    var unresolvedZones: [String: Diagnostic] = [:]
 
     init(file: String?, definedZones: Set<String>) {
         self.file = file
@@ -46,11 +49,12 @@ struct DecodingContext {
         // A vendor prefix is an artefact of the writing program, not part of the zone's name.
         let name = ZoneNames.strippingVendorPrefix(tzid)
         if ZoneNames.isIANA(name) { return TimeZoneReference(name: name, ianaIdentifier: name) }
-        if !definedZones.contains(name) {
-            report(
-                .warning, "unknown-tzid",
-                "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and is not an IANA zone; times kept in that zone, unresolved",
-                line: line.line)
+        if !definedZones.contains(name) && unresolvedZones[name] == nil {
+            unresolvedZones[name] = Diagnostic(
+                .warning, code: "unknown-tzid",
+                message:
+                    "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and is not an IANA zone; times kept in that zone, unresolved",
+                location: SourceLocation(file: file, line: line.line), uid: uid)
         }
         return TimeZoneReference(name: name)
     }

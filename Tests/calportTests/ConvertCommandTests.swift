@@ -92,7 +92,8 @@ import Testing
 @Test func batchConversionMirrorsPathsAndSurvivesABadFile() throws {
     let input = try temporaryDirectory()
     let output = try temporaryDirectory()
-    try FileManager.default.createDirectory(at: input.appendingPathComponent("team/2026"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+        at: input.appendingPathComponent("team/2026"), withIntermediateDirectories: true)
     try FileManager.default.copyItem(
         atPath: samplePath("team-week.ics"), toPath: input.appendingPathComponent("team/2026/week.ics").path)
     try badEvent.write(to: input.appendingPathComponent("bad.ics"), atomically: true, encoding: .utf8)

@@ -10,7 +10,8 @@ enum ConvertCommand {
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
     static let outputDirectory = OptionSpec(
-        names: ["--out-dir"], valueName: "DIR", help: "Convert each input to its own file under DIR, keeping relative paths")
+        names: ["--out-dir"], valueName: "DIR",
+        help: "Convert each input to its own file under DIR, keeping relative paths")
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",

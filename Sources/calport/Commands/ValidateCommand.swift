@@ -28,7 +28,8 @@ enum ValidateCommand {
             if !errors.isEmpty { failed += 1 }
             if !quiet {
                 let verdict = errors.isEmpty ? "valid" : "invalid"
-                terminal.writeOutput(Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
+                terminal.writeOutput(
+                    Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
             }
         }
         return failed > 0 ? .dataProblem : .success
