@@ -37,7 +37,9 @@ public struct TimeZoneResolver: Sendable {
             return .iana(id, via: route)
         }
         let location = definition.extraProperties.first { $0.name.caseInsensitiveEquals("X-LIC-LOCATION") }
-        let named = ZoneNames.resolve(name) ?? location.flatMap { ZoneNames.resolve($0.value) }.map { ($0.0, .definitionLocation) }
+        let named =
+            ZoneNames.resolve(name)
+            ?? location.flatMap { ZoneNames.resolve($0.value) }.map { ($0.0, .definitionLocation) }
         if let (id, route) = named, VTimeZoneMatcher.definition(definition, agreesWithIANA: id, years: years) {
             return .iana(id, via: route)
         }

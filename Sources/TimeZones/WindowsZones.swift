@@ -87,8 +87,9 @@ struct WindowsZoneIndex: Sendable {
         var byCurrentZone: [String: String] = [:]
         for entry in entries {
             let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
-            byRow[key] = byRow[key] ?? current(entry.ianaIdentifier)
-            byCurrentZone[current(entry.ianaIdentifier)] = byCurrentZone[current(entry.ianaIdentifier)] ?? entry.windowsID
+            let zone = current(entry.ianaIdentifier)
+            byRow[key] = byRow[key] ?? zone
+            byCurrentZone[zone] = byCurrentZone[zone] ?? entry.windowsID
         }
         zoneByRow = byRow
         windowsIDByCurrentZone = byCurrentZone

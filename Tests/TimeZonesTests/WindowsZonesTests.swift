@@ -54,7 +54,8 @@ import Testing
         #expect(WindowsZones.ianaIdentifier(forWindowsID: romance, territory: "es") == "Europe/Madrid")
         #expect(WindowsZones.ianaIdentifier(forWindowsID: romance) == "Europe/Paris")
         #expect(WindowsZones.ianaIdentifier(forWindowsID: romance, territory: "JP") == "Europe/Paris")
-        #expect(WindowsZones.ianaIdentifier(forWindowsID: "Eastern Standard Time", territory: "CA") == "America/Toronto")
+        #expect(
+            WindowsZones.ianaIdentifier(forWindowsID: "Eastern Standard Time", territory: "CA") == "America/Toronto")
         #expect(WindowsZones.ianaIdentifier(forWindowsID: "pacific standard time") == "America/Los_Angeles")
         #expect(WindowsZones.ianaIdentifier(forWindowsID: "Nowhere Standard Time") == nil)
     }
