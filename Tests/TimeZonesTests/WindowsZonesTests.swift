@@ -83,6 +83,8 @@ import Testing
         #expect(WindowsZones.windowsID(forIANA: "US/Eastern") == "Eastern Standard Time")
         #expect(WindowsZones.windowsID(forIANA: "US/Pacific") == "Pacific Standard Time")
         #expect(WindowsZones.windowsID(forIANA: "Asia/Ho_Chi_Minh") == "SE Asia Standard Time")
+        #expect(WindowsZones.windowsID(forIANA: "america/new_york") == "Eastern Standard Time")
+        #expect(WindowsZones.windowsID(forIANA: "UTC") == "UTC")
         #expect(WindowsZones.windowsID(forIANA: "Mars/Olympus_Mons") == nil)
     }
 
