@@ -1,8 +1,11 @@
+import CalendarModel
+import Foundation
+
 /// The `calport` command line: dispatches to a command and turns its outcome into an exit status.
 enum CalportCLI {
     static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = [ConvertCommand.spec, ValidateCommand.spec]
+    static let commands: [CommandSpec] = [ConvertCommand.spec, ValidateCommand.spec, TZCommand.spec]
 
     static var helpText: String {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
@@ -14,6 +17,11 @@ enum CalportCLI {
         text +=
             "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
         return text
+    }
+
+    /// The current year in UTC, the default for year ranges.
+    static var currentYear: Int {
+        LocalDateTime(secondsSinceEpoch: Int(Date().timeIntervalSince1970)).date.year
     }
 
     static func run(_ arguments: [String], terminal: Terminal = Terminal()) -> ExitStatus {
@@ -62,6 +70,7 @@ enum CalportCLI {
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
+        case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
         default: return .usage
         }
     }
