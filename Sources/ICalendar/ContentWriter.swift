@@ -1,3 +1,5 @@
+import CalendarModel
+
 /// Writes content lines as RFC 5545 text: CRLF line ends, lines folded at 75 octets without
 /// splitting a UTF-8 sequence, parameter values RFC 6868-encoded and quoted where needed.
 struct ContentWriter {
@@ -5,6 +7,20 @@ struct ContentWriter {
 
     /// Octets per physical line, CRLF excluded (RFC 5545 §3.1).
     static let lineLimit = 75
+
+    /// Forgets what was written, keeping the storage for the next chunk.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+    /// `BEGIN:VCALENDAR` and the calendar's own properties.
+    mutating func writeHeader(_ document: CalendarDocument) {
+        write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
+        write(ContentLine(name: "VERSION", value: "2.0"))
+        write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
+        if let method = document.method { write(ContentLine(name: "METHOD", value: method)) }
+        if let name = document.name { write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
+        if let hint = document.timeZoneHint { write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
+        for property in document.extraProperties { write(ContentLine(property)) }
+    }
 
     mutating func write(_ component: ContentComponent) {
         write(ContentLine(name: "BEGIN", value: component.name))

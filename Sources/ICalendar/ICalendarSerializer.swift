@@ -18,13 +18,7 @@ public struct ICalendarSerializer: Sendable {
     public func serialize(_ document: CalendarDocument) -> [UInt8] {
         let encoder = EncodingContext()
         var writer = ContentWriter()
-        writer.write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
-        writer.write(ContentLine(name: "VERSION", value: "2.0"))
-        writer.write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
-        if let method = document.method { writer.write(ContentLine(name: "METHOD", value: method)) }
-        if let name = document.name { writer.write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
-        if let hint = document.timeZoneHint { writer.write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
-        for property in document.extraProperties { writer.write(ContentLine(property)) }
+        writer.writeHeader(document)
         for zone in document.timeZones + TimeZoneCoverage.missingDefinitions(for: document) {
             writer.write(zone.contentComponent(encoder))
         }

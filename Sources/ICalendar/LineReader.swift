@@ -37,7 +37,7 @@ struct LineReader<Source: ByteSource> {
             position = 0
         }
         while let first = nextPhysicalLine() {
-            if first.bytes.isEmpty { continue }
+            if first.bytes.isEmpty && !first.tooLong { continue }
             var collected = first.bytes
             var tooLong = first.tooLong
             while skipBlankLinesBeforeContinuation() {

@@ -57,7 +57,7 @@ struct BatchConversion {
             outcome.failure = "cannot read input"
             return outcome
         }
-        let file = InputFile(name: input.path, bytes: [UInt8](data))
+        let file = InputFile(name: input.path, bytes: [UInt8](data), remainder: nil)
         guard file.detectedFormat == .iCalendar else {
             outcome.failure = "not iCalendar data (expected BEGIN:VCALENDAR)"
             return outcome

@@ -9,13 +9,17 @@ enum ConvertCommand {
     static let to = OptionSpec(names: ["--to"], valueName: "FORMAT", help: "Output format", choices: ["ics"])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let streaming = OptionSpec(
+        names: ["--stream"], help: "Stream component by component even for small inputs (added VTIMEZONEs come last)")
     static let outputDirectory = OptionSpec(
         names: ["--out-dir"], valueName: "DIR",
         help: "Convert each input to its own file under DIR, keeping relative paths")
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
-        options: [from, to, output, outputDirectory, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help],
+        options: [
+            from, to, output, outputDirectory, streaming, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
+        ],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -31,55 +35,107 @@ enum ConvertCommand {
             terminal: terminal)
         let inputs: [InputFile]
         do {
-            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
+        let calendars = inputs.filter { input in
+            if arguments.value(from) == "ics" || input.detectedFormat == .iCalendar { return true }
+            terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
+            return false
+        }
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(
+                path: arguments.value(output), holdUntilDone: arguments.isSet(CommonOptions.strict), terminal: terminal)
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        // Small inputs are read whole so that generated VTIMEZONEs can precede the events; large ones stream.
+        let dropped =
+            calendars.allSatisfy(\.isComplete) && !arguments.isSet(streaming)
+            ? convertWhole(calendars, to: destination, reporter: &reporter)
+            : stream(calendars, to: destination, reporter: &reporter)
+        guard let dropped else {
+            destination.abandon()
+            return .dataProblem
+        }
+        do {
+            try destination.commit()
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        return dropped > 0 || reporter.errorCount > 0 || calendars.count < inputs.count ? .dataProblem : .success
+    }
+
+    /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
+    private static func convertWhole(
+        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+    ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
         for input in inputs {
-            if arguments.value(from) != "ics", input.detectedFormat != .iCalendar {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
-                continue
-            }
             let result = ICalendarParser().parse(input.bytes, file: input.name)
             if let stop = reporter.report(result.diagnostics) {
-                terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-                return .dataProblem
+                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+                return nil
             }
             dropped += result.droppedComponents
             merged.merge(result.document)
         }
-        let bytes = ICalendarSerializer().serialize(merged)
-        if let path = arguments.value(output) {
-            do {
-                try AtomicFile.write(bytes, to: path)
-            } catch {
-                terminal.writeError(error.description + "\n")
-                return .ioError
+        destination.write(ICalendarSerializer().serialize(merged))
+        return dropped
+    }
+
+    /// Converts inputs component by component with flat memory; same result as `convertWhole`.
+    private static func stream(
+        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+    ) -> Int? {
+        var writer = ICalendarStreamWriter(sink: destination.write)
+        var header = CalendarDocument()
+        var dropped = 0
+        for input in inputs {
+            var reader = ICalendarReader(source: input.source, file: input.name)
+            while let item = reader.next() {
+                if !writer.headerWritten { header.mergeHeader(reader.header) }
+                writer.write(item, header: header)
+                if let stop = reporter.report(reader.takeDiagnostics()) {
+                    reporter.terminal.writeError(
+                        "calport: stopped by --strict at \(stop.location); nothing was written\n")
+                    return nil
+                }
             }
-        } else {
-            terminal.writeOutput(bytes)
+            if let stop = reporter.report(reader.takeDiagnostics()) {
+                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+                return nil
+            }
+            if !writer.headerWritten { header.mergeHeader(reader.header) }
+            dropped += reader.droppedComponents
         }
-        return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
+        writer.finish(header: header)
+        return dropped
     }
 }
 
 extension CalendarDocument {
     /// Adds another calendar's content; the first calendar's properties win, zones are kept once per TZID.
     mutating func merge(_ other: CalendarDocument) {
-        if events.isEmpty && timeZones.isEmpty && otherComponents.isEmpty && extraProperties.isEmpty {
-            productID = productID ?? other.productID
-            method = method ?? other.method
-            name = name ?? other.name
-            timeZoneHint = timeZoneHint ?? other.timeZoneHint
-            extraProperties = other.extraProperties
-        }
+        mergeHeader(other)
         let known = Set(timeZones.map(\.identifier))
         timeZones += other.timeZones.filter { !known.contains($0.identifier) }
         events += other.events
         otherComponents += other.otherComponents
+    }
+
+    /// Takes the calendar properties this calendar lacks from another.
+    mutating func mergeHeader(_ other: CalendarDocument) {
+        productID = productID ?? other.productID
+        method = method ?? other.method
+        name = name ?? other.name
+        timeZoneHint = timeZoneHint ?? other.timeZoneHint
+        if extraProperties.isEmpty { extraProperties = other.extraProperties }
     }
 }

@@ -10,7 +10,7 @@ enum ValidateCommand {
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         let inputs: [InputFile]
         do {
-            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
             terminal.writeError(error.message + "\n")
             return .ioError
