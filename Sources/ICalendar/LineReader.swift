@@ -7,7 +7,8 @@ import CalendarModel
 /// one space or tab. Input arrives in chunks, so only the current line is held in memory.
 struct LineReader<Source: ByteSource> {
     struct LogicalLine {
-        var text: String
+        /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported).
+        var bytes: [UInt8]
         var line: Int
     }
 
@@ -32,7 +33,8 @@ struct LineReader<Source: ByteSource> {
 
     /// The next non-blank logical line, or nil at the end of input.
     mutating func next() -> LogicalLine? {
-        if position >= 1 << 16 {
+        // Drop what was read once it is most of the buffer: amortised, so each byte moves at most once or twice.
+        if position >= 1 << 16 && position * 2 >= buffer.count {
             buffer.removeSubrange(..<position)
             position = 0
         }
@@ -54,7 +56,7 @@ struct LineReader<Source: ByteSource> {
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
-            return LogicalLine(text: decode(collected, line: first.line), line: first.line)
+            return LogicalLine(bytes: validated(collected, line: first.line), line: first.line)
         }
         return nil
     }
@@ -74,19 +76,30 @@ struct LineReader<Source: ByteSource> {
     private mutating func nextPhysicalLine() -> (bytes: [UInt8], line: Int, tooLong: Bool)? {
         guard byte(at: position) != nil else { return nil }
         physicalLine += 1
-        let start = position
+        var start = position
         var tooLong = false
-        var bytes: [UInt8] = []
-        while let current = byte(at: position), current != 0x0A, current != 0x0D {
-            position += 1
-            // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
+        while true {
+            let end = buffer.count
+            let found: Int? = buffer.withUnsafeBufferPointer { storage in
+                var index = position
+                while index < end {
+                    let current = storage[index]
+                    if current == 0x0A || current == 0x0D { return index }
+                    index += 1
+                }
+                return nil
+            }
+            position = found ?? end
             if position - start > maximumLineLength {
+                // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
                 tooLong = true
                 buffer.removeSubrange(..<position)
                 position = 0
+                start = 0
             }
+            if found != nil || byte(at: position) == nil { break }
         }
-        if !tooLong { bytes = Array(buffer[start..<position]) }
+        let bytes = tooLong ? [] : Array(buffer[start..<position])
         if let end = byte(at: position) {
             position += end == 0x0D && byte(at: position + 1) == 0x0A ? 2 : 1
         }
@@ -108,13 +121,15 @@ struct LineReader<Source: ByteSource> {
         return true
     }
 
-    private mutating func decode(_ bytes: [UInt8], line: Int) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+    /// The bytes when they are valid UTF-8; else with U+FFFD for invalid sequences, and a warning.
+    private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
+        // Most lines are ASCII, which is valid UTF-8 without a closer look.
+        if !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil { return bytes }
         diagnostics.append(
             Diagnostic(
                 .warning, code: "invalid-utf8",
                 message: "line is not valid UTF-8; invalid bytes were replaced with U+FFFD",
                 location: SourceLocation(file: file, line: line)))
-        return String(decoding: bytes, as: UTF8.self)
+        return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 }

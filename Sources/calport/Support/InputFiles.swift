@@ -11,7 +11,9 @@ struct InputFile {
     var remainder: ChunkSource?
 
     /// Inputs larger than this are streamed rather than read whole.
-    static let streamingThreshold = 16 << 20
+    static let streamingThreshold = 8 << 20
+    /// How much of a large file is read ahead, to see what format it is.
+    static let sniffLength = 64 << 10
 
     var isComplete: Bool { remainder == nil }
 
@@ -20,6 +22,7 @@ struct InputFile {
         var files: [InputFile] = []
         for path in paths.isEmpty ? ["-"] : paths {
             var source: ChunkSource
+            var limit = streamingThreshold
             if path == "-" {
                 source = terminal.standardInput()
             } else {
@@ -28,10 +31,13 @@ struct InputFile {
                     throw InputError(message: "\(path): error: cannot read input: \(String(cString: strerror(errno)))")
                 }
                 source = ChunkSource(FileDescriptorByteSource(descriptor: descriptor), closing: descriptor)
+                // A large regular file is known to be large before reading it: read only enough to sniff it.
+                var status = stat()
+                if fstat(descriptor, &status) == 0 && Int(status.st_size) > streamingThreshold { limit = sniffLength }
             }
             var bytes: [UInt8] = []
             var exhausted = false
-            while bytes.count <= streamingThreshold {
+            while bytes.count <= limit {
                 guard let chunk = source.nextChunk() else {
                     exhausted = true
                     break
