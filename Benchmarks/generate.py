@@ -36,7 +36,7 @@ def fold(line):
     return out
 
 
-def event(i, rng, recurring_share):
+def event(i, rng, recurring_share, count=44):
     zone = ZONES[i % len(ZONES)]
     day = 1 + i % 28
     month = 1 + (i // 28) % 12
@@ -56,7 +56,7 @@ def event(i, rng, recurring_share):
             f"ATTENDEE;CN=Attendee {a} of {i};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:"
             f"mailto:attendee{a}.{i}@example.com")
     if rng.random() < recurring_share:
-        lines.append("RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=44" if i % 2 else "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=132")
+        lines.append(f"RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT={count}" if i % 2 else "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=132")
     lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM", "END:VEVENT"]
     return lines
 
@@ -70,7 +70,7 @@ def write_ics(path, count, recurring_share):
         out.write("\r\n".join(head) + "\r\n")
         for i in range(count):
             body = []
-            for line in event(i, rng, recurring_share):
+            for line in event(i, rng, recurring_share, 132 if recurring_share >= 1 else 44):
                 body += fold(line)
             out.write("\r\n".join(body) + "\r\n")
         out.write("END:VCALENDAR\r\n")
