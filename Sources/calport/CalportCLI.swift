@@ -5,7 +5,9 @@ import Foundation
 enum CalportCLI {
     static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = [ConvertCommand.spec, ValidateCommand.spec, TZCommand.spec]
+    static let commands: [CommandSpec] = [
+        ConvertCommand.spec, ValidateCommand.spec, TZCommand.spec, CompletionCommand.spec,
+    ]
 
     static var helpText: String {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
@@ -71,6 +73,7 @@ enum CalportCLI {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
         case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
+        case CompletionCommand.spec.name: return CompletionCommand.run(parsed, terminal: terminal, commands: commands)
         default: return .usage
         }
     }
