@@ -32,9 +32,9 @@ extension RecurrenceRule {
 
     private static func text(_ time: CalendarTime) -> String {
         let local = time.localDateTime
-        let date = GraphDateTime.format(local.date).replacingOccurrences(of: "-", with: "")
+        let date = GraphDateTime.format(local.date).filter { $0 != "-" }
         if time.isDate { return date }
-        let clock = GraphDateTime.format(local, fraction: false).suffix(8).replacingOccurrences(of: ":", with: "")
+        let clock = GraphDateTime.format(local, fraction: false).suffix(8).filter { $0 != ":" }
         if case .utc = time { return "\(date)T\(clock)Z" }
         return "\(date)T\(clock)"
     }
