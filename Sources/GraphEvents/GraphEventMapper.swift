@@ -28,6 +28,15 @@ public struct GraphEventMapper: Sendable {
             events += mapped.output.map { [$0] } ?? []
             diagnostics += mapped.diagnostics
         }
+        if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
+            var where_ = location
+            where_.jsonPath = path
+            diagnostics.append(
+                Diagnostic(
+                    .warning, code: "graph-missing-recurrence",
+                    message: "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                    location: where_, uid: decoder.eventID))
+        }
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 

@@ -57,7 +57,7 @@ public struct GraphEventReader: Sendable {
             let mapping = mapper.events(from: .object(item.object), location: item.location)
             result.diagnostics += mapping.diagnostics
             mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
-            if type == "seriesMaster", let id = item.object["id"]?.stringValue, let master = mapping.output.first {
+            if let id = item.object["id"]?.stringValue, let master = mapping.output.first {
                 masters[id] = master
             }
         }
@@ -74,6 +74,11 @@ public struct GraphEventReader: Sendable {
             case (nil, _):
                 let mapping = mapper.events(from: .object(item.object), location: item.location)
                 result.diagnostics += mapping.diagnostics
+                result.diagnostics.append(
+                    Diagnostic(
+                        .note, code: "graph-instance-without-master",
+                        message: "an instance whose series master is not in the input is kept as a single event",
+                        location: item.location, uid: item.object["id"]?.stringValue))
                 mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
             }
         }
@@ -131,7 +136,11 @@ struct GraphDocumentWalker {
                 isPage = true
                 try readArray(path: "$.value", into: &items)
             } else {
-                members[key] = try scanner.parseValue(depth: 1)
+                let value = try scanner.parseValue(depth: 1)
+                if members[key] != nil {
+                    diagnostics.append(Diagnostic(.warning, code: "json-duplicate-key", message: "duplicate key \"\(key)\"; the last value is used", location: SourceLocation(file: file, jsonPath: "$.\(key)")))
+                }
+                members[key] = value
             }
         } while try scanner.continueList(closer: UInt8(ascii: "}"))
         guard isPage else { return members }

@@ -63,7 +63,7 @@ extension GraphDecoder {
     mutating func location(_ object: JSONObject, at path: String) -> Location? {
         var location = Location(name: string("displayName", of: object, at: path) ?? "")
         for (member, parameter) in Event.locationParameters {
-            if let value = string(member, of: object, at: path) { location.parameters.append(Parameter(parameter, value)) }
+            if let value = string(member, of: object, at: path), !value.isEmpty { location.parameters.append(Parameter(parameter, value)) }
         }
         location.uri = string("locationUri", of: object, at: path)
         if let fields = self.object("address", of: object, at: path) {

@@ -24,10 +24,7 @@ extension Event {
         object["attendees"] = .array(
             attendees.map { attendee in
                 var entry = JSONObject([JSONMember("type", .string(Self.graphAttendeeType(attendee)))])
-                if encoder.style == .full {
-                    let response =
-                        attendee.participant.parameters.first { $0.name == Self.responseParameter }?.values.first
-                        ?? Self.graphResponses.first { $0.value == attendee.participationStatus }?.key ?? "none"
+                if encoder.style == .full, let response = Self.graphResponse(attendee) {
                     entry["status"] = ["response": .string(response)]
                 }
                 entry["emailAddress"] = Self.emailAddress(attendee.participant)
@@ -40,6 +37,20 @@ extension Event {
         if let name = participant.commonName { result["name"] = .string(name) }
         result["address"] = .string(participant.emailAddress ?? participant.address)
         return .object(result)
+    }
+
+    /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.
+    private static func graphResponse(_ attendee: Attendee) -> String? {
+        if let original = attendee.participant.parameters.first(where: { $0.name == responseParameter })?.values.first {
+            return original
+        }
+        switch attendee.participationStatus {
+        case nil: return nil
+        case .accepted?: return "accepted"
+        case .tentative?: return "tentativelyAccepted"
+        case .declined?: return "declined"
+        default: return "none"
+        }
     }
 
     /// Resources (CUTYPE=RESOURCE or ROOM, or ROLE=NON-PARTICIPANT) are `resource`; OPT-PARTICIPANT is

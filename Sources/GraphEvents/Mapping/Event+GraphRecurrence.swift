@@ -4,6 +4,7 @@ extension Event {
     /// `recurrence` → RRULE, with DTSTART moved to the first real occurrence and an endDate turned
     /// into UNTIL; `cancelledOccurrences` → EXDATE.
     mutating func decodeGraphRecurrence(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        defer { decodeGraphCancelledOccurrences(object, at: path, &decoder) }
         guard let start, let value = decoder.object("recurrence", of: object, at: path),
             let recurrence = decoder.patternedRecurrence(value, at: "\(path).recurrence", defaultStart: start.date)
         else { return }
@@ -20,7 +21,6 @@ extension Event {
             until = decoder.untilTime(endDate: endDate, series: self.start ?? start, zone: recurrence.recurrenceTimeZone, at: "\(path).recurrence.range")
         }
         recurrenceRules = [recurrence.recurrenceRule(until: until)]
-        decodeGraphCancelledOccurrences(object, at: path, &decoder)
     }
 
     /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
