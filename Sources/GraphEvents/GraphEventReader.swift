@@ -57,8 +57,9 @@ public struct GraphEventReader: Sendable {
             let mapping = mapper.events(from: .object(item.object), location: item.location)
             result.diagnostics += mapping.diagnostics
             mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
-            if let id = item.object["id"]?.stringValue, let master = mapping.output.first {
-                masters[id] = master
+            // A series is named by its id; events written by calport without one use the iCalUId.
+            if let master = mapping.output.first {
+                for key in ["id", "iCalUId"] { if let name = item.object[key]?.stringValue { masters[name] = masters[name] ?? master } }
             }
         }
         for position in instances {
