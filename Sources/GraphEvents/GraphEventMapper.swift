@@ -29,29 +29,36 @@ public struct GraphEventMapper: Sendable {
             diagnostics += mapped.diagnostics
         }
         if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
-            var where_ = location
-            where_.jsonPath = path
+            var place = location
+            place.jsonPath = path
             diagnostics.append(
                 Diagnostic(
                     .warning, code: "graph-missing-recurrence",
-                    message: "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
-                    location: where_, uid: decoder.eventID))
+                    message:
+                        "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                    location: place, uid: decoder.eventID))
         }
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 
     /// An exception instance (`type: exception`) as an override of `master`: same UID, and a
     /// RECURRENCE-ID in the master's form from `originalStart` (or the date in `occurrenceId`).
-    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation()) -> GraphMapping<Event?> {
+    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation())
+        -> GraphMapping<Event?>
+    {
         let path = location.jsonPath ?? "$"
         guard let object = value.objectValue else {
             return GraphMapping(output: nil, diagnostics: [notAnEvent(value, location)])
         }
         var (event, decoder) = decode(object, location: location)
         event.uid = master.uid
-        event.recurrenceID = master.start.flatMap { decoder.recurrenceID(object, at: path, masterStart: $0) }.map { RecurrenceIdentifier(time: $0) }
+        event.recurrenceID = master.start.flatMap { decoder.recurrenceID(object, at: path, masterStart: $0) }.map {
+            RecurrenceIdentifier(time: $0)
+        }
         guard event.recurrenceID != nil, event.start != nil else {
-            decoder.report(.error, "graph-exception-without-original-start", "the exception names no original start of its series' occurrence; left out", at: path)
+            decoder.report(
+                .error, "graph-exception-without-original-start",
+                "the exception names no original start of its series' occurrence; left out", at: path)
             return GraphMapping(output: nil, diagnostics: decoder.diagnostics)
         }
         return GraphMapping(output: event, diagnostics: decoder.diagnostics)
@@ -72,7 +79,8 @@ public struct GraphEventMapper: Sendable {
         let id = decoder.string("id", of: object, at: path)
         decoder.eventID = id
         let uid =
-            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string("transactionId", of: object, at: path)
+            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
+                "transactionId", of: object, at: path)
             // A POST body has no identity at all: derive one from its content, so it is stable.
             ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(.object(object)))
         if decoder.eventID == nil { decoder.eventID = uid }
@@ -107,19 +115,23 @@ public struct GraphEventMapper: Sendable {
             if let recurrence { object["recurrence"] = recurrence.json(style: encoder.style) }
         } catch {
             let rule = event.recurrenceRules.first.map { "RRULE:" + $0.rruleText } ?? "the recurrence"
-            encoder.report(.error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
+            encoder.report(
+                .error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
             return nil
         }
         event.encodeGraphParticipants(into: &object, encoder)
         event.encodeGraphOnlineMeeting(into: &object, &encoder)
         if encoder.style == .full {
-            object["type"] = .string(event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
+            object["type"] = .string(
+                event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
         }
         return object
     }
 
     private func notAnEvent(_ value: JSONValue, _ location: SourceLocation) -> Diagnostic {
-        Diagnostic(.error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)", location: location)
+        Diagnostic(
+            .error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)",
+            location: location)
     }
 }
 
@@ -128,13 +140,16 @@ extension GraphDecoder {
     mutating func recurrenceID(_ object: JSONObject, at path: String, masterStart: CalendarTime) -> CalendarTime? {
         if case .utc(let utc)? = instant("originalStart", of: object, at: path) {
             if let time = masterStart.sameForm(atUTC: utc) { return time }
-            report(.warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC", at: "\(path).originalStart")
+            report(
+                .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
+                at: "\(path).originalStart")
             return .utc(utc)
         }
         guard let occurrence = string("occurrenceId", of: object, at: path),
             let date = GraphDateTime.parseDate(String(occurrence.suffix(10)))
         else { return nil }
         let clock = masterStart.localDateTime
-        return masterStart.withLocalDateTime(LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second))
+        return masterStart.withLocalDateTime(
+            LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second))
     }
 }

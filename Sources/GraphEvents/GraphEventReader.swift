@@ -59,7 +59,9 @@ public struct GraphEventReader: Sendable {
             mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
             // A series is named by its id; events written by calport without one use the iCalUId.
             if let master = mapping.output.first {
-                for key in ["id", "iCalUId"] { if let name = item.object[key]?.stringValue { masters[name] = masters[name] ?? master } }
+                for key in ["id", "iCalUId"] {
+                    if let name = item.object[key]?.stringValue { masters[name] = masters[name] ?? master }
+                }
             }
         }
         for position in instances {
@@ -111,16 +113,24 @@ struct GraphDocumentWalker {
                 case UInt8(ascii: "["):
                     try readArray(path: "$", into: &items)
                 case UInt8(ascii: "{"):
-                    if let event = try readTopObject(into: &items) { items.append(GraphInputItem(object: event, location: location(start, "$"))) }
+                    if let event = try readTopObject(into: &items) {
+                        items.append(GraphInputItem(object: event, location: location(start, "$")))
+                    }
                 default:
                     throw scanner.error("expected an event object, an array of events or a page of events")
                 }
             }
         } catch {
-            diagnostics.append(Diagnostic(.error, code: "json-syntax", message: "\(error.message); reading stops here", location: SourceLocation(file: file, line: error.line, column: error.column)))
+            diagnostics.append(
+                Diagnostic(
+                    .error, code: "json-syntax", message: "\(error.message); reading stops here",
+                    location: SourceLocation(file: file, line: error.line, column: error.column)))
         }
         for duplicate in scanner.duplicateKeys {
-            diagnostics.append(Diagnostic(.warning, code: "json-duplicate-key", message: duplicate.message, location: SourceLocation(file: file, line: duplicate.line, column: duplicate.column)))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, code: "json-duplicate-key", message: duplicate.message,
+                    location: SourceLocation(file: file, line: duplicate.line, column: duplicate.column)))
         }
         return items
     }
@@ -139,7 +149,11 @@ struct GraphDocumentWalker {
             } else {
                 let value = try scanner.parseValue(depth: 1)
                 if members[key] != nil {
-                    diagnostics.append(Diagnostic(.warning, code: "json-duplicate-key", message: "duplicate key \"\(key)\"; the last value is used", location: SourceLocation(file: file, jsonPath: "$.\(key)")))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, code: "json-duplicate-key",
+                            message: "duplicate key \"\(key)\"; the last value is used",
+                            location: SourceLocation(file: file, jsonPath: "$.\(key)")))
                 }
                 members[key] = value
             }
@@ -161,7 +175,10 @@ struct GraphDocumentWalker {
             if let object = value.objectValue {
                 items.append(GraphInputItem(object: object, location: here))
             } else {
-                diagnostics.append(Diagnostic(.error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)", location: here))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, code: "graph-not-an-event",
+                        message: "expected an event object, found \(value.typeName)", location: here))
             }
             position += 1
         } while try scanner.continueList(closer: UInt8(ascii: "]"))

@@ -23,10 +23,14 @@ public struct GraphEventWriter: Sendable {
             guard let master = series.master else {
                 for override in series.overrides {
                     var encoder = GraphEncoder(style: style, uid: override.uid)
-                    encoder.report(.warning, "graph-override-without-master", "an override without its series is written as a single event")
+                    encoder.report(
+                        .warning, "graph-override-without-master",
+                        "an override without its series is written as a single event")
                     var single = override
                     single.recurrenceID = nil
-                    if let object = mapper.encode(single, &encoder) { values.append(.object(finish(object, for: single))) }
+                    if let object = mapper.encode(single, &encoder) {
+                        values.append(.object(finish(object, for: single)))
+                    }
                     diagnostics += encoder.diagnostics
                 }
                 continue
@@ -44,13 +48,16 @@ public struct GraphEventWriter: Sendable {
             let masterKey = transactionID(master)
             for override in series.overrides {
                 guard var entry = mapper.encode(override, &encoder) else { continue }
-                entry = link(entry, originalStart: override.recurrenceID?.time, masterKey: masterKey, masterID: masterID, &encoder)
+                entry = link(
+                    entry, originalStart: override.recurrenceID?.time, masterKey: masterKey, masterID: masterID,
+                    &encoder)
                 values.append(.object(finish(entry, for: override)))
             }
             if style == .post {
                 for exdate in master.exceptionDates {
                     let entry = JSONObject([JSONMember("isCancelled", true)])
-                    values.append(.object(link(entry, originalStart: exdate, masterKey: masterKey, masterID: masterID, &encoder)))
+                    values.append(
+                        .object(link(entry, originalStart: exdate, masterKey: masterKey, masterID: masterID, &encoder)))
                 }
             }
             diagnostics += encoder.diagnostics
@@ -61,7 +68,8 @@ public struct GraphEventWriter: Sendable {
     /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId
     /// (POST) or `seriesMasterId` (full).
     private func link(
-        _ entry: JSONObject, originalStart: CalendarTime?, masterKey: String, masterID: String, _ encoder: inout GraphEncoder
+        _ entry: JSONObject, originalStart: CalendarTime?, masterKey: String, masterID: String,
+        _ encoder: inout GraphEncoder
     ) -> JSONObject {
         var entry = entry
         if style == .post {
@@ -72,7 +80,9 @@ public struct GraphEventWriter: Sendable {
         if let utc = originalStart?.graphUTC {
             entry["originalStart"] = .string(GraphDateTime.formatInstant(utc))
         } else {
-            encoder.report(.warning, "unknown-time-zone", "an occurrence's original start is in an unknown zone; originalStart is left out")
+            encoder.report(
+                .warning, "unknown-time-zone",
+                "an occurrence's original start is in an unknown zone; originalStart is left out")
         }
         return entry
     }

@@ -5,8 +5,10 @@ import Testing
 
 /// Input shapes and what goes wrong in them.
 @Suite struct GraphReaderTests {
-    private let one = #"{"id": "a", "subject": "A", "start": {"dateTime": "2026-12-01T10:00:00"}, "end": {"dateTime": "2026-12-01T11:00:00"}}"#
-    private let two = #"{"id": "b", "subject": "B", "start": {"dateTime": "2026-12-02T10:00:00"}, "end": {"dateTime": "2026-12-02T11:00:00"}}"#
+    private let one =
+        #"{"id": "a", "subject": "A", "start": {"dateTime": "2026-12-01T10:00:00"}, "end": {"dateTime": "2026-12-01T11:00:00"}}"#
+    private let two =
+        #"{"id": "b", "subject": "B", "start": {"dateTime": "2026-12-02T10:00:00"}, "end": {"dateTime": "2026-12-02T11:00:00"}}"#
 
     @Test func everyInputShapeGivesTheSameEvents() {
         let shapes = [
@@ -29,22 +31,37 @@ import Testing
     }
 
     @Test func absentZoneIsUTCAndNamesKeepTheirResolvedZone() throws {
-        let events = readGraph(#"{"start": {"dateTime": "2026-12-01T10:00:00.0000000"}, "end": {"dateTime": "2026-12-01T11:00:00", "timeZone": "America/New_York"}}"#).events
+        let events = readGraph(
+            #"{"start": {"dateTime": "2026-12-01T10:00:00.0000000"}, "end": {"dateTime": "2026-12-01T11:00:00", "timeZone": "America/New_York"}}"#
+        ).events
         let event = try #require(events.first)
         #expect(event.start == utc(2026, 12, 1, 10))
-        #expect(event.end == .end(.zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 11), TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York"))))
+        #expect(
+            event.end
+                == .end(
+                    .zoned(
+                        LocalDateTime(year: 2026, month: 12, day: 1, hour: 11),
+                        TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York"))))
     }
 
     @Test func unknownZoneIsKeptAndReported() throws {
-        let result = readGraph(#"[{"id": "z", "start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "Mars Standard Time"}}]"#)
+        let result = readGraph(
+            #"[{"id": "z", "start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "Mars Standard Time"}}]"#)
         let event = try #require(result.events.first)
-        #expect(event.start == .zoned(LocalDateTime(year: 2026, month: 12, day: 1, hour: 10), TimeZoneReference(name: "Mars Standard Time")))
+        #expect(
+            event.start
+                == .zoned(
+                    LocalDateTime(year: 2026, month: 12, day: 1, hour: 10),
+                    TimeZoneReference(name: "Mars Standard Time")))
         #expect(result.diagnostics.map(\.code) == ["unknown-time-zone"])
         #expect(result.diagnostics.first?.location.jsonPath == "$[0].start.timeZone")
     }
 
     @Test func aWrongTypeIsReportedWithPathAndIDAndTheEventsStillConvert() throws {
-        let result = readGraph("[\(one),\n" + #"{"id": "bad", "subject": 5, "isAllDay": "no", "attendees": [3], "start": {"dateTime": "2026-12-03T10:00:00"}}, "# + "\(two)]")
+        let result = readGraph(
+            "[\(one),\n"
+                + #"{"id": "bad", "subject": 5, "isAllDay": "no", "attendees": [3], "start": {"dateTime": "2026-12-03T10:00:00"}}, "#
+                + "\(two)]")
         #expect(result.events.map(\.uid) == ["a", "bad", "b"])
         #expect(result.diagnostics.map(\.code) == ["graph-wrong-type", "graph-wrong-type", "graph-wrong-type"])
         #expect(result.diagnostics.map(\.location.jsonPath) == ["$[1].subject", "$[1].isAllDay", "$[1].attendees[0]"])
@@ -55,11 +72,15 @@ import Testing
     @Test func aSyntaxErrorStopsReadingButKeepsWhatCameBefore() {
         let result = GraphEventReader(file: "in.json").read(Array("\(one)\n{\"id\": \"c\",,}\n\(two)".utf8))
         #expect(result.events.map(\.uid) == ["a"])
-        #expect(result.diagnostics.map(\.description) == ["in.json:2:12: error: unexpected ',', expected a member name; reading stops here [json-syntax]"])
+        #expect(
+            result.diagnostics.map(\.description) == [
+                "in.json:2:12: error: unexpected ',', expected a member name; reading stops here [json-syntax]"
+            ])
     }
 
     @Test func duplicateKeysAreReported() {
-        let result = readGraph(#"[{"id": "d", "subject": "x", "subject": "y", "start": {"dateTime": "2026-12-01T10:00:00"}}]"#)
+        let result = readGraph(
+            #"[{"id": "d", "subject": "x", "subject": "y", "start": {"dateTime": "2026-12-01T10:00:00"}}]"#)
         #expect(result.events.first?.summary == "y")
         #expect(result.diagnostics.map(\.code) == ["json-duplicate-key"])
     }
@@ -92,7 +113,9 @@ import Testing
     }
 
     @Test func extraPropertiesAreICalendarText() throws {
-        let event = try #require(readGraph(#"{"start": {"dateTime": "2026-12-01T10:00:00"}, "originalStartTimeZone": "a,b;c\\d\ne"}"#).events.first)
+        let event = try #require(
+            readGraph(#"{"start": {"dateTime": "2026-12-01T10:00:00"}, "originalStartTimeZone": "a,b;c\\d\ne"}"#).events
+                .first)
         #expect(event.extra("X-CALPORT-GRAPH-ORIGINAL-START-TZ") == #"a\,b\;c\\d\ne"#)
         #expect(event.graphExtra(.originalStartTimeZone) == "a,b;c\\d\ne")
     }

@@ -7,14 +7,20 @@ import Testing
 private func standUp() -> [Event] {
     var master = Event(uid: "calport-standup@example.com")
     master.summary = "Stand-up"
-    master.start = .zoned(LocalDateTime(year: 2026, month: 11, day: 30, hour: 8), TimeZoneReference(name: "America/Los_Angeles", ianaIdentifier: "America/Los_Angeles"))
+    master.start = .zoned(
+        LocalDateTime(year: 2026, month: 11, day: 30, hour: 8),
+        TimeZoneReference(name: "America/Los_Angeles", ianaIdentifier: "America/Los_Angeles"))
     master.end = .duration(EventDuration(minutes: 15))
-    master.recurrenceRules = [RecurrenceRule(frequency: .daily, byDay: [.monday, .tuesday, .wednesday, .thursday, .friday].map { WeekdayNumber($0) })]
+    master.recurrenceRules = [
+        RecurrenceRule(
+            frequency: .daily, byDay: [.monday, .tuesday, .wednesday, .thursday, .friday].map { WeekdayNumber($0) })
+    ]
     master.exceptionDates = [utc(2026, 12, 3, 16)]
     var moved = master
     moved.recurrenceRules = []
     moved.exceptionDates = []
-    moved.recurrenceID = RecurrenceIdentifier(time: master.start!.withLocalDateTime(LocalDateTime(year: 2026, month: 12, day: 2, hour: 8)))
+    moved.recurrenceID = RecurrenceIdentifier(
+        time: master.start!.withLocalDateTime(LocalDateTime(year: 2026, month: 12, day: 2, hour: 8)))
     moved.start = master.start!.withLocalDateTime(LocalDateTime(year: 2026, month: 12, day: 2, hour: 10))
     return [master, moved]
 }
@@ -25,7 +31,9 @@ private func standUp() -> [Event] {
         #expect(GraphTransactionID.make(uid: "") == "E3B0C442-98FC-8C14-9AFB-F4C8996FB924")
         #expect(GraphTransactionID.make(uid: "abc") == "BA7816BF-8F01-8FEA-8141-40DE5DAE2223")
         #expect(GraphTransactionID.make(uid: "calport-standup@example.com") == "20474004-0351-8289-AB58-E73979D291E2")
-        #expect(GraphTransactionID.make(uid: "calport-standup@example.com", recurrenceID: "20261202T160000Z") == "C293177E-0557-8D7C-88F1-3C817AB56E41")
+        #expect(
+            GraphTransactionID.make(uid: "calport-standup@example.com", recurrenceID: "20261202T160000Z")
+                == "C293177E-0557-8D7C-88F1-3C817AB56E41")
     }
 
     @Test func postWritesMasterOverrideAndCancellationEntries() {
@@ -36,14 +44,22 @@ private func standUp() -> [Event] {
         #expect(master["transactionId"] == "20474004-0351-8289-AB58-E73979D291E2")
         #expect(master["start"] == ["dateTime": "2026-11-30T08:00:00", "timeZone": "Pacific Standard Time"])
         #expect(master["end"] == ["dateTime": "2026-11-30T08:15:00", "timeZone": "Pacific Standard Time"])
-        #expect(master["recurrence"]?["pattern"] == ["type": "weekly", "interval": 1, "daysOfWeek": ["monday", "tuesday", "wednesday", "thursday", "friday"], "firstDayOfWeek": "monday"])
+        #expect(
+            master["recurrence"]?["pattern"] == [
+                "type": "weekly", "interval": 1,
+                "daysOfWeek": ["monday", "tuesday", "wednesday", "thursday", "friday"], "firstDayOfWeek": "monday",
+            ])
         #expect(master["iCalUId"] == nil && master["id"] == nil && master["cancelledOccurrences"] == nil)
         let moved = result.output[1]
         #expect(moved["transactionId"] == "C293177E-0557-8D7C-88F1-3C817AB56E41")
         #expect(moved[GraphEventWriter.seriesMasterAnnotation] == "20474004-0351-8289-AB58-E73979D291E2")
         #expect(moved["originalStart"] == "2026-12-02T16:00:00Z")
         #expect(moved["start"]?["dateTime"] == "2026-12-02T10:00:00")
-        #expect(result.output[2] == ["isCancelled": true, "@calport.seriesMasterTransactionId": "20474004-0351-8289-AB58-E73979D291E2", "originalStart": "2026-12-03T16:00:00Z"])
+        #expect(
+            result.output[2] == [
+                "isCancelled": true, "@calport.seriesMasterTransactionId": "20474004-0351-8289-AB58-E73979D291E2",
+                "originalStart": "2026-12-03T16:00:00Z",
+            ])
     }
 
     @Test func fullWritesCancelledOccurrencesAndExceptions() {
@@ -65,7 +81,13 @@ private func standUp() -> [Event] {
         let original = standUp()
         #expect(back[0].start?.graphUTC == original[0].start?.graphUTC)
         #expect(back[0].start?.timeZone?.name == "Pacific Standard Time")  // written as the Windows name
-        #expect(back[0].recurrenceRules == [RecurrenceRule(frequency: .weekly, byDay: [.monday, .tuesday, .wednesday, .thursday, .friday].map { WeekdayNumber($0) }, weekStart: .monday)])
+        #expect(
+            back[0].recurrenceRules == [
+                RecurrenceRule(
+                    frequency: .weekly,
+                    byDay: [.monday, .tuesday, .wednesday, .thursday, .friday].map { WeekdayNumber($0) },
+                    weekStart: .monday)
+            ])
         #expect(back[0].exceptionDates.map(\.graphUTC) == [utc(2026, 12, 3, 16).graphUTC])
         #expect(back[1].recurrenceID?.time.graphUTC == original[1].recurrenceID?.time.graphUTC)
         #expect(back[1].uid == original[0].uid)
@@ -83,9 +105,13 @@ private func standUp() -> [Event] {
         event.priority = 2
         event.status = .cancelled
         event.alarms = [.minutesBeforeStart(10), .minutesBeforeStart(60)]
-        event.attendees = [Attendee(participant: Participant(address: "mailto:room@contoso.com", commonName: "Room"), userType: .room)]
+        event.attendees = [
+            Attendee(participant: Participant(address: "mailto:room@contoso.com", commonName: "Room"), userType: .room)
+        ]
         event.conferences = [Conference(uri: "https://meet.example/1")]
-        event.locations = [Location(name: "A"), Location(name: "B", coordinates: GeoCoordinate(latitude: 1.5, longitude: -2))]
+        event.locations = [
+            Location(name: "A"), Location(name: "B", coordinates: GeoCoordinate(latitude: 1.5, longitude: -2)),
+        ]
         let result = GraphEventWriter(style: .post).write([event])
         let json = try #require(result.output.first)
         #expect(json["isAllDay"] == true)
@@ -94,10 +120,17 @@ private func standUp() -> [Event] {
         #expect(json["body"] == ["contentType": "html", "content": "<p>Plain</p>"])
         #expect(json["showAs"] == "free" && json["sensitivity"] == "confidential" && json["importance"] == "high")
         #expect(json["isReminderOn"] == true && json["reminderMinutesBeforeStart"] == 10)
-        #expect(json["attendees"] == [["type": "resource", "emailAddress": ["name": "Room", "address": "room@contoso.com"]]])
+        #expect(
+            json["attendees"] == [
+                ["type": "resource", "emailAddress": ["name": "Room", "address": "room@contoso.com"]]
+            ])
         #expect(json["location"] == ["displayName": "A; B"])
-        #expect(json["locations"] == [["displayName": "A"], ["displayName": "B", "coordinates": ["latitude": 1.5, "longitude": -2]]])
+        #expect(
+            json["locations"] == [
+                ["displayName": "A"], ["displayName": "B", "coordinates": ["latitude": 1.5, "longitude": -2]],
+            ])
         #expect(json["isCancelled"] == nil && json["onlineMeeting"] == nil)
-        #expect(result.diagnostics.map(\.code) == ["graph-alarms-lost", "graph-post-cancelled", "graph-post-conference"])
+        #expect(
+            result.diagnostics.map(\.code) == ["graph-alarms-lost", "graph-post-cancelled", "graph-post-conference"])
     }
 }

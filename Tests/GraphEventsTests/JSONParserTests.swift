@@ -28,7 +28,9 @@ import Testing
     }
 
     @Test func rejectsMalformedInput() {
-        for text in ["", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] 2", "\"a\u{1}\"", "-", "1.", "1e", "{1:2}", "\"\\x\""] {
+        for text in [
+            "", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] 2", "\"a\u{1}\"", "-", "1.", "1e", "{1:2}", "\"\\x\"",
+        ] {
             #expect(throws: JSONError.self, "\(text)") { try JSONParser.parse(text) }
         }
     }
@@ -67,7 +69,8 @@ import Testing
 
     @Test func writesPrettyText() {
         let value: JSONValue = ["a": [1], "b": ["c": nil]]
-        #expect(JSONWriter(pretty: true).string(value) == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {\n    \"c\": null\n  }\n}")
+        #expect(
+            JSONWriter(pretty: true).string(value) == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {\n    \"c\": null\n  }\n}")
     }
 
     @Test func roundTripsThroughTheParser() throws {

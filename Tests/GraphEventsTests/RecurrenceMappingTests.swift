@@ -21,36 +21,66 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
 /// Each Graph pattern and range type and the RRULE RFC 5545 needs for the same occurrences.
 @Suite struct GraphToRuleTests {
     @Test func dailyNumbered() throws {
-        let (rule, _) = try rule(master(pattern: #""type": "daily", "interval": 2"#, range: #""type": "numbered", "startDate": "2026-11-30", "numberOfOccurrences": 10"#))
+        let (rule, _) = try rule(
+            master(
+                pattern: #""type": "daily", "interval": 2"#,
+                range: #""type": "numbered", "startDate": "2026-11-30", "numberOfOccurrences": 10"#))
         #expect(rule == RecurrenceRule(frequency: .daily, interval: 2, end: .count(10)))
     }
 
     @Test func weeklyNoEnd() throws {
-        let (rule, _) = try rule(master(pattern: #""type": "weekly", "interval": 2, "daysOfWeek": ["monday", "wednesday", "friday"], "firstDayOfWeek": "monday""#, range: #""type": "noEnd", "startDate": "2026-11-30""#))
-        #expect(rule == RecurrenceRule(frequency: .weekly, interval: 2, byDay: [WeekdayNumber(.monday), WeekdayNumber(.wednesday), WeekdayNumber(.friday)], weekStart: .monday))
+        let (rule, _) = try rule(
+            master(
+                pattern:
+                    #""type": "weekly", "interval": 2, "daysOfWeek": ["monday", "wednesday", "friday"], "firstDayOfWeek": "monday""#,
+                range: #""type": "noEnd", "startDate": "2026-11-30""#))
+        #expect(
+            rule
+                == RecurrenceRule(
+                    frequency: .weekly, interval: 2,
+                    byDay: [WeekdayNumber(.monday), WeekdayNumber(.wednesday), WeekdayNumber(.friday)],
+                    weekStart: .monday))
     }
 
     @Test func absoluteMonthly() throws {
-        let (rule, _) = try rule(master(start: "2026-12-15T09:00:00", pattern: #""type": "absoluteMonthly", "interval": 1, "dayOfMonth": 15"#, range: #""type": "noEnd", "startDate": "2026-12-15""#))
+        let (rule, _) = try rule(
+            master(
+                start: "2026-12-15T09:00:00", pattern: #""type": "absoluteMonthly", "interval": 1, "dayOfMonth": 15"#,
+                range: #""type": "noEnd", "startDate": "2026-12-15""#))
         #expect(rule == RecurrenceRule(frequency: .monthly, byMonthDay: [15]))
     }
 
     @Test func absoluteMonthlyOnThe31stFallsBackInShortMonths() throws {
         // Graph puts "day 31" on the last day of shorter months; BYMONTHDAY=31 alone would skip them.
         // From 2027-02-01 the first occurrence is then 28 February, which must become DTSTART.
-        let (rule, event) = try rule(master(start: "2027-02-01T09:00:00", pattern: #""type": "absoluteMonthly", "interval": 1, "dayOfMonth": 31"#, range: #""type": "noEnd", "startDate": "2027-02-01""#))
+        let (rule, event) = try rule(
+            master(
+                start: "2027-02-01T09:00:00", pattern: #""type": "absoluteMonthly", "interval": 1, "dayOfMonth": 31"#,
+                range: #""type": "noEnd", "startDate": "2027-02-01""#))
         #expect(rule == RecurrenceRule(frequency: .monthly, byMonthDay: [28, 29, 30, 31], bySetPosition: [-1]))
         #expect(event.start == inPacific(2027, 2, 28, 9))
         #expect(event.end == .end(inPacific(2027, 2, 28, 10)))
     }
 
     @Test func relativeMonthlyWithSeveralDaysUsesASetPosition() throws {
-        let (rule, _) = try rule(master(start: "2026-12-03T09:00:00", pattern: #""type": "relativeMonthly", "interval": 1, "daysOfWeek": ["thursday", "friday"], "index": "first""#, range: #""type": "noEnd", "startDate": "2026-12-03""#))
-        #expect(rule == RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.thursday), WeekdayNumber(.friday)], bySetPosition: [1]))
+        let (rule, _) = try rule(
+            master(
+                start: "2026-12-03T09:00:00",
+                pattern:
+                    #""type": "relativeMonthly", "interval": 1, "daysOfWeek": ["thursday", "friday"], "index": "first""#,
+                range: #""type": "noEnd", "startDate": "2026-12-03""#))
+        #expect(
+            rule
+                == RecurrenceRule(
+                    frequency: .monthly, byDay: [WeekdayNumber(.thursday), WeekdayNumber(.friday)], bySetPosition: [1]))
     }
 
     @Test func relativeMonthlyOnTheLastTuesday() throws {
-        let (rule, event) = try rule(master(start: "2026-11-30T09:00:00", pattern: #""type": "relativeMonthly", "interval": 3, "daysOfWeek": ["tuesday"], "index": "last""#, range: #""type": "noEnd", "startDate": "2026-11-30""#))
+        let (rule, event) = try rule(
+            master(
+                start: "2026-11-30T09:00:00",
+                pattern: #""type": "relativeMonthly", "interval": 3, "daysOfWeek": ["tuesday"], "index": "last""#,
+                range: #""type": "noEnd", "startDate": "2026-11-30""#))
         #expect(rule == RecurrenceRule(frequency: .monthly, interval: 3, byDay: [WeekdayNumber(.tuesday, ordinal: -1)]))
         // The last Tuesday of November 2026 (the 24th) is past and the pattern repeats every third
         // month counted from November, so the first occurrence is the last Tuesday of February 2027.
@@ -58,23 +88,40 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
     }
 
     @Test func absoluteYearlyOn29February() throws {
-        let (rule, _) = try rule(master(start: "2028-02-29T09:00:00", pattern: #""type": "absoluteYearly", "interval": 1, "month": 2, "dayOfMonth": 29"#, range: #""type": "noEnd", "startDate": "2028-02-29""#))
+        let (rule, _) = try rule(
+            master(
+                start: "2028-02-29T09:00:00",
+                pattern: #""type": "absoluteYearly", "interval": 1, "month": 2, "dayOfMonth": 29"#,
+                range: #""type": "noEnd", "startDate": "2028-02-29""#))
         #expect(rule == RecurrenceRule(frequency: .yearly, byMonthDay: [28, 29], byMonth: [2], bySetPosition: [-1]))
     }
 
     @Test func relativeYearlyWhoseStartDateIsNotAnOccurrence() throws {
         // US Thanksgiving: the fourth Thursday of November; range.startDate 1 November 2026 is a
         // Sunday, and RFC 5545 would count DTSTART as an occurrence, so DTSTART moves to 26 November.
-        let result = readGraph(master(start: "2026-11-01T12:00:00", pattern: #""type": "relativeYearly", "interval": 1, "month": 11, "daysOfWeek": ["thursday"], "index": "fourth""#, range: #""type": "noEnd", "startDate": "2026-11-01""#))
+        let result = readGraph(
+            master(
+                start: "2026-11-01T12:00:00",
+                pattern:
+                    #""type": "relativeYearly", "interval": 1, "month": 11, "daysOfWeek": ["thursday"], "index": "fourth""#,
+                range: #""type": "noEnd", "startDate": "2026-11-01""#))
         let event = try #require(result.events.first)
-        #expect(event.recurrenceRules == [RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.thursday, ordinal: 4)], byMonth: [11])])
+        #expect(
+            event.recurrenceRules == [
+                RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.thursday, ordinal: 4)], byMonth: [11])
+            ])
         #expect(event.start == inPacific(2026, 11, 26, 12))
         #expect(result.diagnostics.map(\.code) == ["graph-start-moved"])
     }
 
     @Test func endDateIsTheEndOfThatDayInTheRecurrenceZone() throws {
         // 2026-12-04 23:59:59 in Tokyo (UTC+9) is 14:59:59 UTC.
-        let (rule, _) = try rule(master(pattern: #""type": "daily", "interval": 1"#, range: #""type": "endDate", "startDate": "2026-11-30", "endDate": "2026-12-04", "recurrenceTimeZone": "Tokyo Standard Time""#))
+        let (rule, _) = try rule(
+            master(
+                pattern: #""type": "daily", "interval": 1"#,
+                range:
+                    #""type": "endDate", "startDate": "2026-11-30", "endDate": "2026-12-04", "recurrenceTimeZone": "Tokyo Standard Time""#
+            ))
         #expect(rule.end == .until(utc(2026, 12, 4, 14, 59, 59)))
     }
 
@@ -121,35 +168,83 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
         return GraphEventWriter(style: .post).write([event]).output.first?["recurrence"]
     }
 
-    private let noEnd: JSONValue = ["type": "noEnd", "startDate": "2026-11-30", "recurrenceTimeZone": "Pacific Standard Time"]
+    private let noEnd: JSONValue = [
+        "type": "noEnd", "startDate": "2026-11-30", "recurrenceTimeZone": "Pacific Standard Time",
+    ]
 
     @Test func daily() {
-        #expect(recurrence(RecurrenceRule(frequency: .daily, interval: 3, end: .count(5))) == ["pattern": ["type": "daily", "interval": 3], "range": ["type": "numbered", "startDate": "2026-11-30", "recurrenceTimeZone": "Pacific Standard Time", "numberOfOccurrences": 5]])
+        #expect(
+            recurrence(RecurrenceRule(frequency: .daily, interval: 3, end: .count(5))) == [
+                "pattern": ["type": "daily", "interval": 3],
+                "range": [
+                    "type": "numbered", "startDate": "2026-11-30", "recurrenceTimeZone": "Pacific Standard Time",
+                    "numberOfOccurrences": 5,
+                ],
+            ])
     }
 
     @Test func weeklyAndDailyOnWeekdays() {
-        let expected: JSONValue = ["pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday", "tuesday"], "firstDayOfWeek": "monday"], "range": noEnd]
-        #expect(recurrence(RecurrenceRule(frequency: .weekly, byDay: [WeekdayNumber(.monday), WeekdayNumber(.tuesday)])) == expected)
-        #expect(recurrence(RecurrenceRule(frequency: .daily, byDay: [WeekdayNumber(.monday), WeekdayNumber(.tuesday)])) == expected)
+        let expected: JSONValue = [
+            "pattern": [
+                "type": "weekly", "interval": 1, "daysOfWeek": ["monday", "tuesday"], "firstDayOfWeek": "monday",
+            ], "range": noEnd,
+        ]
+        #expect(
+            recurrence(RecurrenceRule(frequency: .weekly, byDay: [WeekdayNumber(.monday), WeekdayNumber(.tuesday)]))
+                == expected)
+        #expect(
+            recurrence(RecurrenceRule(frequency: .daily, byDay: [WeekdayNumber(.monday), WeekdayNumber(.tuesday)]))
+                == expected)
         // WEEKLY without BYDAY repeats on DTSTART's weekday.
-        #expect(recurrence(RecurrenceRule(frequency: .weekly, weekStart: .sunday)) == ["pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday"], "firstDayOfWeek": "sunday"], "range": noEnd])
+        #expect(
+            recurrence(RecurrenceRule(frequency: .weekly, weekStart: .sunday)) == [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday"], "firstDayOfWeek": "sunday"],
+                "range": noEnd,
+            ])
     }
 
     @Test func absoluteMonthly() {
-        #expect(recurrence(RecurrenceRule(frequency: .monthly)) == ["pattern": ["type": "absoluteMonthly", "interval": 1, "dayOfMonth": 30], "range": noEnd])
-        let last: JSONValue = ["pattern": ["type": "absoluteMonthly", "interval": 1, "dayOfMonth": 31], "range": noEnd]
+        #expect(
+            recurrence(RecurrenceRule(frequency: .monthly)) == [
+                "pattern": ["type": "absoluteMonthly", "interval": 1, "dayOfMonth": 30], "range": noEnd,
+            ])
+        let last: JSONValue = [
+            "pattern": ["type": "absoluteMonthly", "interval": 1, "dayOfMonth": 31], "range": noEnd,
+        ]
         #expect(recurrence(RecurrenceRule(frequency: .monthly, byMonthDay: [-1])) == last)
-        #expect(recurrence(RecurrenceRule(frequency: .monthly, byMonthDay: [28, 29, 30, 31], bySetPosition: [-1])) == last)
+        #expect(
+            recurrence(RecurrenceRule(frequency: .monthly, byMonthDay: [28, 29, 30, 31], bySetPosition: [-1])) == last)
     }
 
     @Test func relativeMonthly() {
-        #expect(recurrence(RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.monday, ordinal: -1)])) == ["pattern": ["type": "relativeMonthly", "interval": 1, "daysOfWeek": ["monday"], "index": "last"], "range": noEnd])
-        #expect(recurrence(RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.monday), WeekdayNumber(.friday)], bySetPosition: [2])) == ["pattern": ["type": "relativeMonthly", "interval": 1, "daysOfWeek": ["monday", "friday"], "index": "second"], "range": noEnd])
+        #expect(
+            recurrence(RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.monday, ordinal: -1)])) == [
+                "pattern": ["type": "relativeMonthly", "interval": 1, "daysOfWeek": ["monday"], "index": "last"],
+                "range": noEnd,
+            ])
+        #expect(
+            recurrence(
+                RecurrenceRule(
+                    frequency: .monthly, byDay: [WeekdayNumber(.monday), WeekdayNumber(.friday)], bySetPosition: [2]))
+                == [
+                    "pattern": [
+                        "type": "relativeMonthly", "interval": 1, "daysOfWeek": ["monday", "friday"], "index": "second",
+                    ], "range": noEnd,
+                ])
     }
 
     @Test func absoluteAndRelativeYearly() {
-        #expect(recurrence(RecurrenceRule(frequency: .yearly, interval: 2)) == ["pattern": ["type": "absoluteYearly", "interval": 2, "month": 11, "dayOfMonth": 30], "range": noEnd])
-        #expect(recurrence(RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.monday, ordinal: -1)], byMonth: [11])) == ["pattern": ["type": "relativeYearly", "interval": 1, "month": 11, "daysOfWeek": ["monday"], "index": "last"], "range": noEnd])
+        #expect(
+            recurrence(RecurrenceRule(frequency: .yearly, interval: 2)) == [
+                "pattern": ["type": "absoluteYearly", "interval": 2, "month": 11, "dayOfMonth": 30], "range": noEnd,
+            ])
+        #expect(
+            recurrence(RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.monday, ordinal: -1)], byMonth: [11]))
+                == [
+                    "pattern": [
+                        "type": "relativeYearly", "interval": 1, "month": 11, "daysOfWeek": ["monday"], "index": "last",
+                    ], "range": noEnd,
+                ])
     }
 
     @Test func untilBecomesAnInclusiveLocalEndDate() {
@@ -160,7 +255,9 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
         #expect(endDate(utc(2026, 12, 4, 17)) == "2026-12-04")
         #expect(endDate(utc(2026, 12, 5, 7, 59, 59)) == "2026-12-04")
         #expect(endDate(utc(2026, 12, 4, 16, 59, 59)) == "2026-12-03")
-        #expect(recurrence(RecurrenceRule(frequency: .daily, end: .until(utc(2026, 12, 4, 17))))?["range"]?["type"] == "endDate")
+        #expect(
+            recurrence(RecurrenceRule(frequency: .daily, end: .until(utc(2026, 12, 4, 17))))?["range"]?["type"]
+                == "endDate")
     }
 }
 
@@ -185,27 +282,64 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
     }
 
     @Test func subDailyFrequencies() {
-        expectRefused(RecurrenceRule(frequency: .hourly, interval: 2), code: "graph-unsupported-frequency", message: "RRULE:FREQ=HOURLY;INTERVAL=2 cannot be written to Graph: Graph repeats daily at most often; the series is left out")
-        expectRefused(RecurrenceRule(frequency: .minutely), code: "graph-unsupported-frequency", message: "RRULE:FREQ=MINUTELY cannot be written to Graph: Graph repeats daily at most often; the series is left out")
-        expectRefused(RecurrenceRule(frequency: .secondly), code: "graph-unsupported-frequency", message: "RRULE:FREQ=SECONDLY cannot be written to Graph: Graph repeats daily at most often; the series is left out")
+        expectRefused(
+            RecurrenceRule(frequency: .hourly, interval: 2), code: "graph-unsupported-frequency",
+            message:
+                "RRULE:FREQ=HOURLY;INTERVAL=2 cannot be written to Graph: Graph repeats daily at most often; the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(frequency: .minutely), code: "graph-unsupported-frequency",
+            message:
+                "RRULE:FREQ=MINUTELY cannot be written to Graph: Graph repeats daily at most often; the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(frequency: .secondly), code: "graph-unsupported-frequency",
+            message:
+                "RRULE:FREQ=SECONDLY cannot be written to Graph: Graph repeats daily at most often; the series is left out"
+        )
     }
 
     @Test func weekNumbersAndYearDays() {
-        expectRefused(RecurrenceRule(frequency: .yearly, byWeekNumber: [20]), code: "graph-unsupported-by-week-number", message: "RRULE:FREQ=YEARLY;BYWEEKNO=20 cannot be written to Graph: Graph has no week-number pattern (BYWEEKNO); the series is left out")
-        expectRefused(RecurrenceRule(frequency: .yearly, byYearDay: [100]), code: "graph-unsupported-by-year-day", message: "RRULE:FREQ=YEARLY;BYYEARDAY=100 cannot be written to Graph: Graph has no day-of-year pattern (BYYEARDAY); the series is left out")
+        expectRefused(
+            RecurrenceRule(frequency: .yearly, byWeekNumber: [20]), code: "graph-unsupported-by-week-number",
+            message:
+                "RRULE:FREQ=YEARLY;BYWEEKNO=20 cannot be written to Graph: Graph has no week-number pattern (BYWEEKNO); the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(frequency: .yearly, byYearDay: [100]), code: "graph-unsupported-by-year-day",
+            message:
+                "RRULE:FREQ=YEARLY;BYYEARDAY=100 cannot be written to Graph: Graph has no day-of-year pattern (BYYEARDAY); the series is left out"
+        )
     }
 
     @Test func severalMonthDaysOrMonths() {
-        expectRefused(RecurrenceRule(frequency: .monthly, byMonthDay: [1, 15]), code: "graph-unsupported-by-month-day", message: "RRULE:FREQ=MONTHLY;BYMONTHDAY=1,15 cannot be written to Graph: Graph repeats on one day of the month only; the series is left out")
-        expectRefused(RecurrenceRule(frequency: .yearly, byMonthDay: [1], byMonth: [1, 7]), code: "graph-unsupported-by-month", message: "RRULE:FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=1,7 cannot be written to Graph: Graph repeats in one month of the year only; the series is left out")
+        expectRefused(
+            RecurrenceRule(frequency: .monthly, byMonthDay: [1, 15]), code: "graph-unsupported-by-month-day",
+            message:
+                "RRULE:FREQ=MONTHLY;BYMONTHDAY=1,15 cannot be written to Graph: Graph repeats on one day of the month only; the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(frequency: .yearly, byMonthDay: [1], byMonth: [1, 7]), code: "graph-unsupported-by-month",
+            message:
+                "RRULE:FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=1,7 cannot be written to Graph: Graph repeats in one month of the year only; the series is left out"
+        )
     }
 
     @Test func fifthWeekday() {
-        expectRefused(RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.friday, ordinal: 5)]), code: "graph-unsupported-ordinal", message: "RRULE:FREQ=MONTHLY;BYDAY=5FR cannot be written to Graph: Graph picks the first to fourth or the last weekday, not position 5; the series is left out")
+        expectRefused(
+            RecurrenceRule(frequency: .monthly, byDay: [WeekdayNumber(.friday, ordinal: 5)]),
+            code: "graph-unsupported-ordinal",
+            message:
+                "RRULE:FREQ=MONTHLY;BYDAY=5FR cannot be written to Graph: Graph picks the first to fourth or the last weekday, not position 5; the series is left out"
+        )
     }
 
     @Test func intervalBeyondGraphsLimits() {
-        expectRefused(RecurrenceRule(frequency: .weekly, interval: 100), code: "graph-interval-out-of-range", message: "RRULE:FREQ=WEEKLY;INTERVAL=100 cannot be written to Graph: Graph accepts an interval of 1 to 99 for this frequency; the series is left out")
+        expectRefused(
+            RecurrenceRule(frequency: .weekly, interval: 100), code: "graph-interval-out-of-range",
+            message:
+                "RRULE:FREQ=WEEKLY;INTERVAL=100 cannot be written to Graph: Graph accepts an interval of 1 to 99 for this frequency; the series is left out"
+        )
     }
 
     @Test func extraDatesExceptionRulesAndSeveralRules() {
@@ -215,15 +349,24 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
             $0.recurrenceDates = [.time(inPacific(2026, 12, 24, 9))]
         }
         #expect(rdate.diagnostic?.code == "graph-unsupported-rdate")
-        #expect(rdate.diagnostic?.message == "RRULE:FREQ=DAILY cannot be written to Graph: Graph has no extra dates (RDATE) in a series; the series is left out")
+        #expect(
+            rdate.diagnostic?.message
+                == "RRULE:FREQ=DAILY cannot be written to Graph: Graph has no extra dates (RDATE) in a series; the series is left out"
+        )
         let exrule = refusal {
             $0.recurrenceRules = [daily]
             $0.exceptionRules = [RecurrenceRule(frequency: .weekly, byDay: [WeekdayNumber(.sunday)])]
         }
-        #expect(exrule.diagnostic?.message == "RRULE:FREQ=DAILY cannot be written to Graph: Graph has no exception rules (EXRULE); the series is left out")
+        #expect(
+            exrule.diagnostic?.message
+                == "RRULE:FREQ=DAILY cannot be written to Graph: Graph has no exception rules (EXRULE); the series is left out"
+        )
         let several = refusal { $0.recurrenceRules = [daily, RecurrenceRule(frequency: .weekly)] }
         #expect(several.diagnostic?.code == "graph-multiple-rrules")
-        #expect(several.diagnostic?.message == "RRULE:FREQ=DAILY cannot be written to Graph: Graph holds one recurrence pattern per series, not 2 RRULEs; the series is left out")
+        #expect(
+            several.diagnostic?.message
+                == "RRULE:FREQ=DAILY cannot be written to Graph: Graph holds one recurrence pattern per series, not 2 RRULEs; the series is left out"
+        )
         #expect(rdate.values.isEmpty && exrule.values.isEmpty && several.values.isEmpty)
     }
 }

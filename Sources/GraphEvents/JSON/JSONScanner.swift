@@ -52,7 +52,8 @@ struct JSONScanner {
     mutating func unexpected(_ expected: String) -> JSONError {
         guard index < bytes.count else { return error("unexpected end of input, expected \(expected)") }
         let byte = bytes[index]
-        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        let shown =
+            byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
         return error("unexpected \(shown), expected \(expected)")
     }
 
@@ -191,7 +192,8 @@ struct JSONScanner {
                 if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
                     index += 2
                     let low = try hexQuad()
-                    scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                    scalar =
+                        (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                 } else {
                     scalar = 0xFFFD
                 }
@@ -240,8 +242,11 @@ struct JSONScanner {
             index = start
             throw unexpected("a value")
         }
-        if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") { throw error("leading zero in number", at: digitsStart) }
-        let isIntegral = index >= bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
+        if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {
+            throw error("leading zero in number", at: digitsStart)
+        }
+        let isIntegral =
+            index >= bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
         if isIntegral && digitCount <= 15 { return Double(negative ? -integer : integer) }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -249,7 +254,9 @@ struct JSONScanner {
         }
         if index < bytes.count && bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
             guard skipDigits() > 0 else { throw error("digit expected in exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

@@ -58,7 +58,9 @@ extension Event {
     /// Sets (or with nil removes) an `X-CALPORT-GRAPH-…` property.
     mutating func setGraphExtra(_ property: GraphExtraProperty, _ value: String?) {
         extraProperties.removeAll { $0.name == property.rawValue }
-        if let value { extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value))) }
+        if let value {
+            extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value)))
+        }
     }
 
     /// Copies the scalar members of `object` that the model lacks into extra properties.
@@ -66,9 +68,11 @@ extension Event {
         for property in GraphExtraProperty.allCases {
             if property == .responseStatus {
                 let status = decoder.object(property.member, of: object, at: path)
-                setGraphExtra(property, status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") })
+                setGraphExtra(
+                    property, status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") })
             } else if property.isBoolean {
-                setGraphExtra(property, decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" })
+                setGraphExtra(
+                    property, decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" })
             } else {
                 setGraphExtra(property, decoder.string(property.member, of: object, at: path))
             }

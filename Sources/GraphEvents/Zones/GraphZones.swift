@@ -14,7 +14,8 @@ enum GraphZones {
     /// The Windows id to send Graph for `zone`, from its IANA id or its name.
     static func windowsID(for zone: TimeZoneReference) -> String? {
         if let windows = WindowsZones.canonicalWindowsID(zone.name) { return windows }
-        return (zone.ianaIdentifier ?? ianaIdentifier(forGraphName: zone.name)).flatMap(WindowsZones.windowsID(forIANA:))
+        return (zone.ianaIdentifier ?? ianaIdentifier(forGraphName: zone.name)).flatMap(
+            WindowsZones.windowsID(forIANA:))
     }
 
     /// The UTC instant (seconds since 1970) at which `local` is the wall time in `ianaID`.
