@@ -37,36 +37,36 @@ public struct GraphEventReader: Sendable {
     /// Every event in `bytes`. A JSON syntax error ends reading; what came before is kept.
     public func read(_ bytes: [UInt8]) -> GraphReadResult {
         var result = GraphReadResult(records: [], diagnostics: [], nextLink: nil)
-        let items = bytes.withUnsafeBufferPointer { buffer in
-            var walker = GraphDocumentWalker(scanner: JSONScanner(bytes: buffer, limits: limits), file: file)
-            let items = walker.items()
-            result.diagnostics = walker.diagnostics
-            result.nextLink = walker.nextLink
-            return items
-        }
         let mapper = GraphEventMapper()
-        var masters: [String: Event] = [:]
-        var mapped: [[GraphEventRecord]] = Array(repeating: [], count: items.count)
-        var instances: [Int] = []
-        for (position, item) in items.enumerated() {
-            let type = item.object["type"]?.stringValue
-            if type == "exception" || type == "occurrence", item.object["seriesMasterId"]?.stringValue != nil {
-                instances.append(position)
-                continue
-            }
-            let mapping = mapper.events(from: .object(item.object), location: item.location)
-            result.diagnostics += mapping.diagnostics
-            mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
-            // A series is named by its id; events written by calport without one use the iCalUId.
-            if let master = mapping.output.first {
+        var mapped: [[GraphEventRecord]] = []
+        var masters: [String: Int] = [:]  // series name → position of its master in `mapped`
+        var instances: [(position: Int, item: GraphInputItem)] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var walker = GraphDocumentWalker(scanner: JSONScanner(bytes: buffer, limits: limits), file: file)
+            // Events are mapped as they are found, so their JSON is freed early; instances wait for
+            // their master, which a calendarView may list after them.
+            walker.walk { item in
+                let position = mapped.count
+                mapped.append([])
+                let type = item.object["type"]?.stringValue
+                if type == "exception" || type == "occurrence", item.object["seriesMasterId"]?.stringValue != nil {
+                    instances.append((position, item))
+                    return
+                }
+                let mapping = mapper.events(from: .object(item.object), location: item.location)
+                result.diagnostics += mapping.diagnostics
+                mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
+                guard !mapping.output.isEmpty else { return }
+                // A series is named by its id; events written by calport without one use the iCalUId.
                 for key in ["id", "iCalUId"] {
-                    if let name = item.object[key]?.stringValue { masters[name] = masters[name] ?? master }
+                    if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = position }
                 }
             }
+            result.diagnostics += walker.diagnostics
+            result.nextLink = walker.nextLink
         }
-        for position in instances {
-            let item = items[position]
-            let master = item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }
+        for (position, item) in instances {
+            let master = item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }.map { mapped[$0][0].event }
             switch (master, item.object["type"]?.stringValue) {
             case (let master?, "exception"):
                 let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
@@ -104,17 +104,17 @@ struct GraphDocumentWalker {
     var diagnostics: [Diagnostic] = []
     var nextLink: String?
 
-    mutating func items() -> [GraphInputItem] {
-        var items: [GraphInputItem] = []
+    /// Calls `found` with each event object, in input order.
+    mutating func walk(_ found: (GraphInputItem) -> Void) {
         do throws(JSONError) {
             while let byte = scanner.peekSignificant() {
                 let start = scanner.index
                 switch byte {
                 case UInt8(ascii: "["):
-                    try readArray(path: "$", into: &items)
+                    try readArray(path: "$", found)
                 case UInt8(ascii: "{"):
-                    if let event = try readTopObject(into: &items) {
-                        items.append(GraphInputItem(object: event, location: location(start, "$")))
+                    if let event = try readTopObject(found) {
+                        found(GraphInputItem(object: event, location: location(start, "$")))
                     }
                 default:
                     throw scanner.error("expected an event object, an array of events or a page of events")
@@ -132,11 +132,10 @@ struct GraphDocumentWalker {
                     .warning, code: "json-duplicate-key", message: duplicate.message,
                     location: SourceLocation(file: file, line: duplicate.line, column: duplicate.column)))
         }
-        return items
     }
 
     /// A top-level object: a page (its `value` array's events are read one by one) or an event.
-    private mutating func readTopObject(into items: inout [GraphInputItem]) throws(JSONError) -> JSONObject? {
+    private mutating func readTopObject(_ found: (GraphInputItem) -> Void) throws(JSONError) -> JSONObject? {
         try scanner.expect(UInt8(ascii: "{"), "'{'")
         var members = JSONObject()
         var isPage = false
@@ -145,7 +144,7 @@ struct GraphDocumentWalker {
             let key = try scanner.parseKey()
             if key == "value" && scanner.peekSignificant() == UInt8(ascii: "[") {
                 isPage = true
-                try readArray(path: "$.value", into: &items)
+                try readArray(path: "$.value", found)
             } else {
                 let value = try scanner.parseValue(depth: 1)
                 if members[key] != nil {
@@ -163,7 +162,7 @@ struct GraphDocumentWalker {
         return nil
     }
 
-    private mutating func readArray(path: String, into items: inout [GraphInputItem]) throws(JSONError) {
+    private mutating func readArray(path: String, _ found: (GraphInputItem) -> Void) throws(JSONError) {
         try scanner.expect(UInt8(ascii: "["), "'['")
         if scanner.consumeIf(UInt8(ascii: "]")) { return }
         var position = 0
@@ -173,7 +172,7 @@ struct GraphDocumentWalker {
             let value = try scanner.parseValue(depth: 2)
             let here = location(start, "\(path)[\(position)]")
             if let object = value.objectValue {
-                items.append(GraphInputItem(object: object, location: here))
+                found(GraphInputItem(object: object, location: here))
             } else {
                 diagnostics.append(
                     Diagnostic(

@@ -101,20 +101,25 @@ struct JSONScanner {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
         var members: [JSONMember] = []
+        var keyOffsets: [Int] = []
         if consumeIf(UInt8(ascii: "}")) { return JSONObject(members) }
         repeat {
             _ = peekSignificant()
-            let keyOffset = index
+            keyOffsets.append(index)
             let key = try parseKey()
-            let value = try parseValue(depth: depth)
-            if let existing = members.firstIndex(where: { $0.key == key }) {
-                duplicateKeys.append(error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
-                members[existing].value = value
-            } else {
-                members.append(JSONMember(key, value))
-            }
+            members.append(JSONMember(key, try parseValue(depth: depth)))
         } while try continueList(closer: UInt8(ascii: "}"))
-        return JSONObject(members)
+        let object = JSONObject(members)
+        if object.members.count < members.count { reportDuplicates(members, at: keyOffsets) }
+        return object
+    }
+
+    /// The rare path: find which keys repeat, once an object turned out smaller than its member list.
+    private mutating func reportDuplicates(_ members: [JSONMember], at offsets: [Int]) {
+        var seen: Set<String> = []
+        for (member, offset) in zip(members, offsets) where !seen.insert(member.key).inserted {
+            duplicateKeys.append(error("duplicate key \"\(member.key)\"; the last value is used", at: offset))
+        }
     }
 
     /// A member name and its colon.

@@ -71,39 +71,62 @@ public struct JSONMember: Hashable, Sendable {
 }
 
 /// A JSON object: members in the order they were read or added, looked up by key.
+///
+/// Keys are unique: setting an existing key replaces its value in place. Lookups scan, comparing
+/// lengths before bytes; for objects of a few dozen members that measured faster than hashing.
 public struct JSONObject: Hashable, Sendable {
-    public var members: [JSONMember]
+    public private(set) var members: [JSONMember] = []
+    /// Whether some key starts with an upper-case ASCII letter, the only case in which a
+    /// case-insensitive lookup can find what an exact one did not (Graph names are camelCase).
+    private var hasCapitalizedKey = false
 
+    /// An object of these members; a repeated key keeps its first position and its last value.
     public init(_ members: [JSONMember] = []) {
-        self.members = members
+        self.members.reserveCapacity(members.count)
+        for member in members { self[member.key] = member.value }
     }
 
-    /// The value of the first member named `key`; setting replaces it in place or appends a member,
-    /// and setting nil removes it.
+    /// The value of the member named `key`; setting nil removes the member.
     public subscript(key: String) -> JSONValue? {
-        get {
-            // Objects are small (an event has a few dozen members), so a scan beats hashing.
-            for member in members where member.key == key { return member.value }
-            return nil
-        }
+        get { position(of: key).map { members[$0].value } }
         set {
-            let index = members.firstIndex { $0.key == key }
-            switch (index, newValue) {
-            case (let index?, let value?): members[index].value = value
-            case (let index?, nil): members.remove(at: index)
-            case (nil, let value?): members.append(JSONMember(key, value))
-            case (nil, nil): break
+            switch (position(of: key), newValue) {
+            case (let position?, let value?):
+                members[position].value = value
+            case (let position?, nil):
+                members.remove(at: position)
+            case (nil, let value?):
+                members.append(JSONMember(key, value))
+                if let first = key.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+                    hasCapitalizedKey = true
+                }
+            case (nil, nil):
+                break
             }
         }
     }
 
     /// The member whose key equals `key` ignoring ASCII case, for producers that capitalise names.
     public func caseInsensitiveMember(_ key: String) -> JSONMember? {
-        let wanted = Array(key.utf8)
-        return members.first { member in
-            member.key.utf8.count == wanted.count
-                && zip(member.key.utf8, wanted).allSatisfy { Self.asciiLower($0) == Self.asciiLower($1) }
+        if let position = position(of: key) { return members[position] }
+        guard hasCapitalizedKey || key.utf8.first.map({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) == true
+        else {
+            return nil
         }
+        let count = key.utf8.count
+        return members.first { member in
+            member.key.utf8.count == count
+                && zip(member.key.utf8, key.utf8).allSatisfy { Self.asciiLower($0) == Self.asciiLower($1) }
+        }
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
+
+    private func position(of key: String) -> Int? {
+        let count = key.utf8.count
+        return members.firstIndex { $0.key.utf8.count == count && $0.key == key }
     }
 
     private static func asciiLower(_ byte: UInt8) -> UInt8 {

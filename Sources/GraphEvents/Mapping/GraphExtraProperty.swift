@@ -97,7 +97,9 @@ extension Event {
 enum ICalendarText {
     /// `\` `;` `,` and newlines escaped.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { [0x5C, 0x3B, 0x2C, 0x0A, 0x0D].contains($0) }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
+        }
         var result = ""
         for character in text {
             switch character {

@@ -1,111 +1,143 @@
 /// Plain text from an HTML body, for DESCRIPTION: tags dropped, block ends as line breaks, entities
 /// decoded, white space collapsed the way a browser shows it. It is a reading aid, not a renderer;
-/// the HTML itself is kept beside it (X-ALT-DESC).
+/// the HTML itself is kept beside it (X-ALT-DESC). It works on UTF-8 bytes, since every event with
+/// an HTML body passes through it.
 enum HTMLText {
     static func plainText(fromHTML html: String) -> String {
-        var output = ""
-        var pendingSpace = false
-        var scalars = Array(html.unicodeScalars)[...]
-        while let scalar = scalars.popFirst() {
-            switch scalar {
-            case "<":
-                guard let close = scalars.firstIndex(of: ">") else {
-                    output.unicodeScalars.append(scalar)
+        var output = TextBuilder()
+        let bytes = Array(html.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "<"):
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
+                    output.append(byte)
+                    index += 1
                     continue
                 }
-                let tag = String(String.UnicodeScalarView(scalars[..<close]))
-                scalars = scalars[(close + 1)...]
+                let tag = bytes[(index + 1)..<close]
+                index = close + 1
                 let name = tagName(tag)
-                if skippedElements.contains(name), !tag.hasPrefix("/"), !tag.hasSuffix("/") {
-                    skip(through: "</\(name)", in: &scalars)
+                if skippedElements.contains(name), tag.first != UInt8(ascii: "/"), tag.last != UInt8(ascii: "/") {
+                    index = end(ofElement: name, in: bytes, from: index)
                 } else if lineBreakElements.contains(name) {
-                    output = output.trimmingTrailingSpaces() + "\n"
-                    pendingSpace = false
+                    output.lineBreak()
                 }
-            case "&":
-                output += pendingSpace && !output.isEmpty && !output.hasSuffix("\n") ? " " : ""
-                pendingSpace = false
-                output += entity(&scalars)
-            case " ", "\t", "\r", "\n", "\u{0C}":
-                pendingSpace = true
+            case UInt8(ascii: "&"):
+                let (decoded, length) = entity(bytes, at: index)
+                output.append(contentsOf: decoded)
+                index += length
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+                output.space()
+                index += 1
             default:
-                if pendingSpace && !output.isEmpty && !output.hasSuffix("\n") { output += " " }
-                pendingSpace = false
-                output.unicodeScalars.append(scalar)
+                output.append(byte)
+                index += 1
             }
         }
-        return collapseBlankLines(output.replacingNonBreakingSpaces())
+        return output.text
     }
 
-    private static let skippedElements: Set<String> = ["head", "style", "script", "title"]
-    private static let lineBreakElements: Set<String> = [
-        "br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr",
-    ]
+    private static let skippedElements: Set<[UInt8]> = Set(["head", "style", "script", "title"].map { Array($0.utf8) })
+    private static let lineBreakElements: Set<[UInt8]> = Set(
+        ["br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map
+        {
+            Array($0.utf8)
+        })
 
-    /// `p` from `p class="x"`, `/P` or `br/`.
-    private static func tagName(_ tag: String) -> String {
-        let trimmed = tag.drop { $0 == "/" }
-        return String(trimmed.prefix { $0.isLetter || $0.isNumber }).lowercased()
+    /// `p` from `p class="x"`, `/P` or `br/`, in lower case.
+    private static func tagName(_ tag: ArraySlice<UInt8>) -> [UInt8] {
+        let body = tag.drop { $0 == UInt8(ascii: "/") }
+        return body.prefix { isAlphanumeric($0) }.map { $0 | (isLetter($0) ? 0x20 : 0) }
     }
 
-    private static func skip(through closing: String, in scalars: inout ArraySlice<Unicode.Scalar>) {
-        let lowered = Array(closing.unicodeScalars)
-        while !scalars.isEmpty {
-            if scalars.starts(with: lowered, by: { String($0).lowercased() == String($1) }) {
-                if let end = scalars.firstIndex(of: ">") { scalars = scalars[(end + 1)...] } else { scalars = [] }
-                return
+    /// The index after `</name…>`, or the end of the input.
+    private static func end(ofElement name: [UInt8], in bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { continue }
+            if tagName(bytes[(index + 1)...].prefix(name.count + 1)) == name {
+                return (bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count - 1) + 1
             }
-            scalars = scalars.dropFirst()
         }
+        return bytes.count
     }
 
-    /// The character an entity after `&` stands for; an unknown one stays as written.
-    private static func entity(_ scalars: inout ArraySlice<Unicode.Scalar>) -> String {
-        guard let semicolon = scalars.prefix(10).firstIndex(of: ";") else { return "&" }
-        let name = String(String.UnicodeScalarView(scalars[..<semicolon]))
-        let decoded: String?
+    /// The UTF-8 an entity at `start` stands for and the bytes it spans; an unknown one is a literal `&`.
+    private static func entity(_ bytes: [UInt8], at start: Int) -> ([UInt8], Int) {
+        let window = bytes[(start + 1)..<min(bytes.count, start + 12)]
+        guard let semicolon = window.firstIndex(of: UInt8(ascii: ";")) else { return ([UInt8(ascii: "&")], 1) }
+        let name = String(decoding: bytes[(start + 1)..<semicolon], as: UTF8.self)
+        var scalar: Unicode.Scalar?
         if name.hasPrefix("#x") || name.hasPrefix("#X") {
-            decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
         } else if name.hasPrefix("#") {
-            decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
         } else {
-            decoded = namedEntities[name]
+            scalar = namedEntities[name]
         }
-        guard let decoded else { return "&" }
-        scalars = scalars[(semicolon + 1)...]
-        return decoded
+        guard let scalar else { return ([UInt8(ascii: "&")], 1) }
+        // A no-break space must not collapse, but reads as an ordinary space in plain text.
+        let text = scalar == "\u{00A0}" ? [UInt8(ascii: " ")] : Array(String(Character(scalar)).utf8)
+        return (text, semicolon - start + 1)
     }
 
-    private static let namedEntities = [
+    private static let namedEntities: [String: Unicode.Scalar] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}", "ndash": "–", "mdash": "—",
         "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "copy": "©", "reg": "®", "euro": "€",
     ]
 
-    /// At most one empty line in a row, and no spaces at line ends or around the text.
-    private static func collapseBlankLines(_ text: String) -> String {
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingTrailingSpaces()
-            if trimmed.isEmpty && (lines.last?.isEmpty ?? true) { continue }
-            lines.append(trimmed)
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+}
+
+/// Collects plain text lines: collapsible white space becomes one space between words, no line
+/// ends in spaces, and at most one empty line separates paragraphs.
+private struct TextBuilder {
+    private var bytes: [UInt8] = []
+    private var pendingSpace = false
+    private var pendingBreaks = 0
+
+    mutating func append(_ byte: UInt8) {
+        flush()
+        bytes.append(byte)
+    }
+
+    mutating func append(contentsOf text: [UInt8]) {
+        flush()
+        bytes.append(contentsOf: text)
+    }
+
+    mutating func space() { pendingSpace = true }
+
+    mutating func lineBreak() {
+        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+        pendingSpace = false
+        guard !bytes.isEmpty else { return }
+        let written = bytes.last == UInt8(ascii: "\n") ? (bytes.dropLast().last == UInt8(ascii: "\n") ? 2 : 1) : 0
+        pendingBreaks = min(pendingBreaks + 1, 2 - written)
+    }
+
+    var text: String {
+        var result = bytes
+        while result.last == UInt8(ascii: " ") || result.last == UInt8(ascii: "\n") { result.removeLast() }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private mutating func flush() {
+        if pendingBreaks > 0 {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: pendingBreaks))
+        } else if pendingSpace && !bytes.isEmpty {
+            bytes.append(UInt8(ascii: " "))
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingTrailingSpaces() -> SubSequence {
-        var end = endIndex
-        while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
-        return self[startIndex..<end]
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String { String(self[...].trimmingTrailingSpaces()) }
-
-    fileprivate func replacingNonBreakingSpaces() -> String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\u{00A0}" ? " " : $0 }))
+        pendingBreaks = 0
+        pendingSpace = false
     }
 }
