@@ -21,8 +21,12 @@ enum HTMLText {
                 let name = tagName(tag)
                 if skippedElements.contains(name), tag.first != UInt8(ascii: "/"), tag.last != UInt8(ascii: "/") {
                     index = end(ofElement: name, in: bytes, from: index)
-                } else if lineBreakElements.contains(name) {
-                    output.lineBreak()
+                } else if name == Array("br".utf8) {
+                    output.lineBreak(lines: 1, adding: true)
+                } else if paragraphElements.contains(name) {
+                    output.lineBreak(lines: 2)
+                } else if lineElements.contains(name) {
+                    output.lineBreak(lines: 1)
                 }
             case UInt8(ascii: "&"):
                 let (decoded, length) = entity(bytes, at: index)
@@ -40,11 +44,10 @@ enum HTMLText {
     }
 
     private static let skippedElements: Set<[UInt8]> = Set(["head", "style", "script", "title"].map { Array($0.utf8) })
-    private static let lineBreakElements: Set<[UInt8]> = Set(
-        ["br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map
-        {
-            Array($0.utf8)
-        })
+    /// Elements set off by an empty line, and elements that only start a new line.
+    private static let paragraphElements: Set<[UInt8]> = Set(
+        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map { Array($0.utf8) })
+    private static let lineElements: Set<[UInt8]> = Set(["div", "tr", "li"].map { Array($0.utf8) })
 
     /// `p` from `p class="x"`, `/P` or `br/`, in lower case.
     private static func tagName(_ tag: ArraySlice<UInt8>) -> [UInt8] {
@@ -79,9 +82,7 @@ enum HTMLText {
             scalar = namedEntities[name]
         }
         guard let scalar else { return ([UInt8(ascii: "&")], 1) }
-        // A no-break space must not collapse, but reads as an ordinary space in plain text.
-        let text = scalar == "\u{00A0}" ? [UInt8(ascii: " ")] : Array(String(Character(scalar)).utf8)
-        return (text, semicolon - start + 1)
+        return (Array(String(Character(scalar)).utf8), semicolon - start + 1)
     }
 
     private static let namedEntities: [String: Unicode.Scalar] = [
@@ -117,17 +118,43 @@ private struct TextBuilder {
 
     mutating func space() { pendingSpace = true }
 
-    mutating func lineBreak() {
+    /// Ends the line so that `lines` line breaks separate what follows (one empty line at most);
+    /// `adding` (for `<br>`) adds a break to those already pending instead.
+    mutating func lineBreak(lines: Int, adding: Bool = false) {
         while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
         pendingSpace = false
         guard !bytes.isEmpty else { return }
         let written = bytes.last == UInt8(ascii: "\n") ? (bytes.dropLast().last == UInt8(ascii: "\n") ? 2 : 1) : 0
-        pendingBreaks = min(pendingBreaks + 1, 2 - written)
+        let wanted = adding ? written + pendingBreaks + lines : max(written + pendingBreaks, lines)
+        pendingBreaks = max(0, min(wanted, 2) - written)
     }
 
+    /// The text with no-break spaces as plain spaces, lines trimmed at the end, and runs of empty
+    /// lines (a row holding only `&nbsp;` is one) reduced to one.
     var text: String {
-        var result = bytes
-        while result.last == UInt8(ascii: " ") || result.last == UInt8(ascii: "\n") { result.removeLast() }
+        var result: [UInt8] = []
+        var line: [UInt8] = []
+        var emptyLines = 0
+        var index = 0
+        while index <= bytes.count {
+            if index == bytes.count || bytes[index] == UInt8(ascii: "\n") {
+                while line.last == UInt8(ascii: " ") { line.removeLast() }
+                if line.isEmpty {
+                    emptyLines += 1
+                } else {
+                    if !result.isEmpty { result += emptyLines > 0 ? [0x0A, 0x0A] : [0x0A] }
+                    result += line
+                    emptyLines = 0
+                }
+                line.removeAll(keepingCapacity: true)
+            } else if bytes[index] == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
+                line.append(UInt8(ascii: " "))
+                index += 1
+            } else {
+                line.append(bytes[index])
+            }
+            index += 1
+        }
         return String(decoding: result, as: UTF8.self)
     }
 
