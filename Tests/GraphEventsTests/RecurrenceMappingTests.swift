@@ -136,6 +136,19 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
         #expect(event.recurrenceRules == [RecurrenceRule(frequency: .daily, end: .until(.date(date(2026, 12, 5))))])
     }
 
+    @Test func invalidPatternsKeepTheEventWithoutRecurrence() throws {
+        let cases = [
+            (#""type": "weekly", "interval": 1000000000000, "daysOfWeek": ["monday"]"#, "$.recurrence"),
+            (#""type": "relativeMonthly", "interval": 1"#, "$.recurrence"),
+            (#""type": "fortnightly""#, "$.recurrence.pattern.type"),
+        ]
+        for (pattern, path) in cases {
+            let result = readGraph(master(pattern: pattern, range: #""type": "noEnd", "startDate": "2026-11-30""#))
+            #expect(result.events.first?.recurrenceRules == [])
+            #expect(result.diagnostics.first?.location.jsonPath == path, "\(pattern)")
+        }
+    }
+
     @Test func cancelledOccurrencesAndASeparateException() throws {
         // The exception's originalStart is UTC; the RECURRENCE-ID takes the master's Pacific form.
         let json = """
@@ -331,6 +344,27 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
             code: "graph-unsupported-ordinal",
             message:
                 "RRULE:FREQ=MONTHLY;BYDAY=5FR cannot be written to Graph: Graph picks the first to fourth or the last weekday, not position 5; the series is left out"
+        )
+    }
+
+    @Test func timesOfDayAndShapesGraphHasNoPatternFor() {
+        expectRefused(
+            RecurrenceRule(frequency: .daily, byHour: [9, 17]), code: "graph-unsupported-by-time",
+            message:
+                "RRULE:FREQ=DAILY;BYHOUR=9,17 cannot be written to Graph: Graph repeats at the start time only (BYHOUR, BYMINUTE, BYSECOND); the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(
+                frequency: .monthly, byDay: [WeekdayNumber(.monday, ordinal: 1), WeekdayNumber(.tuesday, ordinal: 2)]),
+            code: "graph-unsupported-by-day",
+            message:
+                "RRULE:FREQ=MONTHLY;BYDAY=1MO,2TU cannot be written to Graph: Graph picks one position among the weekdays, e.g. BYDAY=TH,FR;BYSETPOS=1; the series is left out"
+        )
+        expectRefused(
+            RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.monday, ordinal: 1)]),
+            code: "graph-unsupported-combination",
+            message:
+                "RRULE:FREQ=YEARLY;BYDAY=1MO cannot be written to Graph: Graph picks weekdays within a month, not within a year; the series is left out"
         )
     }
 

@@ -103,6 +103,9 @@ extension GraphDecoder {
         {
             problem = "a \(recurrence.type.rawValue) pattern needs month 1–12, not \(recurrence.month)"
         }
+        if problem == nil, recurrence.interval > 999 {
+            problem = "an interval of \(recurrence.interval) is beyond what Graph allows (999)"
+        }
         if problem == nil, recurrence.rangeType == .endDate, recurrence.endDate == nil {
             problem = "an endDate range needs a valid endDate"
         }
