@@ -137,28 +137,26 @@ struct GraphDocumentWalker {
     /// A top-level object: a page (its `value` array's events are read one by one) or an event.
     private mutating func readTopObject(_ found: (GraphInputItem) -> Void) throws(JSONError) -> JSONObject? {
         try scanner.expect(UInt8(ascii: "{"), "'{'")
-        var members = JSONObject()
+        var members: [JSONMember] = []
+        var keyOffsets: [Int] = []
         var isPage = false
-        if scanner.consumeIf(UInt8(ascii: "}")) { return members }
+        if scanner.consumeIf(UInt8(ascii: "}")) { return JSONObject() }
         repeat {
+            _ = scanner.peekSignificant()
+            let keyOffset = scanner.index
             let key = try scanner.parseKey()
             if key == "value" && scanner.peekSignificant() == UInt8(ascii: "[") {
                 isPage = true
                 try readArray(path: "$.value", found)
             } else {
-                let value = try scanner.parseValue(depth: 1)
-                if members[key] != nil {
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning, code: "json-duplicate-key",
-                            message: "duplicate key \"\(key)\"; the last value is used",
-                            location: SourceLocation(file: file, jsonPath: "$.\(key)")))
-                }
-                members[key] = value
+                members.append(JSONMember(key, try scanner.parseValue(depth: 1)))
+                keyOffsets.append(keyOffset)
             }
         } while try scanner.continueList(closer: UInt8(ascii: "}"))
-        guard isPage else { return members }
-        nextLink = members["@odata.nextLink"]?.stringValue ?? nextLink
+        let object = JSONObject(members)
+        if object.members.count < members.count { scanner.reportDuplicates(members, at: keyOffsets) }
+        guard isPage else { return object }
+        nextLink = object["@odata.nextLink"]?.stringValue ?? nextLink
         return nil
     }
 

@@ -115,7 +115,7 @@ struct JSONScanner {
     }
 
     /// The rare path: find which keys repeat, once an object turned out smaller than its member list.
-    private mutating func reportDuplicates(_ members: [JSONMember], at offsets: [Int]) {
+    mutating func reportDuplicates(_ members: [JSONMember], at offsets: [Int]) {
         var seen: Set<String> = []
         for (member, offset) in zip(members, offsets) where !seen.insert(member.key).inserted {
             duplicateKeys.append(error("duplicate key \"\(member.key)\"; the last value is used", at: offset))

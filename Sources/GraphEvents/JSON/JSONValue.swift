@@ -109,10 +109,14 @@ public struct JSONObject: Hashable, Sendable {
     /// The member whose key equals `key` ignoring ASCII case, for producers that capitalise names.
     public func caseInsensitiveMember(_ key: String) -> JSONMember? {
         if let position = position(of: key) { return members[position] }
-        guard hasCapitalizedKey || key.utf8.first.map({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) == true
-        else {
-            return nil
-        }
+        return caseInsensitiveFallback(key)
+    }
+
+    /// The member matching `key` only when case is ignored; callers that already looked up the
+    /// exact key use this to avoid a second scan.
+    func caseInsensitiveFallback(_ key: String) -> JSONMember? {
+        let capitalizedKey = key.utf8.first.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ?? false
+        guard hasCapitalizedKey || capitalizedKey else { return nil }
         let count = key.utf8.count
         return members.first { member in
             member.key.utf8.count == count

@@ -24,7 +24,7 @@ struct GraphDecoder {
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     func member(_ key: String, of object: JSONObject) -> JSONValue? {
-        let value = object[key] ?? object.caseInsensitiveMember(key)?.value
+        let value = object[key] ?? object.caseInsensitiveFallback(key)?.value
         return value == .null ? nil : value
     }
 
