@@ -8,6 +8,7 @@ public struct GraphMapping<Output: Sendable>: Sendable {
 
 /// Maps one Graph `event` object to model events and one model event to a Graph object.
 public struct GraphEventMapper: Sendable {
+    /// A mapper; it holds no state.
     public init() {}
 
     /// The event `value` describes, then an override for each of its `exceptionOccurrences`; empty

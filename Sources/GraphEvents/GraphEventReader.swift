@@ -29,6 +29,7 @@ public struct GraphEventReader: Sendable {
     public var file: String?
     public var limits: JSONLimits
 
+    /// A reader naming `file` in its diagnostics and holding its input to `limits`.
     public init(file: String? = nil, limits: JSONLimits = JSONLimits()) {
         self.file = file
         self.limits = limits

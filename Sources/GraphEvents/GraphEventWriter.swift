@@ -4,6 +4,7 @@ import CalendarModel
 public struct GraphEventWriter: Sendable {
     public var style: GraphOutputStyle
 
+    /// A writer of POST bodies or of full events.
     public init(style: GraphOutputStyle) {
         self.style = style
     }

@@ -6,6 +6,7 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Bytes from the start of the input.
     public var offset: Int
 
+    /// An error with its position.
     public init(message: String, line: Int, column: Int, offset: Int) {
         self.message = message
         self.line = line
@@ -24,6 +25,7 @@ public struct JSONLimits: Hashable, Sendable {
     /// Longest string accepted, in UTF-8 bytes.
     public var maximumStringLength: Int
 
+    /// Limits; the defaults are far above what calendar data needs.
     public init(maximumDepth: Int = 256, maximumStringLength: Int = 64 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumStringLength = maximumStringLength

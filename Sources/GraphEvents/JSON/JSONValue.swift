@@ -64,6 +64,7 @@ public struct JSONMember: Hashable, Sendable {
     public var key: String
     public var value: JSONValue
 
+    /// A member named `key` holding `value`.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
@@ -124,8 +125,10 @@ public struct JSONObject: Hashable, Sendable {
         }
     }
 
+    /// Objects are equal when their members are, in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
 
+    /// Hashes the members in order.
     public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     private func position(of key: String) -> Int? {
@@ -141,14 +144,20 @@ public struct JSONObject: Hashable, Sendable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByNilLiteral
 {
+    /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number from an integer.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// `null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// An array of the elements.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     /// Members in the order written, so literals keep their order.

@@ -7,6 +7,7 @@ public struct JSONWriter: Sendable {
     /// Indent nested values by two spaces per level instead of writing one line.
     public var pretty: Bool
 
+    /// A writer of compact (default) or indented text.
     public init(pretty: Bool = false) {
         self.pretty = pretty
     }
