@@ -122,6 +122,11 @@ public struct GraphEventMapper: Sendable {
         }
         event.encodeGraphParticipants(into: &object, encoder)
         event.encodeGraphOnlineMeeting(into: &object, &encoder)
+        let lost = event.graphLosses(style: encoder.style)
+        if !lost.isEmpty {
+            encoder.report(
+                .note, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
+        }
         if encoder.style == .full {
             object["type"] = .string(
                 event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")

@@ -44,6 +44,15 @@ import Testing
                         TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York"))))
     }
 
+    @Test func outlookDisplayNamesResolve() throws {
+        let json = #"{"start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "(UTC-08:00) Pacific Time (US & Canada)"}}"#
+        let event = try #require(readGraph(json).events.first)
+        #expect(event.start?.timeZone?.ianaIdentifier == "America/Los_Angeles")
+        #expect(event.start?.timeZone?.name == "(UTC-08:00) Pacific Time (US & Canada)")
+        // Written back to Graph as the Windows id.
+        #expect(GraphEventWriter(style: .post).write([event]).output.first?["start"]?["timeZone"] == "Pacific Standard Time")
+    }
+
     @Test func unknownZoneIsKeptAndReported() throws {
         let result = readGraph(
             #"[{"id": "z", "start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "Mars Standard Time"}}]"#)

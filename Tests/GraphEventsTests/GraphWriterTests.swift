@@ -131,6 +131,32 @@ private func standUp() -> [Event] {
             ])
         #expect(json["isCancelled"] == nil && json["onlineMeeting"] == nil)
         #expect(
-            result.diagnostics.map(\.code) == ["graph-alarms-lost", "graph-post-cancelled", "graph-post-conference"])
+            result.diagnostics.map(\.message) == [
+                "Graph keeps one reminder before the start; 1 other alarm(s) left out",
+                "a POST cannot create a cancelled event; STATUS:CANCELLED is lost",
+                "a POST cannot set a meeting link; https://meet.example/1 is lost",
+                "Graph has no place for PRIORITY:2; left out",
+            ])
+    }
+
+    @Test func whatNoGraphMemberHoldsIsListed() {
+        var event = Event(uid: "l")
+        event.start = utc(2026, 12, 1, 9)
+        event.sequence = 2
+        event.priority = 3
+        event.url = "https://example.com/e"
+        event.attachments = [Attachment(content: .uri("https://example.com/a.pdf"))]
+        event.extraProperties = [
+            ExtraProperty(name: "X-FOO", value: "1"), ExtraProperty(name: "X-FOO", value: "2"),
+            ExtraProperty(name: "X-CALPORT-GRAPH-IS-DRAFT", value: "FALSE"),
+        ]
+        event.extraComponents = [ExtraComponent(name: "X-THING")]
+        let post = GraphEventWriter(style: .post).write([event]).diagnostics
+        #expect(
+            post.map(\.message) == [
+                "Graph has no place for SEQUENCE, ATTACH, PRIORITY:3, URL, X-FOO, X-THING; left out"
+            ])
+        #expect(post.first?.code == "graph-properties-lost" && post.first?.severity == .note)
+        #expect(GraphEventWriter(style: .full).write([event]).output.first?["webLink"] == "https://example.com/e")
     }
 }

@@ -81,6 +81,10 @@ import Testing
         // Master, override and one cancellation entry for the stand-up; three single events.
         #expect(post.output.count == 6)
         #expect(post.output.allSatisfy { $0["transactionId"] != nil || $0["isCancelled"] == true })
-        #expect(post.diagnostics.map(\.code) == ["graph-post-conference"])
+        // Each event's webLink is the service's to set, and the Teams link is the service's to make.
+        #expect(
+            post.diagnostics.map(\.code) == ["graph-post-conference"]
+                + Array(repeating: "graph-properties-lost", count: 5))
+        #expect(post.diagnostics.last?.message == "Graph has no place for URL; left out")
     }
 }
