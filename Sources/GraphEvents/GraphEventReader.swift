@@ -8,7 +8,8 @@ public struct GraphEventRecord: Hashable, Sendable {
 
 /// Everything read from one Graph JSON input.
 public struct GraphReadResult: Sendable {
-    /// Masters, single events and overrides, in input order (an override follows its exception's place).
+    /// Masters, single events and overrides, in input order, except that an exception listed before
+    /// its master comes after everything else.
     public var records: [GraphEventRecord]
     public var diagnostics: [Diagnostic]
     /// The last page's `@odata.nextLink`, when the input was a page that had one.
@@ -23,7 +24,7 @@ public struct GraphReadResult: Sendable {
 ///
 /// Exception instances listed beside their series master become its overrides; plain occurrences
 /// of a master that is present are dropped (the RRULE makes them); instances whose master is absent
-/// stay single events.
+/// stay single events, after the others.
 public struct GraphEventReader: Sendable {
     /// The file name used in diagnostics.
     public var file: String?
@@ -37,57 +38,85 @@ public struct GraphEventReader: Sendable {
 
     /// Every event in `bytes`. A JSON syntax error ends reading; what came before is kept.
     public func read(_ bytes: [UInt8]) -> GraphReadResult {
+        var records: [GraphEventRecord] = []
+        var result = read(bytes) { records.append($0) }
+        result.records = records
+        return result
+    }
+
+    /// Every event in `bytes`, handed to `each` as soon as it is mapped, so that a large input
+    /// need not be held as events; the result carries the diagnostics and no records. An
+    /// exception listed before its series master is handed over once the master is read.
+    public func read(_ bytes: [UInt8], each: (GraphEventRecord) -> Void) -> GraphReadResult {
         var result = GraphReadResult(records: [], diagnostics: [], nextLink: nil)
-        let mapper = GraphEventMapper()
-        var mapped: [[GraphEventRecord]] = []
-        var masters: [String: Int] = [:]  // series name → position of its master in `mapped`
-        var instances: [(position: Int, item: GraphInputItem)] = []
+        var series = GraphSeriesIndex()
+        var waiting: [GraphInputItem] = []
         bytes.withUnsafeBufferPointer { buffer in
             var walker = GraphDocumentWalker(scanner: JSONScanner(bytes: buffer, limits: limits), file: file)
-            // Events are mapped as they are found, so their JSON is freed early; instances wait for
-            // their master, which a calendarView may list after them.
             walker.walk { item in
-                let position = mapped.count
-                mapped.append([])
-                let type = item.object["type"]?.stringValue
-                if type == "exception" || type == "occurrence", item.object["seriesMasterId"]?.stringValue != nil {
-                    instances.append((position, item))
+                if item.isInstance {
+                    if let master = series.master(of: item) {
+                        mapInstance(item, master: master, into: &result, each)
+                    } else {
+                        waiting.append(item)
+                    }
                     return
                 }
                 let mapping = mapper.events(from: .object(item.object), location: item.location)
                 result.diagnostics += mapping.diagnostics
-                mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
-                guard !mapping.output.isEmpty else { return }
-                // A series is named by its id; events written by calport without one use the iCalUId.
-                for key in ["id", "iCalUId"] {
-                    if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = position }
-                }
+                if let master = mapping.output.first { series.add(master, item) }
+                for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
             }
             result.diagnostics += walker.diagnostics
             result.nextLink = walker.nextLink
         }
-        for (position, item) in instances {
-            let master = item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }.map { mapped[$0][0].event }
-            switch (master, item.object["type"]?.stringValue) {
-            case (let master?, "exception"):
-                let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
-                result.diagnostics += mapping.diagnostics
-                mapped[position] = mapping.output.map { [GraphEventRecord(event: $0, location: item.location)] } ?? []
-            case (.some, _):
-                continue  // an occurrence its master's RRULE produces
-            case (nil, _):
-                let mapping = mapper.events(from: .object(item.object), location: item.location)
-                result.diagnostics += mapping.diagnostics
-                result.diagnostics.append(
-                    Diagnostic(
-                        .note, code: "graph-instance-without-master",
-                        message: "an instance whose series master is not in the input is kept as a single event",
-                        location: item.location, uid: item.object["id"]?.stringValue))
-                mapped[position] = mapping.output.map { GraphEventRecord(event: $0, location: item.location) }
-            }
-        }
-        result.records = mapped.flatMap { $0 }
+        for item in waiting { mapInstance(item, master: series.master(of: item), into: &result, each) }
         return result
+    }
+
+    private let mapper = GraphEventMapper()
+
+    /// An exception becomes an override of its master; an occurrence of a known master is left to
+    /// the RRULE; an instance whose master is absent stays a single event.
+    private func mapInstance(
+        _ item: GraphInputItem, master: Event?, into result: inout GraphReadResult, _ each: (GraphEventRecord) -> Void
+    ) {
+        if let master {
+            guard item.object["type"]?.stringValue == "exception" else { return }
+            let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
+            result.diagnostics += mapping.diagnostics
+            if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+            return
+        }
+        let mapping = mapper.events(from: .object(item.object), location: item.location)
+        result.diagnostics += mapping.diagnostics
+        result.diagnostics.append(
+            Diagnostic(
+                .note, code: "graph-instance-without-master",
+                message: "an instance whose series master is not in the input is kept as a single event",
+                location: item.location, uid: item.object["id"]?.stringValue))
+        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+    }
+}
+
+/// The series masters read so far, by the names instances use for them.
+private struct GraphSeriesIndex {
+    private var masters: [String: Event] = [:]
+
+    /// Remembers `event` when it can have instances: a series master, or an event with exceptions.
+    /// An instance names its master by `id`; events written by calport without one use the iCalUId.
+    mutating func add(_ event: Event, _ item: GraphInputItem) {
+        guard
+            item.object["type"]?.stringValue == "seriesMaster" || event.isRecurring || !event.exceptionDates.isEmpty
+                || item.object["exceptionOccurrences"] != nil
+        else { return }
+        for key in ["id", "iCalUId"] {
+            if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = event }
+        }
+    }
+
+    func master(of item: GraphInputItem) -> Event? {
+        item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }
     }
 }
 
@@ -95,6 +124,12 @@ public struct GraphEventReader: Sendable {
 struct GraphInputItem {
     var object: JSONObject
     var location: SourceLocation
+
+    /// An exception or occurrence of a series, rather than an event in its own right.
+    var isInstance: Bool {
+        let type = object["type"]?.stringValue
+        return (type == "exception" || type == "occurrence") && object["seriesMasterId"]?.stringValue != nil
+    }
 }
 
 /// Walks the top level of the input, finding event objects in pages, arrays and bare documents,

@@ -45,12 +45,15 @@ import Testing
     }
 
     @Test func outlookDisplayNamesResolve() throws {
-        let json = #"{"start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "(UTC-08:00) Pacific Time (US & Canada)"}}"#
+        let json =
+            #"{"start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "(UTC-08:00) Pacific Time (US & Canada)"}}"#
         let event = try #require(readGraph(json).events.first)
         #expect(event.start?.timeZone?.ianaIdentifier == "America/Los_Angeles")
         #expect(event.start?.timeZone?.name == "(UTC-08:00) Pacific Time (US & Canada)")
         // Written back to Graph as the Windows id.
-        #expect(GraphEventWriter(style: .post).write([event]).output.first?["start"]?["timeZone"] == "Pacific Standard Time")
+        #expect(
+            GraphEventWriter(style: .post).write([event]).output.first?["start"]?["timeZone"] == "Pacific Standard Time"
+        )
     }
 
     @Test func unknownZoneIsKeptAndReported() throws {
