@@ -173,10 +173,9 @@ struct GraphDocumentWalker {
     /// A top-level object: a page (its `value` array's events are read one by one) or an event.
     private mutating func readTopObject(_ found: (GraphInputItem) -> Void) throws(JSONError) -> JSONObject? {
         try scanner.expect(UInt8(ascii: "{"), "'{'")
-        var members: [JSONMember] = []
-        var keyOffsets: [Int] = []
+        var builder = JSONObjectBuilder()
         var isPage = false
-        if scanner.consumeIf(UInt8(ascii: "}")) { return JSONObject() }
+        if scanner.consumeIf(UInt8(ascii: "}")) { return builder.object }
         repeat {
             _ = scanner.peekSignificant()
             let keyOffset = scanner.index
@@ -184,13 +183,12 @@ struct GraphDocumentWalker {
             if key == "value" && scanner.peekSignificant() == UInt8(ascii: "[") {
                 isPage = true
                 try readArray(path: "$.value", found)
-            } else {
-                members.append(JSONMember(key, try scanner.parseValue(depth: 1)))
-                keyOffsets.append(keyOffset)
+            } else if builder.add(key, try scanner.parseValue(depth: 1)) {
+                scanner.duplicateKeys.append(
+                    scanner.error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
             }
         } while try scanner.continueList(closer: UInt8(ascii: "}"))
-        let object = JSONObject(members)
-        if object.members.count < members.count { scanner.reportDuplicates(members, at: keyOffsets) }
+        let object = builder.object
         guard isPage else { return object }
         nextLink = object["@odata.nextLink"]?.stringValue ?? nextLink
         return nil

@@ -48,6 +48,12 @@ import Testing
         #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[2, 2]])
     }
 
+    @Test func duplicateKeysAfterLongValuesAreLocated() throws {
+        var reader = JSONStreamReader(bytes: Array("[\n{\"k\": 1,\n \"k\": [\n\n\n2]}, {\"k\": 3, \"k\": 4}]".utf8))
+        let document = try #require(try reader.next())
+        #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[3, 2], [6, 15]])
+    }
+
     @Test func streamsConcatenatedDocumentsAndNDJSON() throws {
         var reader = JSONStreamReader(bytes: Array("{\"a\":1}\n{\"b\":2}[3]  \"s\"\n".utf8))
         var lines: [Int] = []

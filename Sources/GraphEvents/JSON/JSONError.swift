@@ -39,10 +39,18 @@ struct LineCounter {
     private var line = 1
     private var lineStart = 0
 
-    /// The 1-based line and column of `target`; targets should not decrease between calls.
+    /// The 1-based line and column of `target`; cheapest when targets do not decrease between calls.
     mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        if target < offset { (offset, line, lineStart) = (0, 1, 0) }
         let end = min(target, bytes.count)
+        if end < offset {
+            // Step back (a duplicate key is reported after its value is read), then find the line start.
+            while offset > end {
+                offset -= 1
+                if bytes[offset] == UInt8(ascii: "\n") { line -= 1 }
+            }
+            lineStart = offset
+            while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        }
         while offset < end {
             if bytes[offset] == UInt8(ascii: "\n") {
                 line += 1

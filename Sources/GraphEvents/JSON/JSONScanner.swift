@@ -100,26 +100,17 @@ struct JSONScanner {
     mutating func parseObject(depth: Int) throws(JSONError) -> JSONObject {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
-        var members: [JSONMember] = []
-        var keyOffsets: [Int] = []
-        if consumeIf(UInt8(ascii: "}")) { return JSONObject(members) }
+        var builder = JSONObjectBuilder()
+        if consumeIf(UInt8(ascii: "}")) { return builder.object }
         repeat {
             _ = peekSignificant()
-            keyOffsets.append(index)
+            let keyOffset = index
             let key = try parseKey()
-            members.append(JSONMember(key, try parseValue(depth: depth)))
+            if builder.add(key, try parseValue(depth: depth)) {
+                duplicateKeys.append(error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
+            }
         } while try continueList(closer: UInt8(ascii: "}"))
-        let object = JSONObject(members)
-        if object.members.count < members.count { reportDuplicates(members, at: keyOffsets) }
-        return object
-    }
-
-    /// The rare path: find which keys repeat, once an object turned out smaller than its member list.
-    mutating func reportDuplicates(_ members: [JSONMember], at offsets: [Int]) {
-        var seen: Set<String> = []
-        for (member, offset) in zip(members, offsets) where !seen.insert(member.key).inserted {
-            duplicateKeys.append(error("duplicate key \"\(member.key)\"; the last value is used", at: offset))
-        }
+        return builder.object
     }
 
     /// A member name and its colon.

@@ -116,8 +116,7 @@ public struct JSONObject: Hashable, Sendable {
     /// The member matching `key` only when case is ignored; callers that already looked up the
     /// exact key use this to avoid a second scan.
     func caseInsensitiveFallback(_ key: String) -> JSONMember? {
-        let capitalizedKey = key.utf8.first.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ?? false
-        guard hasCapitalizedKey || capitalizedKey else { return nil }
+        guard hasCapitalizedKey || key.utf8.first.map(Self.isUpper) ?? false else { return nil }
         let count = key.utf8.count
         return members.first { member in
             member.key.utf8.count == count
@@ -126,6 +125,12 @@ public struct JSONObject: Hashable, Sendable {
     }
 
     /// Objects are equal when their members are, in the same order.
+    /// An object of members whose keys the caller knows to be distinct.
+    init(distinct members: [JSONMember]) {
+        self.members = members
+        hasCapitalizedKey = members.contains { $0.key.utf8.first.map(Self.isUpper) ?? false }
+    }
+
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
 
     /// Hashes the members in order.
@@ -136,9 +141,9 @@ public struct JSONObject: Hashable, Sendable {
         return members.firstIndex { $0.key.utf8.count == count && $0.key == key }
     }
 
-    private static func asciiLower(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-    }
+    private static func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
+
+    private static func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
@@ -164,4 +169,30 @@ extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONMember($0.0, $0.1) }))
     }
+}
+
+/// Collects an object's members as they are parsed, finding repeated keys cheaply: each key gets a
+/// signature of its length and first and last bytes, and only equal signatures are compared.
+struct JSONObjectBuilder {
+    private var members: [JSONMember] = []
+    private var signatures: [Int] = []
+
+    /// Adds a member; returns true when the key was already there (its value is replaced).
+    mutating func add(_ key: String, _ value: JSONValue) -> Bool {
+        let utf8 = key.utf8
+        let signature = utf8.count << 16 | Int(utf8.first ?? 0) << 8 | Int(utf8.last ?? 0)
+        var position = 0
+        while let found = signatures[position...].firstIndex(of: signature) {
+            if members[found].key == key {
+                members[found].value = value
+                return true
+            }
+            position = found + 1
+        }
+        members.append(JSONMember(key, value))
+        signatures.append(signature)
+        return false
+    }
+
+    var object: JSONObject { JSONObject(distinct: members) }
 }
