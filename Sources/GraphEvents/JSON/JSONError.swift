@@ -1,3 +1,6 @@
+// memchr, for counting lines.
+import Foundation
+
 /// Why JSON text could not be read, and where: a 1-based line and column and a byte offset.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
@@ -51,13 +54,15 @@ struct LineCounter {
             lineStart = offset
             while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
         }
-        while offset < end {
-            if bytes[offset] == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = offset + 1
-            }
-            offset += 1
+        // memchr skips to each newline, which matters for NDJSON's long lines.
+        while offset < end, let base = bytes.baseAddress,
+            let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), end - offset)
+        {
+            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            line += 1
+            lineStart = offset
         }
+        offset = max(offset, end)
         return (line, target - lineStart + 1)
     }
 }

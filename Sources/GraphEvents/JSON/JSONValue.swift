@@ -61,14 +61,19 @@ public enum JSONValue: Hashable, Sendable {
 
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Hashable, Sendable {
-    public var key: String
+    public let key: String
     public var value: JSONValue
+    /// The key's length and first byte, compared before the key itself when searching.
+    let signature: Int
 
     /// A member named `key` holding `value`.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
+        signature = Self.signature(key)
     }
+
+    static func signature(_ key: String) -> Int { key.utf8.count << 8 | Int(key.utf8.first ?? 0) }
 }
 
 /// A JSON object: members in the order they were read or added, looked up by key.
@@ -137,8 +142,8 @@ public struct JSONObject: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     private func position(of key: String) -> Int? {
-        let count = key.utf8.count
-        return members.firstIndex { $0.key.utf8.count == count && $0.key == key }
+        let signature = JSONMember.signature(key)
+        return members.firstIndex { $0.signature == signature && $0.key == key }
     }
 
     private static func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
@@ -171,26 +176,19 @@ extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// Collects an object's members as they are parsed, finding repeated keys cheaply: each key gets a
-/// signature of its length and first and last bytes, and only equal signatures are compared.
+/// Collects an object's members as they are parsed, finding a repeated key by comparing
+/// signatures (length and first byte) before keys.
 struct JSONObjectBuilder {
     private var members: [JSONMember] = []
-    private var signatures: [Int] = []
 
     /// Adds a member; returns true when the key was already there (its value is replaced).
     mutating func add(_ key: String, _ value: JSONValue) -> Bool {
-        let utf8 = key.utf8
-        let signature = utf8.count << 16 | Int(utf8.first ?? 0) << 8 | Int(utf8.last ?? 0)
-        var position = 0
-        while let found = signatures[position...].firstIndex(of: signature) {
-            if members[found].key == key {
-                members[found].value = value
-                return true
-            }
-            position = found + 1
+        let member = JSONMember(key, value)
+        if let found = members.firstIndex(where: { $0.signature == member.signature && $0.key == key }) {
+            members[found].value = value
+            return true
         }
-        members.append(JSONMember(key, value))
-        signatures.append(signature)
+        members.append(member)
         return false
     }
 

@@ -97,9 +97,11 @@ extension Event {
 enum ICalendarText {
     /// `\` `;` `,` and newlines escaped.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
-            return text
+        var plain = text
+        let needsEscape = plain.withUTF8 { bytes in
+            bytes.contains { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }
         }
+        guard needsEscape else { return text }
         var result = ""
         for character in text {
             switch character {
