@@ -63,7 +63,7 @@ public enum JSONValue: Hashable, Sendable {
 public struct JSONMember: Hashable, Sendable {
     public let key: String
     public var value: JSONValue
-    /// The key's length and first byte, compared before the key itself when searching.
+    /// The key's length, compared before the key itself when searching.
     let signature: Int
 
     /// A member named `key` holding `value`.
@@ -73,7 +73,7 @@ public struct JSONMember: Hashable, Sendable {
         signature = Self.signature(key)
     }
 
-    static func signature(_ key: String) -> Int { key.utf8.count << 8 | Int(key.utf8.first ?? 0) }
+    static func signature(_ key: String) -> Int { key.utf8.count }
 }
 
 /// A JSON object: members in the order they were read or added, looked up by key.
@@ -177,7 +177,7 @@ extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
 }
 
 /// Collects an object's members as they are parsed, finding a repeated key by comparing
-/// signatures (length and first byte) before keys.
+/// signatures (lengths) before keys.
 struct JSONObjectBuilder {
     private var members: [JSONMember] = []
 
