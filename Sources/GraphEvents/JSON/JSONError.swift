@@ -1,0 +1,68 @@
+// memchr, for counting lines.
+import Foundation
+
+/// Why JSON text could not be read, and where: a 1-based line and column and a byte offset.
+public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
+    /// Bytes from the start of the input.
+    public var offset: Int
+
+    /// An error with its position.
+    public init(message: String, line: Int, column: Int, offset: Int) {
+        self.message = message
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `line:column: message`.
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// Bounds that keep hostile input from exhausting the stack or memory.
+public struct JSONLimits: Hashable, Sendable {
+    /// Deepest nesting of arrays and objects accepted.
+    public var maximumDepth: Int
+    /// Longest string accepted, in UTF-8 bytes.
+    public var maximumStringLength: Int
+
+    /// Limits; the defaults are far above what calendar data needs.
+    public init(maximumDepth: Int = 256, maximumStringLength: Int = 64 << 20) {
+        self.maximumDepth = maximumDepth
+        self.maximumStringLength = maximumStringLength
+    }
+}
+
+/// Turns byte offsets into line and column numbers, scanning forward only, so that positions are
+/// computed when something needs reporting instead of on every byte parsed.
+struct LineCounter {
+    private var offset = 0
+    private var line = 1
+    private var lineStart = 0
+
+    /// The 1-based line and column of `target`; cheapest when targets do not decrease between calls.
+    mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        let end = min(target, bytes.count)
+        if end < offset {
+            // Step back (a duplicate key is reported after its value is read), then find the line start.
+            while offset > end {
+                offset -= 1
+                if bytes[offset] == UInt8(ascii: "\n") { line -= 1 }
+            }
+            lineStart = offset
+            while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        }
+        // memchr skips to each newline, which matters for NDJSON's long lines.
+        while offset < end, let base = bytes.baseAddress,
+            let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), end - offset)
+        {
+            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            line += 1
+            lineStart = offset
+        }
+        offset = max(offset, end)
+        return (line, target - lineStart + 1)
+    }
+}

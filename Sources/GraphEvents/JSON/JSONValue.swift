@@ -1,0 +1,196 @@
+/// A JSON value whose objects keep their members in document order.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The member named `key`, when this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The number, when this is one.
+    public var numberValue: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    /// The Boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The object, when this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool { self == .null }
+
+    /// The JSON type name used in messages: `object`, `array`, `string`, `number`, `boolean` or `null`.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Hashable, Sendable {
+    public let key: String
+    public var value: JSONValue
+    /// The key's length, compared before the key itself when searching.
+    let signature: Int
+
+    /// A member named `key` holding `value`.
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+        signature = Self.signature(key)
+    }
+
+    static func signature(_ key: String) -> Int { key.utf8.count }
+}
+
+/// A JSON object: members in the order they were read or added, looked up by key.
+///
+/// Keys are unique: setting an existing key replaces its value in place. Lookups scan, comparing
+/// lengths before bytes; for objects of a few dozen members that measured faster than hashing.
+public struct JSONObject: Hashable, Sendable {
+    public private(set) var members: [JSONMember] = []
+    /// Whether some key starts with an upper-case ASCII letter, the only case in which a
+    /// case-insensitive lookup can find what an exact one did not (Graph names are camelCase).
+    private var hasCapitalizedKey = false
+
+    /// An object of these members; a repeated key keeps its first position and its last value.
+    public init(_ members: [JSONMember] = []) {
+        self.members.reserveCapacity(members.count)
+        for member in members { self[member.key] = member.value }
+    }
+
+    /// The value of the member named `key`; setting nil removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get { position(of: key).map { members[$0].value } }
+        set {
+            switch (position(of: key), newValue) {
+            case (let position?, let value?):
+                members[position].value = value
+            case (let position?, nil):
+                members.remove(at: position)
+            case (nil, let value?):
+                members.append(JSONMember(key, value))
+                if let first = key.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+                    hasCapitalizedKey = true
+                }
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    /// The member whose key equals `key` ignoring ASCII case, for producers that capitalise names.
+    public func caseInsensitiveMember(_ key: String) -> JSONMember? {
+        if let position = position(of: key) { return members[position] }
+        return caseInsensitiveFallback(key)
+    }
+
+    /// The member matching `key` only when case is ignored; callers that already looked up the
+    /// exact key use this to avoid a second scan.
+    func caseInsensitiveFallback(_ key: String) -> JSONMember? {
+        guard hasCapitalizedKey || key.utf8.first.map(Self.isUpper) ?? false else { return nil }
+        let count = key.utf8.count
+        return members.first { member in
+            member.key.utf8.count == count
+                && zip(member.key.utf8, key.utf8).allSatisfy { Self.asciiLower($0) == Self.asciiLower($1) }
+        }
+    }
+
+    /// Objects are equal when their members are, in the same order.
+    /// An object of members whose keys the caller knows to be distinct.
+    init(distinct members: [JSONMember]) {
+        self.members = members
+        hasCapitalizedKey = members.contains { $0.key.utf8.first.map(Self.isUpper) ?? false }
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+
+    /// Hashes the members in order.
+    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
+
+    private func position(of key: String) -> Int? {
+        let signature = JSONMember.signature(key)
+        return members.firstIndex { $0.signature == signature && $0.key == key }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
+
+    private static func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByNilLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number from an integer.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// An array of the elements.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+
+    /// Members in the order written, so literals keep their order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONMember($0.0, $0.1) }))
+    }
+}
+
+/// Collects an object's members as they are parsed, finding a repeated key by comparing
+/// signatures (lengths) before keys.
+struct JSONObjectBuilder {
+    private var members: [JSONMember] = []
+
+    /// Adds a member; returns true when the key was already there (its value is replaced).
+    mutating func add(_ key: String, _ value: JSONValue) -> Bool {
+        let member = JSONMember(key, value)
+        if let found = members.firstIndex(where: { $0.signature == member.signature && $0.key == key }) {
+            members[found].value = value
+            return true
+        }
+        members.append(member)
+        return false
+    }
+
+    var object: JSONObject { JSONObject(distinct: members) }
+}
