@@ -125,7 +125,7 @@ public struct GraphEventMapper: Sendable {
         let lost = event.graphLosses(style: encoder.style)
         if !lost.isEmpty {
             encoder.report(
-                .note, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
+                .warning, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
         }
         if encoder.style == .full {
             object["type"] = .string(

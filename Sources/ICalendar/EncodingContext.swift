@@ -43,3 +43,24 @@ struct EncodingContext {
         }
     }
 }
+
+extension RecurrenceRule {
+    /// The rule as RRULE text, written by libical, for other formats that carry iCalendar text.
+    public var iCalendarText: String {
+        EncodingContext().recurrenceLine("RRULE", self).value
+    }
+}
+
+extension CalendarTime {
+    /// The time as an iCalendar DATE or DATE-TIME value (without its TZID).
+    public var iCalendarText: String {
+        EncodingContext().timeText(self)
+    }
+}
+
+extension EventDuration {
+    /// The duration as an iCalendar DURATION value (`-PT15M`).
+    public var iCalendarText: String {
+        Libical.formatDuration(self)
+    }
+}

@@ -77,7 +77,7 @@ import Testing
 @Test func nonCalendarInputIsRejectedWithItsLocation() {
     let run = runCalport(["convert"], stdin: "hello\n")
     #expect(run.status == .dataProblem)
-    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar data"))
+    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
 }
 
 @Test func helpIsGeneratedFromTheDeclaration() {

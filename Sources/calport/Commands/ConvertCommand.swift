@@ -1,12 +1,15 @@
 import CalendarModel
+import GraphEvents
 import ICalendar
 
 /// `calport convert`: reads calendars and writes them in another (or the same) format.
 enum ConvertCommand {
     static let from = OptionSpec(
         names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
-        choices: ["auto", "ics"])
-    static let to = OptionSpec(names: ["--to"], valueName: "FORMAT", help: "Output format", choices: ["ics"])
+        choices: ["auto", "ics", "graph"])
+    static let to = OptionSpec(
+        names: ["--to"], valueName: "FORMAT", help: "Output format (default ics)",
+        choices: ["ics", "graph", "graph-post", "ndjson"])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
     static let streaming = OptionSpec(
@@ -40,11 +43,20 @@ enum ConvertCommand {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
-        let calendars = inputs.filter { input in
-            if arguments.value(from) == "ics" || input.detectedFormat == .iCalendar { return true }
-            terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-            return false
+        var formats: [InputFile.Format] = []
+        var readable: [InputFile] = []
+        for input in inputs {
+            let requested = arguments.value(from).flatMap(InputFile.Format.init(rawValue:))
+            guard let format = requested ?? input.detectedFormat else {
+                terminal.writeError(
+                    "\(input.name):1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither\n"
+                )
+                continue
+            }
+            formats.append(format)
+            readable.append(input)
         }
+        let target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
         let destination: OutputDestination
         do {
             destination = try OutputDestination(
@@ -53,11 +65,16 @@ enum ConvertCommand {
             terminal.writeError(error.description + "\n")
             return .ioError
         }
-        // Small inputs are read whole so that generated VTIMEZONEs can precede the events; large ones stream.
-        let dropped =
-            calendars.allSatisfy(\.isComplete) && !arguments.isSet(streaming)
-            ? convertWhole(calendars, to: destination, reporter: &reporter)
-            : stream(calendars, to: destination, reporter: &reporter)
+        let dropped: Int?
+        if target == .iCalendar && formats.allSatisfy({ $0 == .iCalendar })
+            && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming))
+        {
+            // Large calendars stream with flat memory; small ones are read whole so that generated
+            // VTIMEZONEs can precede the events.
+            dropped = stream(readable, to: destination, reporter: &reporter)
+        } else {
+            dropped = convertWhole(zip(readable, formats).map { $0 }, to: target, destination, reporter: &reporter)
+        }
         guard let dropped else {
             destination.abandon()
             return .dataProblem
@@ -68,25 +85,31 @@ enum ConvertCommand {
             terminal.writeError(error.description + "\n")
             return .ioError
         }
-        return dropped > 0 || reporter.errorCount > 0 || calendars.count < inputs.count ? .dataProblem : .success
+        return dropped > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
     }
 
     /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
     private static func convertWhole(
-        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+        _ inputs: [(InputFile, InputFile.Format)], to target: OutputFormat, _ destination: OutputDestination,
+        reporter: inout DiagnosticReporter
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
-        for input in inputs {
-            let result = ICalendarParser().parse(input.bytes, file: input.name)
-            if let stop = reporter.report(result.diagnostics) {
+        for (input, format) in inputs {
+            let read = CalendarInput.read(input, as: format)
+            if let stop = reporter.report(read.diagnostics) {
                 reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
                 return nil
             }
-            dropped += result.droppedComponents
-            merged.merge(result.document)
+            dropped += read.dropped
+            merged.merge(read.document)
         }
-        destination.write(ICalendarSerializer().serialize(merged))
+        let written = target.write(merged)
+        if let stop = reporter.report(written.diagnostics) {
+            reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+            return nil
+        }
+        destination.write(written.bytes)
         return dropped
     }
 

@@ -69,6 +69,14 @@ struct InputFile {
         return head == "BEGIN:" ? .iCalendar : nil
     }
 
+    /// All of the input in memory, for formats read whole.
+    var completeBytes: [UInt8] {
+        var all = bytes
+        var rest = remainder
+        while let chunk = rest?.nextChunk() { all += chunk }
+        return all
+    }
+
     /// All of the input, chunk by chunk: what was read at open, then the rest.
     var source: ContinuedByteSource {
         ContinuedByteSource(first: bytes, rest: remainder)
