@@ -17,14 +17,16 @@ let package = Package(
             providers: [.apt(["libical-dev"])]
         ),
         .target(name: "CalendarModel"),
+        .target(name: "ArgumentParsing"),
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]
+            dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]
         ),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
         .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),

@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// `calport completion bash|zsh|fish`: shell completion generated from the command declarations,
 /// so that it always offers exactly the options the parser accepts.
 enum CompletionCommand {
