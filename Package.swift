@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "calport", targets: ["calport"]),
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
+        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "GraphEvents", targets: ["GraphEvents"]),
