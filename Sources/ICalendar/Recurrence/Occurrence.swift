@@ -1,0 +1,35 @@
+import CalendarModel
+
+/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply.
+public struct Occurrence: Hashable, Sendable {
+    /// The series' UID.
+    public var uid: String
+    /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
+    public var recurrenceID: CalendarTime
+    public var start: CalendarTime
+    public var end: CalendarTime
+    /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
+    public var startInstant: Int
+    public var endInstant: Int
+    /// The master, or the override that replaced this occurrence.
+    public var event: Event
+    /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
+    public var isOverride: Bool
+
+    /// Whether it is a whole-day occurrence.
+    public var isAllDay: Bool { start.isDate }
+
+    /// The occurrence as a standalone VEVENT: its own start and end, no recurrence, and a RECURRENCE-ID
+    /// naming the occurrence it is (so that a consumer can still tell the instances of one series apart).
+    public var standaloneEvent: Event {
+        var single = event
+        single.start = start
+        single.end = .end(end)
+        single.recurrenceRules = []
+        single.exceptionRules = []
+        single.recurrenceDates = []
+        single.exceptionDates = []
+        single.recurrenceID = RecurrenceIdentifier(time: recurrenceID)
+        return single
+    }
+}
