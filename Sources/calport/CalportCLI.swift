@@ -2,7 +2,7 @@
 enum CalportCLI {
     static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = [ConvertCommand.spec]
+    static let commands: [CommandSpec] = [ConvertCommand.spec, ExpandCommand.spec]
 
     static var helpText: String {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
@@ -61,6 +61,7 @@ enum CalportCLI {
         }
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
+        case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)
         default: return .usage
         }
     }

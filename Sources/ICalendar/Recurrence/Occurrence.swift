@@ -6,6 +6,8 @@ public struct Occurrence: Hashable, Sendable {
     public var uid: String
     /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
     public var recurrenceID: CalendarTime
+    /// `recurrenceID` as UTC seconds.
+    public var recurrenceInstant: Int
     public var start: CalendarTime
     public var end: CalendarTime
     /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
@@ -16,11 +18,15 @@ public struct Occurrence: Hashable, Sendable {
     /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
     public var isOverride: Bool
 
+    /// Whether it belongs to a series (a recurring master or an override) rather than being a single event.
+    public var isInstance: Bool { event.isRecurring || event.recurrenceID != nil }
+
     /// Whether it is a whole-day occurrence.
     public var isAllDay: Bool { start.isDate }
 
     /// The occurrence as a standalone VEVENT: its own start and end, no recurrence, and a RECURRENCE-ID
-    /// naming the occurrence it is (so that a consumer can still tell the instances of one series apart).
+    /// naming the occurrence it is when it belongs to a series (so that a consumer can still tell the
+    /// instances of one series apart).
     public var standaloneEvent: Event {
         var single = event
         single.start = start
@@ -29,7 +35,7 @@ public struct Occurrence: Hashable, Sendable {
         single.exceptionRules = []
         single.recurrenceDates = []
         single.exceptionDates = []
-        single.recurrenceID = RecurrenceIdentifier(time: recurrenceID)
+        single.recurrenceID = isInstance ? RecurrenceIdentifier(time: recurrenceID) : nil
         return single
     }
 }

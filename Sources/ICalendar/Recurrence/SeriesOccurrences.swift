@@ -81,7 +81,7 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             if window.overlaps(start: startInstant, end: endInstant) {
                 moved.append(
                     Occurrence(
-                        uid: series.uid, recurrenceID: id.time, start: start, end: end, startInstant: startInstant,
+                        uid: series.uid, recurrenceID: id.time, recurrenceInstant: zones.instant(id.time), start: start, end: end, startInstant: startInstant,
                         endInstant: endInstant, event: override, isOverride: true))
             }
         }
@@ -171,13 +171,13 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             let startInstant = zones.instant(start)
             let (end, endInstant) = range.length.end(from: start, at: startInstant, zones: zones)
             return Occurrence(
-                uid: uid, recurrenceID: base.time, start: start, end: end, startInstant: startInstant,
+                uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end, startInstant: startInstant,
                 endInstant: endInstant, event: range.event, isOverride: true)
         }
         let length = base.period.map { OccurrenceLength(period: $0, zones: zones) } ?? state.length
         let (end, endInstant) = length.end(from: base.time, at: base.instant, zones: zones)
         return Occurrence(
-            uid: uid, recurrenceID: base.time, start: base.time, end: end, startInstant: base.instant,
+            uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end, startInstant: base.instant,
             endInstant: endInstant, event: state.event, isOverride: false)
     }
 }
