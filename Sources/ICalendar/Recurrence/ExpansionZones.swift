@@ -15,7 +15,12 @@ public struct ExpansionZones: Sendable {
         self.floating = floating
         clocks = [:]
         diagnostics = []
-        let resolver = TimeZoneResolver(definitions: document.timeZones, calendarHint: document.timeZoneHint)
+        // A VTIMEZONE is matched with tzdata over the years its events start in, not the current year: a
+        // definition that only describes 2024 must not be taken for a zone that merely agrees in 2026.
+        let years = document.events.compactMap { $0.start?.date.year }
+        let resolver = TimeZoneResolver(
+            definitions: document.timeZones, calendarHint: document.timeZoneHint,
+            years: (years.min() ?? 2000)...(years.max() ?? 2000))
         for event in document.events {
             for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
                 if let id = zone.ianaIdentifier, let rules = ZoneRules(ianaIdentifier: id) {

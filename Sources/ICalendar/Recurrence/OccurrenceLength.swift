@@ -49,6 +49,9 @@ enum OccurrenceLength: Sendable {
         }
     }
 
+    /// Lengths from here on reach past the year 9999 from any start calport reads.
+    static let longestSeconds = 10_000 * 366 * 86_400
+
     /// An upper bound of the length in seconds, for deciding how far before a window to start.
     var maximumSeconds: Int {
         switch self {

@@ -86,13 +86,36 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             }
         }
         movedIn = moved.sorted { $0.startInstant < $1.startInstant }
-        guard let master = series.master else { return }
+        guard var master = series.master else { return }
         guard let start = master.start else {
-            diagnostics.append(Diagnostic(.error, code: "missing-dtstart", message: "series master has no DTSTART; only its overrides are listed", uid: series.uid))
+            diagnostics.append(
+                Diagnostic(
+                    .error, code: "missing-dtstart", message: "series master has no DTSTART; only its overrides are listed",
+                    uid: series.uid))
             return
         }
         let clock = zones.clock(for: start)
         let length = OccurrenceLength(event: master, start: start, zones: zones)
+        // RFC 5545 §3.3.5 writes years with four digits: an end beyond 9999 is not a time, only an overflow.
+        guard length.maximumSeconds < OccurrenceLength.longestSeconds else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, code: "invalid-duration",
+                    message: "the event lasts longer than a DATE-TIME can express; its occurrences are left out",
+                    uid: series.uid))
+            return
+        }
+        let unsupported = master.recurrenceRules.filter { !$0.isGregorian }
+        if !unsupported.isEmpty {
+            // RFC 7529 calendars other than the Gregorian are not computed; DTSTART stays the first instance.
+            master.recurrenceRules.removeAll { !$0.isGregorian }
+            diagnostics.append(
+                Diagnostic(
+                    .warning, code: "unsupported-rscale",
+                    message:
+                        "RRULE with RSCALE=\(unsupported[0].scale) or SKIP (RFC 7529) is not expanded; DTSTART and RDATEs are listed",
+                    uid: series.uid))
+        }
         let longest = ([length.maximumSeconds] + ranges.map(\.length.maximumSeconds)).max() ?? 0
         let earliestShift = Swift.min(0, ranges.map(\.shift).min() ?? 0)
         let latestShift = Swift.max(0, ranges.map(\.shift).max() ?? 0)
