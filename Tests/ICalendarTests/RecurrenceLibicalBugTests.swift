@@ -14,7 +14,9 @@ struct RecurrenceLibicalBugTests {
     }
 
     static func calportSpans(_ lines: [[String]]) -> [(start: Int, end: Int)] {
-        occurrences(calendar(events: lines), from: year2024.start, to: year2024.end).map { ($0.startInstant, $0.endInstant) }
+        occurrences(calendar(events: lines), from: year2024.start, to: year2024.end).map {
+            ($0.startInstant, $0.endInstant)
+        }
     }
 
     /// Daily 10:00Z on January 1–3, 2024; the override moves January 2nd to 15:00Z.
@@ -31,7 +33,9 @@ struct RecurrenceLibicalBugTests {
 
     /// An all-day event of January 1st (DTEND January 2nd) ends at January 2nd 00:00, not January 3rd minus a second.
     @Test func allDaySpansEndAtDTEND() {
-        let events = [["UID:b", "DTSTART;VALUE=DATE:20240101", "DTEND;VALUE=DATE:20240102", "RRULE:FREQ=DAILY;COUNT=2"]]
+        let events = [
+            ["UID:b", "DTSTART;VALUE=DATE:20240101", "DTEND;VALUE=DATE:20240102", "RRULE:FREQ=DAILY;COUNT=2"]
+        ]
         let libical = Self.libicalSpans(events)
         #expect(libical.first?.end == utc(2024, 1, 3) - 1)
         let calport = Self.calportSpans(events)
@@ -62,7 +66,8 @@ struct RecurrenceLibicalBugTests {
             ]
         ]
         #expect(Self.libicalSpans(events).filter { $0.start == utc(2024, 1, 2, 10) }.count == 2)
-        #expect(Self.calportSpans(events).map(\.start) == [utc(2024, 1, 1, 10), utc(2024, 1, 2, 10), utc(2024, 1, 3, 10)])
+        #expect(
+            Self.calportSpans(events).map(\.start) == [utc(2024, 1, 1, 10), utc(2024, 1, 2, 10), utc(2024, 1, 3, 10)])
     }
 
     /// Daily at 02:30 Europe/Berlin across 2024-03-31, when clocks jump from 02:00 CET to 03:00 CEST: the
@@ -75,7 +80,8 @@ struct RecurrenceLibicalBugTests {
         #expect(libicalWalls.last == LocalDateTime(year: 2024, month: 4, day: 1, hour: 3, minute: 30))
         let events = [["UID:e", "DTSTART;TZID=Europe/Berlin:20240330T023000", "RRULE:FREQ=DAILY;COUNT=3"]]
         let calport = occurrences(calendar(events: events))
-        #expect(calport.map { utcText($0.startInstant) } == ["20240330T013000Z", "20240331T013000Z", "20240401T003000Z"])
+        #expect(
+            calport.map { utcText($0.startInstant) } == ["20240330T013000Z", "20240331T013000Z", "20240401T003000Z"])
         #expect(calport.map { text($0.start) } == ["20240330T023000", "20240331T023000", "20240401T023000"])
     }
 

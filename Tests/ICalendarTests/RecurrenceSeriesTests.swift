@@ -1,6 +1,6 @@
 import CalendarModel
-import TimeZones
 import Testing
+import TimeZones
 
 @testable import ICalendar
 
@@ -57,9 +57,10 @@ struct RecurrenceSeriesTests {
             ],
         ]
         let listed = occurrences(calendar(events: events), from: utc(2024, 1, 1), to: utc(2025, 1, 1))
-        #expect(listed.map { utcText($0.startInstant) } == [
-            "20240101T100000Z", "20240102T100000Z", "20240103T120000Z", "20240104T120000Z", "20240105T120000Z",
-        ])
+        #expect(
+            listed.map { utcText($0.startInstant) } == [
+                "20240101T100000Z", "20240102T100000Z", "20240103T120000Z", "20240104T120000Z", "20240105T120000Z",
+            ])
         #expect(listed.map { $0.endInstant - $0.startInstant } == [3_600, 3_600, 5_400, 5_400, 5_400])
         #expect(listed.map(\.event.summary) == ["old", "old", "new", "new", "new"])
         #expect(listed.map { text($0.recurrenceID) }.last == "20240105T100000")
@@ -68,7 +69,9 @@ struct RecurrenceSeriesTests {
     /// DURATION:P1D is a nominal day: 10:00 CET on March 30th to 10:00 CEST on the 31st is 23 hours;
     /// PT24H is exact and ends at 11:00 CEST.
     @Test func nominalDaysKeepTheWallClockAcrossDaylightSaving() {
-        let nominal = [["UID:n", "DTSTART;TZID=Europe/Berlin:20240330T100000", "DURATION:P1D", "RRULE:FREQ=DAILY;COUNT=2"]]
+        let nominal = [
+            ["UID:n", "DTSTART;TZID=Europe/Berlin:20240330T100000", "DURATION:P1D", "RRULE:FREQ=DAILY;COUNT=2"]
+        ]
         let listed = occurrences(calendar(events: nominal))
         #expect(listed.map { utcText($0.endInstant) } == ["20240331T080000Z", "20240401T080000Z"])
         #expect(listed.map { text($0.end) } == ["20240331T100000", "20240401T100000"])
@@ -104,9 +107,10 @@ struct RecurrenceSeriesTests {
         let result = ICalendarParser().parse(calendar(events: events))
         let all = DocumentOccurrences(
             document: result.document, window: ExpansionWindow(start: utc(2000, 1, 1), end: utc(2100, 1, 1)))
-        #expect(all.prefix(3).map { utcText($0.startInstant) } == [
-            "20000101T000000Z", "20000101T000100Z", "20000101T000200Z",
-        ])
+        #expect(
+            all.prefix(3).map { utcText($0.startInstant) } == [
+                "20000101T000000Z", "20000101T000100Z", "20000101T000200Z",
+            ])
         let late = DocumentOccurrences(
             document: result.document, window: ExpansionWindow(start: utc(2099, 12, 31, 23, 58), end: utc(2100, 1, 1)))
         #expect(Array(late).count == 2)

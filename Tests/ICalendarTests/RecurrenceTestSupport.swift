@@ -22,8 +22,10 @@ func occurrences(
 ) -> [Occurrence] {
     let result = ICalendarParser().parse(bytes, file: "test.ics")
     return Array(
-        DocumentOccurrences(document: result.document, window: ExpansionWindow(start: start, end: end), floating: floating)
-            .prefix(limit))
+        DocumentOccurrences(
+            document: result.document, window: ExpansionWindow(start: start, end: end), floating: floating
+        )
+        .prefix(limit))
 }
 
 /// A wall time as `YYYYMMDDTHHMMSS`, or `YYYYMMDD` for a date.

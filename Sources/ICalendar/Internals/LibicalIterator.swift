@@ -48,12 +48,13 @@ enum LibicalRecurrenceSpans {
         guard let event = icalcomponent_get_first_component(calendar, ICAL_VEVENT_COMPONENT) else { return [] }
         final class Box { var spans: [(start: Int, end: Int)] = [] }
         let box = Box()
-        let callback: @convention(c) (OpaquePointer?, UnsafeMutablePointer<icaltime_span>?, UnsafeMutableRawPointer?) ->
-            Void = { _, span, context in
-                guard let span, let context else { return }
-                Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().spans.append(
-                    (Int(span.pointee.start), Int(span.pointee.end)))
-            }
+        let callback:
+            @convention(c) (OpaquePointer?, UnsafeMutablePointer<icaltime_span>?, UnsafeMutableRawPointer?) ->
+                Void = { _, span, context in
+                    guard let span, let context else { return }
+                    Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().spans.append(
+                        (Int(span.pointee.start), Int(span.pointee.end)))
+                }
         icalcomponent_foreach_recurrence(
             event, icaltime_from_timet_with_zone(time_t(start), 0, icaltimezone_get_utc_timezone()),
             icaltime_from_timet_with_zone(time_t(end), 0, icaltimezone_get_utc_timezone()), callback,

@@ -27,7 +27,8 @@ enum OccurrenceLength: Sendable {
     /// The length of a PERIOD RDATE.
     init(period: RecurrenceDate, zones: ExpansionZones) {
         switch period {
-        case .period(let start, let end): self = .exact(seconds: zones.instant(end) - zones.instant(start), endForm: end)
+        case .period(let start, let end):
+            self = .exact(seconds: zones.instant(end) - zones.instant(start), endForm: end)
         case .periodWithDuration(_, let duration): self = .duration(duration)
         case .time(let start): self = .exact(seconds: 0, endForm: start)
         }

@@ -185,10 +185,11 @@ public struct RecurrenceRuleIterator: IteratorProtocol, Sequence, Sendable {
     private mutating func applySetPositions() {
         guard !plan.setPositions.isEmpty, !pending.isEmpty else { return }
         let total = pending.count
-        let chosen = Set(plan.setPositions.compactMap { position -> Int? in
-            let index = position > 0 ? position - 1 : total + position
-            return (0..<total).contains(index) ? index : nil
-        })
+        let chosen = Set(
+            plan.setPositions.compactMap { position -> Int? in
+                let index = position > 0 ? position - 1 : total + position
+                return (0..<total).contains(index) ? index : nil
+            })
         pending = chosen.sorted().map { pending[$0] }
     }
 }

@@ -65,7 +65,8 @@ extension RulePlan {
     func collectDays(year: Int, month: Int, into days: inout [Int]) {
         if let months, !months[month] { return }
         let first = CalendarDate(year: year, month: month, day: 1).daysSinceEpoch
-        for day in 1...CalendarDate.daysIn(month: month, year: year) where keeps(
+        for day in 1...CalendarDate.daysIn(month: month, year: year)
+        where keeps(
             days: first + day - 1, year: year, month: month, day: day)
         {
             days.append(first + day - 1)
@@ -77,7 +78,8 @@ extension RulePlan {
         var date = CalendarDate(daysSinceEpoch: firstDay)
         for offset in 0..<count {
             if offset > 0 {
-                date = date.day < CalendarDate.daysIn(month: date.month, year: date.year)
+                date =
+                    date.day < CalendarDate.daysIn(month: date.month, year: date.year)
                     ? CalendarDate(year: date.year, month: date.month, day: date.day + 1)
                     : CalendarDate(daysSinceEpoch: firstDay + offset)
             }

@@ -80,7 +80,8 @@ struct RulePlan: Sendable {
         ordinalsCountInMonth = rule.frequency == .monthly || !byMonth.isEmpty
         setPositions = rule.bySetPosition.filter { $0 != 0 && (-366...366).contains($0) }
         weekStart = RulePlan.index(of: rule.weekStart ?? .monday)
-        hasDayFilter = months != nil || !weekNumbers.isEmpty || !yearDays.isEmpty || !monthDays.isEmpty
+        hasDayFilter =
+            months != nil || !weekNumbers.isEmpty || !yearDays.isEmpty || !monthDays.isEmpty
             || !byDay.isEmpty
         let hours = Set(rule.byHour.filter { (0...23).contains($0) }).sorted()
         let minutes = Set(rule.byMinute.filter { (0...59).contains($0) }).sorted()
@@ -92,7 +93,9 @@ struct RulePlan: Sendable {
         let hourSteps = expandsHours ? (rule.byHour.isEmpty ? [start.hour] : hours).map { $0 * 3_600 } : [0]
         let minuteSteps = expandsMinutes ? (rule.byMinute.isEmpty ? [start.minute] : minutes).map { $0 * 60 } : [0]
         let secondSteps = expandsSeconds ? (rule.bySecond.isEmpty ? [start.second] : seconds) : [0]
-        timeOffsets = hourSteps.flatMap { hour in minuteSteps.flatMap { minute in secondSteps.map { hour + minute + $0 } } }
+        timeOffsets = hourSteps.flatMap { hour in
+            minuteSteps.flatMap { minute in secondSteps.map { hour + minute + $0 } }
+        }
         hourLimit = expandsHours ? [] : hours
         minuteLimit = expandsMinutes ? [] : minutes
         secondLimit = expandsSeconds ? [] : seconds

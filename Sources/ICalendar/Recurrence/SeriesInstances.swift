@@ -34,10 +34,13 @@ struct SeriesInstances: Sendable {
         self.clock = clock
         let wall = start.localDateTime
         // Without a rule, DTSTART alone is the rule part of the set.
-        let ruleList = master.recurrenceRules.isEmpty ? [RecurrenceRule(frequency: .daily, end: .count(1))] : master.recurrenceRules
+        let ruleList =
+            master.recurrenceRules.isEmpty
+            ? [RecurrenceRule(frequency: .daily, end: .count(1))] : master.recurrenceRules
         func iterator(_ rule: RecurrenceRule) -> RecurrenceRuleIterator {
             var iterator = RecurrenceRuleIterator(
-                rule: rule, start: wall, until: SeriesInstances.untilWall(rule.end, start: start, clock: clock, zones: zones),
+                rule: rule, start: wall,
+                until: SeriesInstances.untilWall(rule.end, start: start, clock: clock, zones: zones),
                 horizon: horizon)
             iterator.skip(to: skipTo)
             return iterator
@@ -61,7 +64,8 @@ struct SeriesInstances: Sendable {
         guard case .until(let until) = end else { return nil }
         switch until {
         case .date(let date):
-            return start.isDate ? LocalDateTime(date: date) : LocalDateTime(date: date, hour: 23, minute: 59, second: 59)
+            return start.isDate
+                ? LocalDateTime(date: date) : LocalDateTime(date: date, hour: 23, minute: 59, second: 59)
         case .floating(let local):
             return local
         case .zoned(let local, let zone) where zone == start.timeZone:
@@ -88,13 +92,19 @@ struct SeriesInstances: Sendable {
             let ruleInstant = best.map { heads[$0]!.instant }
             let candidate: BaseInstance
             // On a tie a PERIOD, which carries its own end, wins over the rule; the rule wins over a plain RDATE.
-            if dateIndex < dates.count, ruleInstant.map({ dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].date.isPeriod) }) ?? true {
+            if dateIndex < dates.count,
+                ruleInstant.map({
+                    dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].date.isPeriod)
+                }) ?? true
+            {
                 let entry = dates[dateIndex]
                 dateIndex += 1
-                candidate = BaseInstance(instant: entry.instant, time: entry.date.start, period: entry.date.isPeriod ? entry.date : nil)
+                candidate = BaseInstance(
+                    instant: entry.instant, time: entry.date.start, period: entry.date.isPeriod ? entry.date : nil)
             } else if let best, let head = heads[best] {
                 heads[best] = advance(rule: best)
-                candidate = BaseInstance(instant: head.instant, time: start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: head.wall)))
+                candidate = BaseInstance(
+                    instant: head.instant, time: start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: head.wall)))
             } else {
                 return nil
             }

@@ -52,7 +52,9 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
     }
 
     /// The occurrences of `series` overlapping `window`, reading times with `zones`.
-    public init(series: EventSeries, window: ExpansionWindow, zones: ExpansionZones, options: ExpansionOptions = .init()) {
+    public init(
+        series: EventSeries, window: ExpansionWindow, zones: ExpansionZones, options: ExpansionOptions = .init()
+    ) {
         uid = series.uid
         self.window = window
         self.zones = zones
@@ -74,14 +76,17 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             let length = OccurrenceLength(event: override, start: start, zones: zones)
             if id.thisAndFuture {
                 let shift = start.localDateTime.secondsSinceEpoch - id.time.localDateTime.secondsSinceEpoch
-                ranges.append(RangeOverride(instant: zones.instant(id.time), shift: shift, event: override, start: start, length: length))
+                ranges.append(
+                    RangeOverride(
+                        instant: zones.instant(id.time), shift: shift, event: override, start: start, length: length))
             }
             let startInstant = zones.instant(start)
             let (end, endInstant) = length.end(from: start, at: startInstant, zones: zones)
             if window.overlaps(start: startInstant, end: endInstant) {
                 moved.append(
                     Occurrence(
-                        uid: series.uid, recurrenceID: id.time, recurrenceInstant: zones.instant(id.time), start: start, end: end, startInstant: startInstant,
+                        uid: series.uid, recurrenceID: id.time, recurrenceInstant: zones.instant(id.time), start: start,
+                        end: end, startInstant: startInstant,
                         endInstant: endInstant, event: override, isOverride: true))
             }
         }
@@ -90,7 +95,8 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         guard let start = master.start else {
             diagnostics.append(
                 Diagnostic(
-                    .error, code: "missing-dtstart", message: "series master has no DTSTART; only its overrides are listed",
+                    .error, code: "missing-dtstart",
+                    message: "series master has no DTSTART; only its overrides are listed",
                     uid: series.uid))
             return
         }
@@ -126,7 +132,11 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         var exceptDays: Set<CalendarDate> = []
         for date in master.exceptionDates {
             // A DATE EXDATE on a DATE-TIME series (as Exchange writes them) removes that day's occurrence.
-            if date.isDate || start.isDate { exceptDays.insert(date.date) } else { exceptInstants.insert(zones.instant(date)) }
+            if date.isDate || start.isDate {
+                exceptDays.insert(date.date)
+            } else {
+                exceptInstants.insert(zones.instant(date))
+            }
         }
         self.master = MasterState(
             event: master, start: start,
@@ -142,7 +152,9 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         guard !finished else { return nil }
         if masterHead == nil { masterHead = nextFromMaster() }
         let nextOccurrence: Occurrence
-        if movedInIndex < movedIn.count, masterHead.map({ movedIn[movedInIndex].startInstant <= $0.startInstant }) ?? true {
+        if movedInIndex < movedIn.count,
+            masterHead.map({ movedIn[movedInIndex].startInstant <= $0.startInstant }) ?? true
+        {
             nextOccurrence = movedIn[movedInIndex]
             movedInIndex += 1
         } else if let head = masterHead {
@@ -157,7 +169,8 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             diagnostics.append(
                 Diagnostic(
                     .warning, code: "occurrence-cap",
-                    message: "stopped after \(cap) occurrences in the window; later ones were left out (raise the cap to list them)",
+                    message:
+                        "stopped after \(cap) occurrences in the window; later ones were left out (raise the cap to list them)",
                     uid: uid))
             return nil
         }
@@ -194,13 +207,15 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             let startInstant = zones.instant(start)
             let (end, endInstant) = range.length.end(from: start, at: startInstant, zones: zones)
             return Occurrence(
-                uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end, startInstant: startInstant,
+                uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end,
+                startInstant: startInstant,
                 endInstant: endInstant, event: range.event, isOverride: true)
         }
         let length = base.period.map { OccurrenceLength(period: $0, zones: zones) } ?? state.length
         let (end, endInstant) = length.end(from: base.time, at: base.instant, zones: zones)
         return Occurrence(
-            uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end, startInstant: base.instant,
+            uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end,
+            startInstant: base.instant,
             endInstant: endInstant, event: state.event, isOverride: false)
     }
 }

@@ -34,7 +34,8 @@ struct ExpandWindow {
             }
             return value
         }
-        let failure = UsageError(message: "\(option) expects YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], found '\(text)'")
+        let failure = UsageError(
+            message: "\(option) expects YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], found '\(text)'")
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), digits.count >= 10,
             digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-")
         else { throw failure }

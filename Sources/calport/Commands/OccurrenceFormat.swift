@@ -50,18 +50,30 @@ enum OccurrenceFormat: String, CaseIterable {
                 occurrence.isInstance
                     ? JSONText.string(
                         OccurrenceFormat.display(
-                            occurrence.recurrenceID, instant: occurrence.recurrenceInstant, clock: clock, separator: "T"))
+                            occurrence.recurrenceID, instant: occurrence.recurrenceInstant, clock: clock, separator: "T"
+                        ))
                     : "null"
             ),
-            ("start", JSONText.string(OccurrenceFormat.display(occurrence.start, instant: occurrence.startInstant, clock: clock, separator: "T"))),
-            ("end", JSONText.string(OccurrenceFormat.display(occurrence.end, instant: occurrence.endInstant, clock: clock, separator: "T"))),
+            (
+                "start",
+                JSONText.string(
+                    OccurrenceFormat.display(
+                        occurrence.start, instant: occurrence.startInstant, clock: clock, separator: "T"))
+            ),
+            (
+                "end",
+                JSONText.string(
+                    OccurrenceFormat.display(
+                        occurrence.end, instant: occurrence.endInstant, clock: clock, separator: "T"))
+            ),
             ("isAllDay", occurrence.isAllDay ? "true" : "false"),
             ("isOverride", occurrence.isOverride ? "true" : "false"),
         ]
         fields.append(("summary", event.summary.map(JSONText.string) ?? "null"))
         fields.append(("location", event.locations.first.map { JSONText.string($0.name) } ?? "null"))
         fields.append(("status", event.status.map { JSONText.string($0.text) } ?? "null"))
-        fields.append(("timeZone", occurrence.start.timeZone.map { JSONText.string($0.ianaIdentifier ?? $0.name) } ?? "null"))
+        fields.append(
+            ("timeZone", occurrence.start.timeZone.map { JSONText.string($0.ianaIdentifier ?? $0.name) } ?? "null"))
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
     }
 
@@ -77,7 +89,8 @@ enum OccurrenceFormat: String, CaseIterable {
 
     private static func isoDate(_ date: CalendarDate) -> String {
         let year = String(date.year)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-" + two(date.day)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-"
+            + two(date.day)
     }
 
     private static func two(_ value: Int) -> String {
