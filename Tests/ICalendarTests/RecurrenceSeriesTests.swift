@@ -128,4 +128,13 @@ struct RecurrenceSeriesTests {
         #expect(iterator.diagnostics.map(\.code) == ["occurrence-cap"])
         #expect(iterator.diagnostics.first?.uid == "s")
     }
+
+    /// 01:30 on 2024-11-03 happens twice in New York: the first, EDT (05:30Z), is meant (RFC 5545 §3.3.5);
+    /// the next day it is EST (06:30Z). Beyond 2037 the zone's rules still apply (09:00 CEST is 07:00Z).
+    @Test func foldsAreReadAsTheirFirstOccurrenceAndLateYearsKeepTheirRules() {
+        let fold = [["UID:f", "DTSTART;TZID=America/New_York:20241103T013000", "RRULE:FREQ=DAILY;COUNT=2"]]
+        #expect(starts(fold) == ["20241103T053000Z", "20241104T063000Z"])
+        let late = [["UID:l", "DTSTART;TZID=Europe/Berlin:20500701T090000", "RRULE:FREQ=YEARLY;COUNT=2"]]
+        #expect(starts(late, from: utc(2050, 1, 1), to: utc(2052, 1, 1)) == ["20500701T070000Z", "20510701T070000Z"])
+    }
 }
