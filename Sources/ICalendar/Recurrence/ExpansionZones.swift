@@ -23,13 +23,13 @@ public struct ExpansionZones: Sendable {
             years: (years.min() ?? 2000)...(years.max() ?? 2000))
         for event in document.events {
             for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
-                if let id = zone.ianaIdentifier, let rules = ZoneRules(ianaIdentifier: id) {
-                    clocks[zone.name] = ZoneClock(rules: rules)
+                if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
+                    clocks[zone.name] = clock
                     continue
                 }
                 let resolution = resolver.resolve(zone.name)
-                if let rules = resolution.rules {
-                    clocks[zone.name] = ZoneClock(rules: rules)
+                if let clock = ExpansionZones.clock(for: resolution) {
+                    clocks[zone.name] = clock
                 } else {
                     clocks[zone.name] = floating
                     var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
@@ -53,6 +53,15 @@ public struct ExpansionZones: Sendable {
     /// The instant a time names; a date is its midnight.
     public func instant(_ time: CalendarTime) -> Int {
         clock(for: time).instant(time.localDateTime)
+    }
+
+    /// The clock of a resolved zone name; nil when the name is unknown.
+    public static func clock(for resolution: TimeZoneResolution) -> ZoneClock? {
+        switch resolution {
+        case .iana(let id, _): return ZoneClock.iana(id)
+        case .custom(let definition): return ZoneClock(rules: ZoneRules(definition: definition, years: ZoneClock.years))
+        case .unknown: return nil
+        }
     }
 
     private static func zones(of event: Event) -> [TimeZoneReference] {

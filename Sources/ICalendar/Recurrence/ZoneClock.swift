@@ -1,4 +1,5 @@
 import CalendarModel
+import Synchronization
 import TimeZones
 
 /// Converts between wall time and instants for one zone; UTC without any table.
@@ -35,6 +36,18 @@ public struct ZoneClock: Sendable {
         let last = CalendarDate(year: ZoneClock.years.upperBound, month: 12, day: 30).daysSinceEpoch * 86_400
         covered = transitions.isEmpty ? 0..<0 : first..<last
     }
+
+    /// The clock of an IANA zone, with rules tabulated over `years`; built once per process and zone, since
+    /// reading tzdata through Foundation costs far more than any expansion.
+    public static func iana(_ identifier: String) -> ZoneClock? {
+        if let known = cache.withLock({ $0[identifier] }) { return known }
+        guard let rules = ZoneRules(ianaIdentifier: identifier, years: years) else { return nil }
+        let clock = ZoneClock(rules: rules)
+        cache.withLock { $0[identifier] = clock }
+        return clock
+    }
+
+    private static let cache = Mutex<[String: ZoneClock]>([:])
 
     /// The instant a wall time (as seconds) names, with RFC 5545 §3.3.5's reading of gaps and folds: a
     /// time in a gap or a fold is read with the offset before the change.
