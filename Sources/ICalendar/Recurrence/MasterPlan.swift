@@ -2,9 +2,11 @@ import CalendarModel
 
 /// What turning a master's recurrence set into occurrences needs, fixed before iteration starts: EXDATE,
 /// the instants overrides replace, THISANDFUTURE ranges, the length, and how far the set must be read.
-struct MasterPlan: Sendable {
+///
+/// A class, immutable once made, so that consulting it for every occurrence never copies it.
+final class MasterPlan: Sendable {
     let uid: String
-    let event: Event
+    let event: SharedEvent
     let length: OccurrenceLength
     let clock: ZoneClock
     let exceptInstants: Set<Int>
@@ -22,7 +24,7 @@ struct MasterPlan: Sendable {
         ranges: [RangeOverride], window: ExpansionWindow, zones: ExpansionZones
     ) {
         uid = master.uid
-        event = master
+        event = SharedEvent(master)
         self.length = length
         clock = zones.clock(for: start)
         self.replaced = replaced
@@ -59,13 +61,13 @@ struct MasterPlan: Sendable {
             let (end, endInstant) = range.length.end(from: start, at: startInstant, zones: zones)
             return Occurrence(
                 uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end,
-                startInstant: startInstant, endInstant: endInstant, event: range.event, isOverride: true)
+                startInstant: startInstant, endInstant: endInstant, source: range.event, isOverride: true)
         }
         let length = base.period.map { OccurrenceLength(period: $0, zones: zones) } ?? length
         let (end, endInstant) = length.end(from: base.time, at: base.instant, zones: zones)
         return Occurrence(
             uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end,
-            startInstant: base.instant, endInstant: endInstant, event: event, isOverride: false)
+            startInstant: base.instant, endInstant: endInstant, source: event, isOverride: false)
     }
 }
 
@@ -81,7 +83,7 @@ struct ReplacedOccurrences: Sendable {
 struct RangeOverride: Sendable {
     var instant: Int
     var shift: Int
-    var event: Event
+    var event: SharedEvent
     var start: CalendarTime
     var length: OccurrenceLength
 }

@@ -45,12 +45,14 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             }
             if override.status == .cancelled { continue }
             let start = override.start ?? id.time
+            let shared = SharedEvent(override)
             let length = OccurrenceLength(event: override, start: start, zones: zones)
             if id.thisAndFuture {
                 let shift = start.localDateTime.secondsSinceEpoch - id.time.localDateTime.secondsSinceEpoch
                 ranges.append(
                     RangeOverride(
-                        instant: zones.instant(id.time), shift: shift, event: override, start: start, length: length))
+                        instant: zones.instant(id.time), shift: shift, event: shared, start: start,
+                        length: length))
             }
             let startInstant = zones.instant(start)
             let (end, endInstant) = length.end(from: start, at: startInstant, zones: zones)
@@ -58,7 +60,7 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
                 moved.append(
                     Occurrence(
                         uid: series.uid, recurrenceID: id.time, recurrenceInstant: zones.instant(id.time), start: start,
-                        end: end, startInstant: startInstant, endInstant: endInstant, event: override,
+                        end: end, startInstant: startInstant, endInstant: endInstant, source: shared,
                         isOverride: true))
             }
         }

@@ -2,6 +2,11 @@
 enum JSONText {
     /// `value` as a JSON string literal.
     static func string(_ value: String) -> String {
+        // Most values need no escape: one pass over the bytes decides (0xE2 leads U+2028 and U+2029).
+        let plain = value.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0xE2
+        }
+        if plain { return "\"" + value + "\"" }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
