@@ -138,7 +138,7 @@ def main():
                 if len(side) > options.show:
                     print(f"    {label}: … {len(side) - options.show} more")
     print(f"\nfiles: {len(files)}; windows: {len(WINDOWS)}; (file, window) pairs with occurrences: {pairs}; "
-          f"skipped (unreadable by recurring-ical-events): {skipped}")
+          f"(file, window) pairs skipped because recurring-ical-events cannot read the file: {skipped}")
     if pairs:
         print(f"pairs agreeing exactly: {agreeing}/{pairs} = {100 * agreeing / pairs:.1f}%")
     if total:
