@@ -11,6 +11,8 @@ public struct ParsedArguments: Sendable {
 /// A command line that does not fit its command, with what was expected.
 public struct UsageError: Error, CustomStringConvertible {
     public var message: String
+
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 
