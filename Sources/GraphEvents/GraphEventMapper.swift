@@ -115,9 +115,8 @@ public struct GraphEventMapper: Sendable {
             let recurrence = try event.graphRecurrence(&encoder)
             if let recurrence { object["recurrence"] = recurrence.json(style: encoder.style) }
         } catch {
-            let rule = event.recurrenceRules.first.map { "RRULE:" + $0.rruleText } ?? "the recurrence"
-            encoder.report(
-                .error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
+            let refusal = event.graphRefusalDiagnostic(error)
+            encoder.report(refusal.severity, refusal.code, refusal.message)
             return nil
         }
         event.encodeGraphParticipants(into: &object, encoder)

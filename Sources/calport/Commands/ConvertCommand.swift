@@ -15,6 +15,9 @@ enum ConvertCommand {
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
     static let streaming = OptionSpec(
         names: ["--stream"], help: "Stream component by component even for small inputs (added VTIMEZONEs come last)")
+    static let expandUnsupported = OptionSpec(
+        names: ["--expand-unsupported"], valueName: "START/END",
+        help: "With --to graph or graph-post: write series Graph cannot hold as single events in this window")
     static let outputDirectory = OptionSpec(
         names: ["--out-dir"], valueName: "DIR",
         help: "Convert each input to its own file under DIR, keeping relative paths")
@@ -22,7 +25,8 @@ enum ConvertCommand {
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
-            from, to, output, outputDirectory, streaming, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
+            from, to, output, outputDirectory, streaming, expandUnsupported, CommonOptions.strict, CommonOptions.quiet,
+            CommonOptions.help,
         ],
         positionals: "[FILE…|-]")
 
@@ -57,7 +61,19 @@ enum ConvertCommand {
             formats.append(format)
             readable.append(input)
         }
-        let target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+        var target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+        if let text = arguments.value(expandUnsupported) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            do throws(UsageError) {
+                guard parts.count == 2, target == .graph || target == .graphPost else {
+                    throw UsageError(message: "--expand-unsupported expects START/END and --to graph or graph-post")
+                }
+                target.expansion = try ExpandWindow(start: parts[0], end: parts[1], zone: nil).window
+            } catch {
+                terminal.writeError("calport convert: error: \(error.message)\n")
+                return .usage
+            }
+        }
         let destination: OutputDestination
         do {
             destination = try OutputDestination(
