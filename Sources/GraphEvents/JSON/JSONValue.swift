@@ -112,14 +112,8 @@ public struct JSONObject: Hashable, Sendable {
         }
     }
 
-    /// The member whose key equals `key` ignoring ASCII case, for producers that capitalise names.
-    public func caseInsensitiveMember(_ key: String) -> JSONMember? {
-        if let position = position(of: key) { return members[position] }
-        return caseInsensitiveFallback(key)
-    }
-
-    /// The member matching `key` only when case is ignored; callers that already looked up the
-    /// exact key use this to avoid a second scan.
+    /// The member matching `key` when ASCII case is ignored, for producers that capitalise names;
+    /// callers look up the exact key first.
     func caseInsensitiveFallback(_ key: String) -> JSONMember? {
         guard hasCapitalizedKey || key.utf8.first.map(Self.isUpper) ?? false else { return nil }
         let count = key.utf8.count

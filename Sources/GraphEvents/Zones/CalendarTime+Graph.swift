@@ -30,15 +30,6 @@ extension CalendarTime {
         }
     }
 
-    /// The wall date of this time in the zone Graph calls `zoneName` (for UTC instants); other forms
-    /// keep their own date.
-    func localDate(inGraphZone zoneName: String?) -> CalendarDate {
-        guard case .utc(let utc) = self, let zoneName, let iana = GraphZones.ianaIdentifier(forGraphName: zoneName),
-            let local = GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: iana)
-        else { return date }
-        return local.date
-    }
-
     /// The basic-format text of a RECURRENCE-ID for transaction ids: a date, or the UTC time.
     var transactionKey: String {
         let utc = isDate ? localDateTime : graphUTC ?? localDateTime
