@@ -53,7 +53,7 @@ public struct GraphEventMapper: Sendable {
         }
         var (event, decoder) = decode(object, location: location)
         event.uid = master.uid
-        event.recurrenceID = master.start.flatMap { decoder.recurrenceID(object, at: path, masterStart: $0) }.map {
+        event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
             RecurrenceIdentifier(time: $0)
         }
         guard event.recurrenceID != nil, event.start != nil else {
@@ -143,9 +143,11 @@ public struct GraphEventMapper: Sendable {
 
 extension GraphDecoder {
     /// The RECURRENCE-ID of an exception, in the form of its master's DTSTART.
-    mutating func recurrenceID(_ object: JSONObject, at path: String, masterStart: CalendarTime) -> CalendarTime? {
+    mutating func recurrenceID(_ object: JSONObject, at path: String, master: Event) -> CalendarTime? {
+        guard let masterStart = master.start else { return nil }
         if case .utc(let utc)? = instant("originalStart", of: object, at: path) {
-            if let time = masterStart.sameForm(atUTC: utc) { return time }
+            let allDayZone = master.graphExtra(.originalStartTimeZone)
+            if let time = masterStart.sameForm(atUTC: utc, allDayZone: allDayZone) { return time }
             report(
                 .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
                 at: "\(path).originalStart")
