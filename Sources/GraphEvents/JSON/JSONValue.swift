@@ -173,7 +173,13 @@ extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
 /// Collects an object's members as they are parsed, finding a repeated key by comparing
 /// signatures (lengths) before keys.
 struct JSONObjectBuilder {
-    private var members: [JSONMember] = []
+    private var members: [JSONMember]
+
+    init() {
+        // Room for a typical small object at once, instead of growing through 1, 2, 4, 8.
+        members = []
+        members.reserveCapacity(8)
+    }
 
     /// Adds a member; returns true when the key was already there (its value is replaced).
     mutating func add(_ key: String, _ value: JSONValue) -> Bool {

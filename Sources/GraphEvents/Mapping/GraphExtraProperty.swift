@@ -55,27 +55,20 @@ extension Event {
         extraProperties.first { $0.name == property.rawValue }.map { ICalendarText.unescape($0.value) }
     }
 
-    /// Sets (or with nil removes) an `X-CALPORT-GRAPH-…` property.
-    mutating func setGraphExtra(_ property: GraphExtraProperty, _ value: String?) {
-        extraProperties.removeAll { $0.name == property.rawValue }
-        if let value {
-            extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value)))
-        }
-    }
-
     /// Copies the scalar members of `object` that the model lacks into extra properties.
     mutating func decodeGraphExtras(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
         for property in GraphExtraProperty.allCases {
+            let value: String?
             if property == .responseStatus {
                 let status = decoder.object(property.member, of: object, at: path)
-                setGraphExtra(
-                    property, status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") })
+                value = status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") }
             } else if property.isBoolean {
-                setGraphExtra(
-                    property, decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" })
+                value = decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" }
             } else {
-                setGraphExtra(property, decoder.string(property.member, of: object, at: path))
+                value = decoder.string(property.member, of: object, at: path)
             }
+            // A new event has none of these yet, so appending is enough.
+            if let value { extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value))) }
         }
     }
 
