@@ -6,7 +6,11 @@ enum GraphDateTime {
     /// A wall time, and the UTC offset in seconds when the text carries one (`Z`, `+02:00`).
     /// Fractions of a second are dropped: iCalendar has none.
     static func parse(_ text: String) -> (local: LocalDateTime, offset: Int?)? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (local: LocalDateTime, offset: Int?)? {
         guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             let date = parseDate(bytes),
             let hour = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(bytes, 14, 2)
@@ -42,12 +46,12 @@ enum GraphDateTime {
 
     /// A `yyyy-MM-dd` date.
     static func parseDate(_ text: String) -> CalendarDate? {
-        let bytes = Array(text.utf8)
-        return bytes.count == 10 ? parseDate(bytes) : nil
+        var text = text
+        return text.withUTF8 { $0.count == 10 ? parseDate($0) : nil }
     }
 
     /// The date in the first ten bytes.
-    private static func parseDate(_ bytes: [UInt8]) -> CalendarDate? {
+    private static func parseDate(_ bytes: UnsafeBufferPointer<UInt8>) -> CalendarDate? {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2)
         else { return nil }
@@ -55,7 +59,7 @@ enum GraphDateTime {
         return date.isValid ? date : nil
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start + count <= bytes.count else { return nil }
         var value = 0
         for byte in bytes[start..<start + count] {

@@ -68,7 +68,9 @@ extension Event {
                 value = decoder.string(property.member, of: object, at: path)
             }
             // A new event has none of these yet, so appending is enough.
-            if let value { extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value))) }
+            if let value {
+                extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value)))
+            }
         }
     }
 
