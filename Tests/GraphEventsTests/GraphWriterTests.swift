@@ -151,6 +151,23 @@ private func standUp() -> [Event] {
                 ["displayName": "A"], ["displayName": "B", "coordinates": ["latitude": 1.5, "longitude": -2]],
             ])
         #expect(json["isCancelled"] == nil && json["onlineMeeting"] == nil)
+        var located = event
+        located.locations = [
+            Location(
+                name: "Hall",
+                parameters: [
+                    Parameter("X-CALPORT-GRAPH-UNIQUE-ID", "Hall"),
+                    Parameter("X-CALPORT-GRAPH-LOCATION-TYPE", "default"),
+                ])
+        ]
+        #expect(
+            GraphEventWriter(style: .post).write([located]).output.first?["location"] == [
+                "displayName": "Hall", "locationType": "default",
+            ])
+        #expect(
+            GraphEventWriter(style: .full).write([located]).output.first?["location"] == [
+                "displayName": "Hall", "locationType": "default", "uniqueId": "Hall",
+            ])
         #expect(
             result.diagnostics.map(\.message) == [
                 "Graph keeps one reminder before the start; 1 other alarm(s) left out",
