@@ -72,13 +72,24 @@ enum GraphDateTime {
 
     /// `2017-04-21`.
     static func format(_ date: CalendarDate) -> String {
-        pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+        var bytes: [UInt8] = []
+        appendDate(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
     static func format(_ local: LocalDateTime, fraction: Bool) -> String {
-        format(local.date) + "T" + pad(local.hour, 2) + ":" + pad(local.minute, 2) + ":" + pad(local.second, 2)
-            + (fraction ? ".0000000" : "")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(28)
+        appendDate(local.date, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(local.hour, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(local.minute, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(local.second, 2, to: &bytes)
+        if fraction { bytes += Array(".0000000".utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2017-04-15T03:00:50Z`.
@@ -86,8 +97,27 @@ enum GraphDateTime {
         format(utc, fraction: false) + "Z"
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    private static func appendDate(_ date: CalendarDate, to bytes: inout [UInt8]) {
+        appendPadded(date.year, 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.month, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.day, 2, to: &bytes)
+    }
+
+    /// Decimal digits of a non-negative value, zero-padded to `width`; negative years keep their sign.
+    private static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+        guard value >= 0 else {
+            bytes += Array(String(value).utf8)
+            return
+        }
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes += repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count))
+        bytes += digits.reversed()
     }
 }

@@ -113,7 +113,7 @@ enum ICalendarText {
 
     /// The inverse of `escape`; `\N` is a newline too.
     static func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
         var result = ""
         var escaping = false
         for character in text {
