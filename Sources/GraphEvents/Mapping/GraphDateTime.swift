@@ -105,19 +105,18 @@ enum GraphDateTime {
         appendPadded(date.day, 2, to: &bytes)
     }
 
-    /// Decimal digits of a non-negative value, zero-padded to `width`; negative years keep their sign.
+    /// Decimal digits of a value, zero-padded to `width`; values that do not fit (or negative
+    /// years) are written as they are.
     private static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
-        guard value >= 0 else {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        guard value >= 0, value < divisor * 10 else {
             bytes += Array(String(value).utf8)
             return
         }
-        var digits: [UInt8] = []
-        var rest = value
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes += repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count))
-        bytes += digits.reversed()
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
