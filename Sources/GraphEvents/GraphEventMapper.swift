@@ -21,24 +21,21 @@ public struct GraphEventMapper: Sendable {
         var (event, decoder) = decode(object, location: location)
         event.decodeGraphRecurrence(object, at: path, &decoder)
         var events = event.start == nil ? [] : [event]
-        var diagnostics = decoder.diagnostics
+        var overrideDiagnostics: [Diagnostic] = []
         for (position, exception) in (decoder.array("exceptionOccurrences", of: object, at: path) ?? []).enumerated() {
             var itemLocation = location
             itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
             let mapped = override(from: exception, of: event, location: itemLocation)
             events += mapped.output.map { [$0] } ?? []
-            diagnostics += mapped.diagnostics
+            overrideDiagnostics += mapped.diagnostics
         }
         if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
-            var place = location
-            place.jsonPath = path
-            diagnostics.append(
-                Diagnostic(
-                    .warning, code: "graph-missing-recurrence",
-                    message:
-                        "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
-                    location: place, uid: decoder.eventID))
+            decoder.report(
+                .warning, "graph-missing-recurrence",
+                "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                at: path)
         }
+        let diagnostics = decoder.diagnostics + overrideDiagnostics
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 
