@@ -187,6 +187,24 @@ import Testing
         #expect(event.description == "Does late morning work for you?")
     }
 
+    @Test func postResponseOfThePicnicWithThreePlaces() throws {
+        // user-post-events.response-2: created in Pacific time, an online meeting not yet set up.
+        guard let result = Corpus.read("user-post-events.response-2.json") else { return }
+        let event = try #require(result.events.first)
+        #expect(result.diagnostics == [])
+        #expect(event.uid == "04000000820089190544" && event.extra("X-CALPORT-GRAPH-ID") == "AAMkADAGAADDdm4NAAA=")
+        #expect(event.start == inPacific(2017, 8, 30, 11) && event.end == .end(inPacific(2017, 8, 30, 12)))
+        #expect(event.created == utc(2017, 8, 30, 7, 6, 33) && event.lastModified == utc(2017, 8, 30, 7, 6, 34))
+        #expect(event.locations.map(\.name) == ["Conf Room 3", "Fourth Coffee", "Home Office"])
+        #expect(event.extra("X-CALPORT-GRAPH-IS-ONLINE-MEETING") == "TRUE" && event.conferences == [])
+        #expect(
+            event.attendees.map(\.participant.emailAddress) == [
+                "DanaS@contoso.onmicrosoft.com", "AlexW@contoso.onmicrosoft.com",
+            ])
+        #expect(event.organizer?.commonName == "Adele Vance")
+        #expect(event.alarms == [.minutesBeforeStart(15)] && event.busyStatus == .busy)
+    }
+
     @Test func seriesMasterWithEndDateRange() throws {
         guard let result = Corpus.read("user-post-events.response-3.json") else { return }
         let event = try #require(result.events.first)
