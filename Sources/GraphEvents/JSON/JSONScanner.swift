@@ -123,7 +123,11 @@ struct JSONScanner {
 
     private mutating func literal(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw error("invalid literal") }
+        guard index + count <= bytes.count else {
+            // Cut off by the end of the input: say so, so that a chunked reader waits for more.
+            index = bytes.count
+            throw error("unexpected end of input in a literal")
+        }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw error("invalid literal", at: index + offset)
         }
@@ -222,7 +226,10 @@ struct JSONScanner {
     }
 
     private mutating func hexQuad() throws(JSONError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        guard index + 4 <= bytes.count else {
+            index = bytes.count
+            throw error("truncated \\u escape")
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -254,7 +261,7 @@ struct JSONScanner {
         }
         let digitCount = index - digitsStart
         guard digitCount > 0 else {
-            index = start
+            if index < bytes.count { index = start }
             throw unexpected("a value")
         }
         if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {
