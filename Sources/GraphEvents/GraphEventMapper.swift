@@ -97,6 +97,7 @@ public struct GraphEventMapper: Sendable {
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
         var object = JSONObject()
+        object.reserveCapacity(48)  // a full event has about forty members
         if encoder.style == .full {
             if let id = event.graphExtra(.id) { object["id"] = .string(id) }
             object["iCalUId"] = .string(event.uid)

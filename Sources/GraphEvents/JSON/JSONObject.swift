@@ -63,6 +63,9 @@ public struct JSONObject: Hashable, Sendable {
     }
 
     /// Objects are equal when their members are, in the same order.
+    /// Room for `count` members, for a writer that knows roughly how many it will add.
+    mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
+
     /// An object of members whose keys the caller knows to be distinct.
     init(distinct members: [JSONMember]) {
         self.members = members

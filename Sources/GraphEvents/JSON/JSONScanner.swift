@@ -140,7 +140,7 @@ struct JSONScanner {
         index += 1  // the opening quote
         let start = index
         while true {
-            skipPlainStringBytes()
+            index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -153,23 +153,6 @@ struct JSONScanner {
             index += 1
         }
         throw error("unterminated string", at: start - 1)
-    }
-
-    /// Skips eight bytes at a time while none is a quote, a backslash or a control character
-    /// (the classic "has zero byte" bit trick), since most of an event's bytes are string content.
-    private mutating func skipPlainStringBytes() {
-        guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            let special =
-                ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { return }
-            index += 8
-        }
     }
 
     /// The slow path, for strings with escapes: decode into a byte buffer.

@@ -76,12 +76,12 @@ public struct JSONWriter: Sendable {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
+            var index = 0
+            while index < bytes.count {
+                let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+                guard runEnd < bytes.count else { break }
+                let byte = bytes[runEnd]
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), byte])
                 case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
@@ -93,8 +93,8 @@ public struct JSONWriter: Sendable {
                         UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
                     ])
                 }
+                index = runEnd + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         output.append(UInt8(ascii: "\""))
     }
