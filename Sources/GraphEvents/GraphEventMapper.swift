@@ -21,24 +21,21 @@ public struct GraphEventMapper: Sendable {
         var (event, decoder) = decode(object, location: location)
         event.decodeGraphRecurrence(object, at: path, &decoder)
         var events = event.start == nil ? [] : [event]
-        var diagnostics = decoder.diagnostics
+        var overrideDiagnostics: [Diagnostic] = []
         for (position, exception) in (decoder.array("exceptionOccurrences", of: object, at: path) ?? []).enumerated() {
             var itemLocation = location
             itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
             let mapped = override(from: exception, of: event, location: itemLocation)
             events += mapped.output.map { [$0] } ?? []
-            diagnostics += mapped.diagnostics
+            overrideDiagnostics += mapped.diagnostics
         }
         if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
-            var place = location
-            place.jsonPath = path
-            diagnostics.append(
-                Diagnostic(
-                    .warning, code: "graph-missing-recurrence",
-                    message:
-                        "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
-                    location: place, uid: decoder.eventID))
+            decoder.report(
+                .warning, "graph-missing-recurrence",
+                "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                at: path)
         }
+        let diagnostics = decoder.diagnostics + overrideDiagnostics
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 
@@ -53,7 +50,7 @@ public struct GraphEventMapper: Sendable {
         }
         var (event, decoder) = decode(object, location: location)
         event.uid = master.uid
-        event.recurrenceID = master.start.flatMap { decoder.recurrenceID(object, at: path, masterStart: $0) }.map {
+        event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
             RecurrenceIdentifier(time: $0)
         }
         guard event.recurrenceID != nil, event.start != nil else {
@@ -100,6 +97,7 @@ public struct GraphEventMapper: Sendable {
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
         var object = JSONObject()
+        object.reserveCapacity(48)  // a full event has about forty members
         if encoder.style == .full {
             if let id = event.graphExtra(.id) { object["id"] = .string(id) }
             object["iCalUId"] = .string(event.uid)
@@ -142,9 +140,11 @@ public struct GraphEventMapper: Sendable {
 
 extension GraphDecoder {
     /// The RECURRENCE-ID of an exception, in the form of its master's DTSTART.
-    mutating func recurrenceID(_ object: JSONObject, at path: String, masterStart: CalendarTime) -> CalendarTime? {
+    mutating func recurrenceID(_ object: JSONObject, at path: String, master: Event) -> CalendarTime? {
+        guard let masterStart = master.start else { return nil }
         if case .utc(let utc)? = instant("originalStart", of: object, at: path) {
-            if let time = masterStart.sameForm(atUTC: utc) { return time }
+            let allDayZone = master.graphExtra(.originalStartTimeZone)
+            if let time = masterStart.sameForm(atUTC: utc, allDayZone: allDayZone) { return time }
             report(
                 .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
                 at: "\(path).originalStart")

@@ -41,24 +41,21 @@ public struct GraphEventWriter: Sendable {
                 diagnostics += encoder.diagnostics
                 continue
             }
-            let masterID = master.graphExtra(.id) ?? master.uid
             if style == .full && !master.exceptionDates.isEmpty {
-                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: masterID))
+                let seriesID = master.graphExtra(.id) ?? master.uid
+                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
             }
             values.append(.object(finish(object, for: master)))
-            let masterKey = transactionID(master)
             for override in series.overrides {
-                guard var entry = mapper.encode(override, &encoder) else { continue }
-                entry = link(
-                    entry, originalStart: override.recurrenceID?.time, masterKey: masterKey, masterID: masterID,
-                    &encoder)
-                values.append(.object(finish(entry, for: override)))
+                guard let entry = mapper.encode(override, &encoder) else { continue }
+                let linked = link(entry, originalStart: override.recurrenceID?.time, of: master, &encoder)
+                values.append(.object(finish(linked, for: override)))
             }
             if style == .post {
                 for exdate in master.exceptionDates {
                     let entry = JSONObject([JSONMember("isCancelled", true)])
                     values.append(
-                        .object(link(entry, originalStart: exdate, masterKey: masterKey, masterID: masterID, &encoder)))
+                        .object(link(entry, originalStart: exdate, of: master, &encoder)))
                 }
             }
             diagnostics += encoder.diagnostics
@@ -69,16 +66,15 @@ public struct GraphEventWriter: Sendable {
     /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId
     /// (POST) or `seriesMasterId` (full).
     private func link(
-        _ entry: JSONObject, originalStart: CalendarTime?, masterKey: String, masterID: String,
-        _ encoder: inout GraphEncoder
+        _ entry: JSONObject, originalStart: CalendarTime?, of master: Event, _ encoder: inout GraphEncoder
     ) -> JSONObject {
         var entry = entry
         if style == .post {
-            entry[Self.seriesMasterAnnotation] = .string(masterKey)
+            entry[Self.seriesMasterAnnotation] = .string(transactionID(master))
         } else {
-            entry["seriesMasterId"] = .string(masterID)
+            entry["seriesMasterId"] = .string(master.graphExtra(.id) ?? master.uid)
         }
-        if let utc = originalStart?.graphUTC {
+        if let utc = originalStart?.graphUTC(allDayZone: master.graphExtra(.originalStartTimeZone)) {
             entry["originalStart"] = .string(GraphDateTime.formatInstant(utc))
         } else {
             encoder.report(

@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import Testing
 
 @testable import GraphEvents
@@ -186,6 +187,24 @@ import Testing
         #expect(event.description == "Does late morning work for you?")
     }
 
+    @Test func postResponseOfThePicnicWithThreePlaces() throws {
+        // user-post-events.response-2: created in Pacific time, an online meeting not yet set up.
+        guard let result = Corpus.read("user-post-events.response-2.json") else { return }
+        let event = try #require(result.events.first)
+        #expect(result.diagnostics == [])
+        #expect(event.uid == "04000000820089190544" && event.extra("X-CALPORT-GRAPH-ID") == "AAMkADAGAADDdm4NAAA=")
+        #expect(event.start == inPacific(2017, 8, 30, 11) && event.end == .end(inPacific(2017, 8, 30, 12)))
+        #expect(event.created == utc(2017, 8, 30, 7, 6, 33) && event.lastModified == utc(2017, 8, 30, 7, 6, 34))
+        #expect(event.locations.map(\.name) == ["Conf Room 3", "Fourth Coffee", "Home Office"])
+        #expect(event.extra("X-CALPORT-GRAPH-IS-ONLINE-MEETING") == "TRUE" && event.conferences == [])
+        #expect(
+            event.attendees.map(\.participant.emailAddress) == [
+                "DanaS@contoso.onmicrosoft.com", "AlexW@contoso.onmicrosoft.com",
+            ])
+        #expect(event.organizer?.commonName == "Adele Vance")
+        #expect(event.alarms == [.minutesBeforeStart(15)] && event.busyStatus == .busy)
+    }
+
     @Test func seriesMasterWithEndDateRange() throws {
         guard let result = Corpus.read("user-post-events.response-3.json") else { return }
         let event = try #require(result.events.first)
@@ -226,6 +245,55 @@ import Testing
             let written = GraphEventWriter(style: .full).write(result.events)
             let reread = GraphEventReader().read(Array(JSONWriter().string(.array(written.output)).utf8))
             #expect(reread.events == result.events, "\(name)")
+        }
+    }
+}
+
+/// Graph → model → Graph at the JSON level: each mapped member comes back as it was.
+@Suite struct CorpusJSONRoundTripTests {
+    /// Members written back unchanged; docs/mapping.md lists why the others are not.
+    private static let members = [
+        "id", "iCalUId", "transactionId", "subject", "body", "start", "end", "isAllDay", "importance", "sensitivity",
+        "showAs", "categories", "isReminderOn", "reminderMinutesBeforeStart", "webLink", "allowNewTimeProposals",
+        "responseRequested", "hideAttendees", "isOrganizer", "isDraft", "isOnlineMeeting", "onlineMeetingProvider",
+        "originalStartTimeZone", "originalEndTimeZone", "locations", "organizer", "onlineMeeting", "recurrence", "type",
+        "isCancelled",
+    ]
+
+    @Test func mappedMembersComeBackUnchanged() throws {
+        let names = [
+            "event-get.35bfe17.response-2.json", "user-post-events.response-1.json", "user-post-events.response-3.json",
+            "user-post-events.response-4.json",
+        ]
+        for name in names {
+            guard let result = Corpus.read(name) else { return }
+            let original = try JSONParser.parse(
+                Array(
+                    try #require(
+                        FileManager.default.contents(atPath: Corpus.directory.appendingPathComponent(name).path))))
+            let written = try #require(GraphEventWriter(style: .full).write(result.events).output.first)
+            let present = Self.members.filter { original[$0] != nil && original[$0] != .null }
+            for member in present {
+                #expect(written[member] == original[member], "\(name): \(member)")
+            }
+            #expect(
+                present.count >= (name.hasPrefix("user-post") ? 25 : 7), "\(name) compares \(present.count) members")
+            // Instants lose only their fraction of a second.
+            for member in ["createdDateTime", "lastModifiedDateTime"] {
+                if let text = original[member]?.stringValue {
+                    #expect(
+                        written[member]?.stringValue.flatMap(GraphDateTime.parseInstant)
+                            == GraphDateTime.parseInstant(text))
+                }
+            }
+            // Attendees keep type, response and address; the response time is not kept.
+            let attendees = original["attendees"]?.arrayValue?.map { attendee -> JSONValue in
+                [
+                    "type": attendee["type"]!, "status": ["response": attendee["status"]!["response"]!],
+                    "emailAddress": attendee["emailAddress"]!,
+                ]
+            }
+            #expect(written["attendees"]?.arrayValue == attendees, "\(name)")
         }
     }
 }

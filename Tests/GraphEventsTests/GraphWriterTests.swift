@@ -79,7 +79,7 @@ private func standUp() -> [Event] {
         let back = readGraph(JSONWriter().string(.array(result.output))).events
         #expect(back.count == 2)
         let original = standUp()
-        #expect(back[0].start?.graphUTC == original[0].start?.graphUTC)
+        #expect(back[0].start?.graphUTC() == original[0].start?.graphUTC())
         #expect(back[0].start?.timeZone?.name == "Pacific Standard Time")  // written as the Windows name
         #expect(
             back[0].recurrenceRules == [
@@ -88,9 +88,30 @@ private func standUp() -> [Event] {
                     byDay: [.monday, .tuesday, .wednesday, .thursday, .friday].map { WeekdayNumber($0) },
                     weekStart: .monday)
             ])
-        #expect(back[0].exceptionDates.map(\.graphUTC) == [utc(2026, 12, 3, 16).graphUTC])
-        #expect(back[1].recurrenceID?.time.graphUTC == original[1].recurrenceID?.time.graphUTC)
+        #expect(back[0].exceptionDates.map { $0.graphUTC() } == [utc(2026, 12, 3, 16).graphUTC()])
+        #expect(back[1].recurrenceID?.time.graphUTC() == original[1].recurrenceID?.time.graphUTC())
         #expect(back[1].uid == original[0].uid)
+    }
+
+    @Test func allDayOverridesAreTiedAtMidnightInTheSeriesZone() throws {
+        // An all-day series read with Prefer: Pacific; its exception's originalStart is Pacific
+        // midnight (08:00 UTC), which must name the same day both ways.
+        let json = """
+            [{"id": "M", "type": "seriesMaster", "isAllDay": true, "originalStartTimeZone": "Pacific Standard Time",
+              "start": {"dateTime": "2026-11-30T00:00:00", "timeZone": "Pacific Standard Time"},
+              "end": {"dateTime": "2026-12-01T00:00:00", "timeZone": "Pacific Standard Time"},
+              "recurrence": {"pattern": {"type": "daily", "interval": 1}, "range": {"type": "numbered", "startDate": "2026-11-30", "numberOfOccurrences": 5}}},
+             {"id": "X", "type": "exception", "seriesMasterId": "M", "isAllDay": true, "subject": "moved", "originalStart": "2026-12-02T08:00:00Z",
+              "start": {"dateTime": "2026-12-05T00:00:00", "timeZone": "Pacific Standard Time"},
+              "end": {"dateTime": "2026-12-06T00:00:00", "timeZone": "Pacific Standard Time"}}]
+            """
+        let events = readGraph(json).events
+        #expect(events.count == 2)
+        #expect(events[1].recurrenceID == RecurrenceIdentifier(time: .date(date(2026, 12, 2))))
+        let written = GraphEventWriter(style: .full).write(events).output
+        #expect(written[1]["originalStart"] == "2026-12-02T08:00:00Z")
+        #expect(
+            written[0]["start"] == ["dateTime": "2026-11-30T00:00:00.0000000", "timeZone": "Pacific Standard Time"])
     }
 
     @Test func propertiesAndWhatIsLost() throws {
@@ -130,6 +151,23 @@ private func standUp() -> [Event] {
                 ["displayName": "A"], ["displayName": "B", "coordinates": ["latitude": 1.5, "longitude": -2]],
             ])
         #expect(json["isCancelled"] == nil && json["onlineMeeting"] == nil)
+        var located = event
+        located.locations = [
+            Location(
+                name: "Hall",
+                parameters: [
+                    Parameter("X-CALPORT-GRAPH-UNIQUE-ID", "Hall"),
+                    Parameter("X-CALPORT-GRAPH-LOCATION-TYPE", "default"),
+                ])
+        ]
+        #expect(
+            GraphEventWriter(style: .post).write([located]).output.first?["location"] == [
+                "displayName": "Hall", "locationType": "default",
+            ])
+        #expect(
+            GraphEventWriter(style: .full).write([located]).output.first?["location"] == [
+                "displayName": "Hall", "locationType": "default", "uniqueId": "Hall",
+            ])
         #expect(
             result.diagnostics.map(\.message) == [
                 "Graph keeps one reminder before the start; 1 other alarm(s) left out",

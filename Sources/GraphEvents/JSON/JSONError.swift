@@ -42,6 +42,12 @@ struct LineCounter {
     private var line = 1
     private var lineStart = 0
 
+    /// Forgets the first `count` bytes of the input, which a chunked reader has dropped.
+    mutating func dropFirst(_ count: Int) {
+        offset -= count
+        lineStart -= count
+    }
+
     /// The 1-based line and column of `target`; cheapest when targets do not decrease between calls.
     mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         let end = min(target, bytes.count)

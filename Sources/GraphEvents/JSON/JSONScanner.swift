@@ -123,7 +123,11 @@ struct JSONScanner {
 
     private mutating func literal(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw error("invalid literal") }
+        guard index + count <= bytes.count else {
+            // Cut off by the end of the input: say so, so that a chunked reader waits for more.
+            index = bytes.count
+            throw error("unexpected end of input in a literal")
+        }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw error("invalid literal", at: index + offset)
         }
@@ -136,10 +140,13 @@ struct JSONScanner {
         index += 1  // the opening quote
         let start = index
         while true {
-            skipPlainStringBytes()
+            index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if index - start > limits.maximumStringLength {
+                    throw error("string longer than the limit", at: start - 1)
+                }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
@@ -149,23 +156,6 @@ struct JSONScanner {
             index += 1
         }
         throw error("unterminated string", at: start - 1)
-    }
-
-    /// Skips eight bytes at a time while none is a quote, a backslash or a control character
-    /// (the classic "has zero byte" bit trick), since most of an event's bytes are string content.
-    private mutating func skipPlainStringBytes() {
-        guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            let special =
-                ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { return }
-            index += 8
-        }
     }
 
     /// The slow path, for strings with escapes: decode into a byte buffer.
@@ -222,7 +212,10 @@ struct JSONScanner {
     }
 
     private mutating func hexQuad() throws(JSONError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        guard index + 4 <= bytes.count else {
+            index = bytes.count
+            throw error("truncated \\u escape")
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -254,7 +247,7 @@ struct JSONScanner {
         }
         let digitCount = index - digitsStart
         guard digitCount > 0 else {
-            index = start
+            if index < bytes.count { index = start }
             throw unexpected("a value")
         }
         if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {

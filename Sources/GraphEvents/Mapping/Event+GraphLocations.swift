@@ -28,15 +28,18 @@ extension Event {
         guard let first = locations.first else { return }
         object["location"] =
             locations.count == 1
-            ? Self.graphLocation(first) : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
+            ? Self.graphLocation(first, encoder.style)
+            : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
         if locations.count > 1 || encoder.style == .full {
-            object["locations"] = .array(locations.map(Self.graphLocation))
+            object["locations"] = .array(locations.map { Self.graphLocation($0, encoder.style) })
         }
     }
 
-    private static func graphLocation(_ location: Location) -> JSONValue {
+    /// A Graph `location`; Graph reserves `uniqueId` and `uniqueIdType` for itself, so a POST body
+    /// leaves them out.
+    private static func graphLocation(_ location: Location, _ style: GraphOutputStyle) -> JSONValue {
         var result = JSONObject([JSONMember("displayName", .string(location.name))])
-        for (member, parameter) in locationParameters {
+        for (member, parameter) in locationParameters where style == .full || !member.hasPrefix("uniqueId") {
             if let value = location.parameters.first(where: { $0.name == parameter })?.values.first {
                 result[member] = .string(value)
             }

@@ -19,12 +19,15 @@ extension Event {
         }
         if style == .post && url != nil { lost.append("URL") }
         lost += propertyParameters.keys.sorted().map { "\($0) parameters" }
-        let mapped = Set(GraphExtraProperty.allCases.map(\.rawValue) + [Self.teamsURLProperty])
         var names: [String] = []
-        for property in extraProperties where !mapped.contains(property.name) && !names.contains(property.name) {
+        for property in extraProperties
+        where !Self.mappedExtras.contains(property.name) && !names.contains(property.name) {
             names.append(property.name)
         }
         lost += names + extraComponents.map(\.name)
         return lost
     }
+
+    /// Extra properties the Graph mapping writes back itself.
+    private static let mappedExtras = Set(GraphExtraProperty.allCases.map(\.rawValue) + [teamsURLProperty])
 }

@@ -110,7 +110,7 @@ extension Event {
     /// `cancelledOccurrences` of a full event, from the EXDATEs: `OID.<id>.<local date>`.
     func graphCancelledOccurrences(seriesID: String) -> [JSONValue] {
         exceptionDates.map { exdate in
-            let local = start.flatMap { start in exdate.graphUTC.flatMap { start.sameForm(atUTC: $0) } } ?? exdate
+            let local = start.flatMap { start in exdate.graphUTC().flatMap { start.sameForm(atUTC: $0) } } ?? exdate
             return .string("OID.\(seriesID).\(GraphDateTime.format(exdate.isDate ? exdate.date : local.date))")
         }
     }

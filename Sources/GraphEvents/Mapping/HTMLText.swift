@@ -18,10 +18,10 @@ enum HTMLText {
                 }
                 let tag = bytes[(index + 1)..<close]
                 index = close + 1
-                let name = tagName(tag)
+                let name = packedName(tag)
                 if skippedElements.contains(name), tag.first != UInt8(ascii: "/"), tag.last != UInt8(ascii: "/") {
                     index = end(ofElement: name, in: bytes, from: index)
-                } else if name == Array("br".utf8) {
+                } else if name == Self.pack("br") {
                     output.lineBreak(lines: 1, adding: true)
                 } else if paragraphElements.contains(name) {
                     output.lineBreak(lines: 2)
@@ -43,25 +43,35 @@ enum HTMLText {
         return output.text
     }
 
-    private static let skippedElements: Set<[UInt8]> = Set(["head", "style", "script", "title"].map { Array($0.utf8) })
+    private static let skippedElements: Set<UInt64> = Set(["head", "style", "script", "title"].map(pack))
     /// Elements set off by an empty line, and elements that only start a new line.
-    private static let paragraphElements: Set<[UInt8]> = Set(
-        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map { Array($0.utf8) })
-    private static let lineElements: Set<[UInt8]> = Set(["div", "tr", "li"].map { Array($0.utf8) })
+    private static let paragraphElements: Set<UInt64> = Set(
+        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map(pack))
+    private static let lineElements: Set<UInt64> = Set(["div", "tr", "li"].map(pack))
 
-    /// `p` from `p class="x"`, `/P` or `br/`, in lower case.
-    private static func tagName(_ tag: ArraySlice<UInt8>) -> [UInt8] {
-        let body = tag.drop { $0 == UInt8(ascii: "/") }
-        return body.prefix { isAlphanumeric($0) }.map { $0 | (isLetter($0) ? 0x20 : 0) }
+    /// A tag name of up to eight letters and digits, lower-cased and packed into an integer so that
+    /// it is compared without building a string; longer names are 0, which no set holds.
+    private static func packedName<Bytes: Collection<UInt8>>(_ tag: Bytes) -> UInt64 {
+        var packed: UInt64 = 0
+        var length = 0
+        for byte in tag.drop(while: { $0 == UInt8(ascii: "/") }) {
+            guard isAlphanumeric(byte) else { break }
+            length += 1
+            guard length <= 8 else { return 0 }
+            packed = packed << 8 | UInt64(isLetter(byte) ? byte | 0x20 : byte)
+        }
+        return packed
     }
 
+    private static func pack(_ name: String) -> UInt64 { packedName(Array(name.utf8)) }
+
     /// The index after `</name…>`, or the end of the input.
-    private static func end(ofElement name: [UInt8], in bytes: [UInt8], from start: Int) -> Int {
+    private static func end(ofElement name: UInt64, in bytes: [UInt8], from start: Int) -> Int {
         var index = start
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = open + 1
             guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { continue }
-            if tagName(bytes[(index + 1)...].prefix(name.count + 1)) == name {
+            if packedName(bytes[(index + 1)...]) == name {
                 return (bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count - 1) + 1
             }
         }
