@@ -36,7 +36,11 @@ enum ConvertCommand {
                 terminal.writeError("calport convert: error: use either -o FILE or --out-dir DIR, not both\n")
                 return .usage
             }
-            return BatchConversion(arguments: arguments, directory: directory).run(terminal: terminal)
+            return BatchConversion(
+                arguments: arguments, directory: directory,
+                requestedFormat: arguments.value(from).flatMap(InputFile.Format.init(rawValue:)),
+                target: OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+            ).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
