@@ -29,11 +29,16 @@ struct BatchConversion {
         }
         let strict = arguments.isSet(CommonOptions.strict)
         let outcomes = OutcomeSlots<Outcome>(count: inputs.count)
+        let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             outcomes.set(index, convert(inputs[index], strict: strict))
+            let done = outcomes.values
+            progress.update(filesDone: done.count, of: inputs.count, events: done.reduce(0) { $0 + $1.events })
         }
+        progress.finish()
         var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: strict, terminal: terminal)
+            quiet: arguments.isSet(CommonOptions.quiet), strict: strict,
+            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
         var failures = 0
         var events = 0
         for (input, outcome) in zip(inputs, outcomes.values) {

@@ -26,7 +26,7 @@ enum ConvertCommand {
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
             from, to, output, outputDirectory, streaming, expandUnsupported, CommonOptions.strict, CommonOptions.quiet,
-            CommonOptions.help,
+            CommonOptions.verbose, CommonOptions.help,
         ],
         positionals: "[FILE…|-]")
 
@@ -44,6 +44,7 @@ enum ConvertCommand {
         }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            verbose: arguments.isSet(CommonOptions.verbose),
             terminal: terminal)
         let inputs: [InputFile]
         do {
