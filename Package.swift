@@ -31,6 +31,6 @@ let package = Package(
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
         .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),
-        .testTarget(name: "calportTests", dependencies: ["calport"]),
+        .testTarget(name: "calportTests", dependencies: ["calport", "ICalendar", "GraphEvents", "CalendarModel"]),
     ]
 )
