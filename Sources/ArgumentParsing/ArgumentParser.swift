@@ -12,6 +12,8 @@ public struct ParsedArguments: Sendable {
 public struct UsageError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+
+    public init(message: String) { self.message = message }
 }
 
 /// Parses arguments against a spec: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, flags, `--` and `-`.

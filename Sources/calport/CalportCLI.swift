@@ -7,7 +7,7 @@ enum CalportCLI {
     static let version = "0.1.0"
 
     static let commands: [CommandSpec] = [
-        ConvertCommand.spec, ValidateCommand.spec, TZCommand.spec, CompletionCommand.spec,
+        ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, CompletionCommand.spec,
     ]
 
     static var helpText: String {
@@ -72,6 +72,7 @@ enum CalportCLI {
         }
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
+        case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
         case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
         case CompletionCommand.spec.name: return CompletionCommand.run(parsed, terminal: terminal, commands: commands)
