@@ -23,7 +23,8 @@ struct ExpandCommandTests {
     func run(_ arguments: [String], input: String) -> Run {
         let capture = Capture()
         let terminal = Terminal(
-            readStandardInput: { Array(input.utf8) }, writeOutput: { capture.output += $0 },
+            standardInput: { ChunkSource(chunks: input.isEmpty ? [] : [Array(input.utf8)]) },
+            writeOutput: { capture.output += $0 },
             writeError: { capture.errors += $0 })
         let status = CalportCLI.run(["expand"] + arguments, terminal: terminal)
         return Run(status: status, output: String(decoding: capture.output, as: UTF8.self), errors: capture.errors)
