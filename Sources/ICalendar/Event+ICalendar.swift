@@ -45,6 +45,8 @@ extension Event {
         // RFC 5545 §3.6.1: a DATE start without DTEND or DURATION lasts one day. Stating it means
         // the written VEVENT has the exclusive next-day DTEND that Outlook and Google expect.
         if end == nil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
+        adoptAppleStructuredLocation()
+        adoptConferenceLinks()
         for child in component.components {
             if child.name == "VALARM", let alarm = Alarm(component: child, context: &context) {
                 alarms.append(alarm)
@@ -174,6 +176,7 @@ extension Event {
         for (index, location) in locations.enumerated() {
             lines += location.contentLines(primary: index == 0)
         }
+        if !hasOwnAppleStructuredLocation, let pin = appleStructuredLocationLine { lines.append(pin) }
         if let organizer { lines.append(organizer.contentLine(name: "ORGANIZER")) }
         lines += attendees.map(\.contentLine)
         add("STATUS", status?.token)

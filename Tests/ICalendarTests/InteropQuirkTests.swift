@@ -79,3 +79,21 @@ private func block(_ name: String, in lines: [String]) -> [String] {
     #expect(alarm.contains("TRIGGER:-PT15M"))
     #expect(alarm.contains("DESCRIPTION:Reminder"))
 }
+
+@Test func vtimezoneWithoutValidObservancesIsReplacedFromTzdata() throws {
+    // TZOFFSETFROM/TO must be ±hhmm with mm < 60 (RFC 5545 §3.3.14), so this STANDARD is invalid
+    // and the VTIMEZONE would be written with none, which RFC 5545 §3.6.5 forbids.
+    let input = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTIMEZONE", "TZID:Europe/Prague",
+        "BEGIN:STANDARD", "DTSTART:18500101T000000", "TZOFFSETFROM:+5744", "TZOFFSETTO:+5744", "END:STANDARD",
+        "END:VTIMEZONE", "BEGIN:VEVENT", "UID:p", "DTSTAMP:20260101T000000Z",
+        "DTSTART;TZID=Europe/Prague:20260701T100000", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let result = parse(input)
+    #expect(result.document.timeZones.isEmpty)
+    #expect(result.diagnostics.contains { $0.code == "invalid-vtimezone" })
+    let zone = block("VTIMEZONE", in: unfoldedLines(serialize(result.document)))
+    #expect(zone.contains("TZID:Europe/Prague"))
+    // Central European Summer Time in July: UTC+2.
+    #expect(block("DAYLIGHT", in: zone).contains("TZOFFSETTO:+0200"))
+}
