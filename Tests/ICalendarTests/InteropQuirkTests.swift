@@ -97,3 +97,29 @@ private func block(_ name: String, in lines: [String]) -> [String] {
     // Central European Summer Time in July: UTC+2.
     #expect(block("DAYLIGHT", in: zone).contains("TZOFFSETTO:+0200"))
 }
+
+@Test func outlooksPairIsTheRuleInForceInTheLatestYear() throws {
+    // MS-OXCICAL §2.1.3.1.1.19.2: Outlook parses only the STANDARD (and DAYLIGHT) with the largest
+    // DTSTART. US DST since 2007 (Energy Policy Act of 2005): second Sunday of March to first Sunday of November.
+    let lines = writtenLines(
+        ics([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+            "BEGIN:VEVENT", "UID:old", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=America/New_York:20060601T090000",
+            "END:VEVENT", "BEGIN:VEVENT", "UID:new", "DTSTAMP:20260101T000000Z",
+            "DTSTART;TZID=America/New_York:20080601T090000", "END:VEVENT", "END:VCALENDAR",
+        ]))
+    let zone = block("VTIMEZONE", in: lines)
+    // Each DAYLIGHT block, as (DTSTART line, RRULE line).
+    var daylights: [(start: String, rule: String?)] = []
+    var rest = zone[...]
+    while let begin = rest.firstIndex(of: "BEGIN:DAYLIGHT"), let end = rest[begin...].firstIndex(of: "END:DAYLIGHT") {
+        let body = rest[begin...end]
+        daylights.append((body.first { $0.hasPrefix("DTSTART:") } ?? "", body.first { $0.hasPrefix("RRULE:") }))
+        rest = rest[(end + 1)...]
+    }
+    let latest = try #require(daylights.max { $0.start < $1.start })
+    #expect(latest.start == "DTSTART:20070311T020000")
+    let rule = try #require(latest.rule)
+    #expect(rule.contains("FREQ=YEARLY") && rule.contains("BYDAY=2SU") && rule.contains("BYMONTH=3"))
+    #expect(!rule.contains("UNTIL"))
+}
