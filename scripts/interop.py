@@ -227,7 +227,7 @@ def read_icalendar(path):
         rules = rules if isinstance(rules, list) else [rules]
         dates = lambda name: [tag_python(p.dt[0] if isinstance(p.dt, tuple) else p.dt)
                               for prop in as_list(ev.get(name)) for p in prop.dts]
-        occurrences = expand_rules([r.to_ical().decode() for r in rules], start) if start is not None else []
+        occurrences = expand_rules([r.to_ical().decode() for r in rules], start) if rules and start is not None else []
         events.append({
             "uid": str(ev.get("UID", "")),
             "recurrenceId": tag_python(ev.decoded("RECURRENCE-ID")) if "RECURRENCE-ID" in ev else None,
