@@ -331,14 +331,16 @@ def compare(name, model, reference_occurrences, events, report):
         remaining.setdefault(key(e), []).append(e)
     compared = 0
     for m in model:
-        candidates = remaining.get(key(m)) or remaining.get((m["uid"], "RAW"))
+        candidates = remaining.get(key(m))
         if not candidates and m["recurrenceId"] is not None:
             # ics keeps RECURRENCE-ID only as raw text: pair by UID and start instead.
-            candidates = [e for e in events if e["uid"] == m["uid"] and e["start"] == m["start"]]
+            candidates = [e for e in events if e["uid"] == m["uid"] and e["start"] == m["start"]
+                          and str(e["recurrenceId"]).startswith("RAW:") and e in remaining[key(e)]]
         if not candidates:
             report("event", m["uid"], m["recurrenceId"], "present", "missing", m["wall"])
             continue
-        e = candidates.pop(0)
+        e = candidates[0]
+        remaining[key(e)].remove(e)
         compared += 1
         for field in ("start", "end", "summary", "attendees"):
             if m[field] != e[field] and not same_local_time(m[field], e[field]):
