@@ -1,5 +1,6 @@
 import ArgumentParsing
 import CalendarModel
+import GraphEvents
 import ICalendar
 
 /// The output formats of `calport expand`, each writing one record per occurrence.
@@ -32,7 +33,7 @@ enum OccurrenceFormat: String, CaseIterable {
         case .ics:
             return ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
         case .ndjson:
-            return Array(ndjson(occurrence, clock: clock).utf8)
+            return ndjson(occurrence, clock: clock)
         case .table:
             let start = OccurrenceFormat.display(occurrence.start, instant: occurrence.startInstant, clock: clock)
             let end = OccurrenceFormat.display(occurrence.end, instant: occurrence.endInstant, clock: clock)
@@ -42,60 +43,63 @@ enum OccurrenceFormat: String, CaseIterable {
     }
 
     /// The NDJSON schema of docs/recurrence.md, written by hand with JSON escaping.
-    private func ndjson(_ occurrence: Occurrence, clock: ZoneClock) -> String {
+    /// One line of the NDJSON schema in docs/recurrence.md, written by the JSON library's writer.
+    private func ndjson(_ occurrence: Occurrence, clock: ZoneClock) -> [UInt8] {
         let event = occurrence.event
-        var fields: [(String, String)] = [
-            ("uid", JSONText.string(occurrence.uid)),
-            (
-                "recurrenceId",
-                occurrence.isInstance
-                    ? JSONText.string(
-                        OccurrenceFormat.display(
-                            occurrence.recurrenceID, instant: occurrence.recurrenceInstant, clock: clock, separator: "T"
-                        ))
-                    : "null"
-            ),
-            (
-                "start",
-                JSONText.string(
-                    OccurrenceFormat.display(
-                        occurrence.start, instant: occurrence.startInstant, clock: clock, separator: "T"))
-            ),
-            (
-                "end",
-                JSONText.string(
-                    OccurrenceFormat.display(
-                        occurrence.end, instant: occurrence.endInstant, clock: clock, separator: "T"))
-            ),
-            ("isAllDay", occurrence.isAllDay ? "true" : "false"),
-            ("isOverride", occurrence.isOverride ? "true" : "false"),
+        func time(_ time: CalendarTime, _ instant: Int) -> JSONValue {
+            .string(OccurrenceFormat.display(time, instant: instant, clock: clock, separator: "T"))
+        }
+        let members = [
+            JSONMember("uid", .string(occurrence.uid)),
+            JSONMember(
+                "recurrenceId", occurrence.isInstance ? time(occurrence.recurrenceID, occurrence.recurrenceInstant) : .null),
+            JSONMember("start", time(occurrence.start, occurrence.startInstant)),
+            JSONMember("end", time(occurrence.end, occurrence.endInstant)),
+            JSONMember("isAllDay", .bool(occurrence.isAllDay)),
+            JSONMember("isOverride", .bool(occurrence.isOverride)),
+            JSONMember("summary", event.summary.map(JSONValue.string) ?? .null),
+            JSONMember("location", event.locations.first.map { .string($0.name) } ?? .null),
+            JSONMember("status", event.status.map { .string($0.text) } ?? .null),
+            JSONMember("timeZone", occurrence.start.timeZone.map { .string($0.ianaIdentifier ?? $0.name) } ?? .null),
         ]
-        fields.append(("summary", event.summary.map(JSONText.string) ?? "null"))
-        fields.append(("location", event.locations.first.map { JSONText.string($0.name) } ?? "null"))
-        fields.append(("status", event.status.map { JSONText.string($0.text) } ?? "null"))
-        fields.append(
-            ("timeZone", occurrence.start.timeZone.map { JSONText.string($0.ianaIdentifier ?? $0.name) } ?? "null"))
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        JSONWriter().write(.object(JSONObject(members)), into: &bytes)
+        bytes.append(0x0A)
+        return bytes
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
     static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: String = " ") -> String {
-        if case .date(let date) = time { return isoDate(date) }
+        var text: [UInt8] = []
+        text.reserveCapacity(25)
+        if case .date(let date) = time {
+            appendDate(date, to: &text)
+            return String(decoding: text, as: UTF8.self)
+        }
         let wall = clock.wall(at: instant)
         let offset = clock.offset(at: instant)
-        let sign = offset < 0 ? "-" : "+"
-        return isoDate(wall.date) + separator + two(wall.hour) + ":" + two(wall.minute) + ":" + two(wall.second) + sign
-            + two(abs(offset) / 3_600) + ":" + two(abs(offset) % 3_600 / 60)
+        appendDate(wall.date, to: &text)
+        text += separator.utf8
+        appendTwo(wall.hour, to: &text, after: nil)
+        appendTwo(wall.minute, to: &text, after: UInt8(ascii: ":"))
+        appendTwo(wall.second, to: &text, after: UInt8(ascii: ":"))
+        appendTwo(abs(offset) / 3_600, to: &text, after: UInt8(ascii: offset < 0 ? "-" : "+"))
+        appendTwo(abs(offset) % 3_600 / 60, to: &text, after: UInt8(ascii: ":"))
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func isoDate(_ date: CalendarDate) -> String {
-        let year = String(date.year)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-"
-            + two(date.day)
+    private static func appendDate(_ date: CalendarDate, to text: inout [UInt8]) {
+        let year = Array(String(date.year).utf8)
+        text += Array(repeating: UInt8(ascii: "0"), count: max(0, 4 - year.count)) + year
+        appendTwo(date.month, to: &text, after: UInt8(ascii: "-"))
+        appendTwo(date.day, to: &text, after: UInt8(ascii: "-"))
     }
 
-    private static func two(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
+    private static func appendTwo(_ value: Int, to text: inout [UInt8], after separator: UInt8?) {
+        if let separator { text.append(separator) }
+        text.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+        text.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
