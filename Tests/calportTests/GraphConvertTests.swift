@@ -46,27 +46,12 @@ private func unfolded(_ text: String) -> [String] {
 /// FREQ=HOURLY is beyond Graph; expanded in a stated window it becomes single events. From 09:00
 /// Berlin (08:00Z) every 4 hours: 09, 13, 17, 21 fall before 2026-01-06T00:00Z; 01:00 on the 6th does not.
 @Test func seriesGraphRefusesAreRefusedOrExpandedOnRequest() {
-    let hourly = """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:x\r
-        BEGIN:VEVENT\r
-        UID:pump@example.com\r
-        DTSTAMP:20260101T000000Z\r
-        DTSTART;TZID=Europe/Berlin:20260105T090000\r
-        DURATION:PT15M\r
-        RRULE:FREQ=HOURLY;INTERVAL=4;COUNT=5\r
-        SUMMARY:Pump check\r
-        END:VEVENT\r
-        END:VCALENDAR\r
-
-        """
-    let refused = runCalport(["convert", "--to", "graph-post"], stdin: hourly)
+    let refused = runCalport(["convert", "--to", "graph-post"], stdin: hourlyPumpCheck)
     #expect(refused.status == .dataProblem)
     #expect(refused.errors.contains("RRULE:FREQ=HOURLY"))
     #expect(!refused.output.contains("Pump check"))
     let expanded = runCalport(
-        ["convert", "--to", "graph-post", "--expand-unsupported", "2026-01-05/2026-01-06"], stdin: hourly)
+        ["convert", "--to", "graph-post", "--expand-unsupported", "2026-01-05/2026-01-06"], stdin: hourlyPumpCheck)
     #expect(expanded.status == .success)
     #expect(expanded.errors.contains("[graph-series-expanded]"))
     let starts = ["09", "13", "17", "21"].map { "\"start\":{\"dateTime\":\"2026-01-05T\($0):00:00\"" }

@@ -58,3 +58,21 @@ var sharedDirectoryBesideCheckout: URL? {
     let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
 }
+
+/// A series Graph cannot hold (FREQ=HOURLY; daily is Graph's finest pattern), in a zone the file
+/// gives no VTIMEZONE for: from 09:00 Berlin every 4 hours, five times.
+let hourlyPumpCheck = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:x\r
+    BEGIN:VEVENT\r
+    UID:pump@example.com\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART;TZID=Europe/Berlin:20260105T090000\r
+    DURATION:PT15M\r
+    RRULE:FREQ=HOURLY;INTERVAL=4;COUNT=5\r
+    SUMMARY:Pump check\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """

@@ -20,23 +20,9 @@ import Testing
 /// RFC-valid but not portable: a TZID without its VTIMEZONE, and FREQ=HOURLY which Graph's
 /// patternedRecurrence cannot express (daily is its finest pattern).
 @Test func outlookAndGraphCompatibilityAreWarnings() {
-    let hourly = """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:x\r
-        BEGIN:VEVENT\r
-        UID:pump@example.com\r
-        DTSTAMP:20260101T000000Z\r
-        DTSTART;TZID=Europe/Berlin:20260105T090000\r
-        DURATION:PT15M\r
-        RRULE:FREQ=HOURLY;COUNT=5\r
-        END:VEVENT\r
-        END:VCALENDAR\r
-
-        """
-    let lenient = runCalport(["validate"], stdin: hourly)
+    let lenient = runCalport(["validate"], stdin: hourlyPumpCheck)
     #expect(lenient.status == .success)
     #expect(lenient.errors.contains("[outlook-missing-vtimezone]"))
     #expect(lenient.errors.contains("[graph-unsupported-frequency]"))
-    #expect(runCalport(["validate", "--strict"], stdin: hourly).status == .dataProblem)
+    #expect(runCalport(["validate", "--strict"], stdin: hourlyPumpCheck).status == .dataProblem)
 }

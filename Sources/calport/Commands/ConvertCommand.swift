@@ -42,17 +42,8 @@ enum ConvertCommand {
                 target: OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
             ).run(terminal: terminal)
         }
-        var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            verbose: arguments.isSet(CommonOptions.verbose),
-            terminal: terminal)
-        let inputs: [InputFile]
-        do {
-            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
-        } catch {
-            terminal.writeError(error.message + "\n")
-            return .ioError
-        }
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         var formats: [InputFile.Format] = []
         var readable: [InputFile] = []
         for input in inputs {

@@ -38,17 +38,8 @@ enum ExpandCommand {
             terminal.writeError("calport expand: error: \(error.message)\nUsage: \(spec.synopsis)\n")
             return .usage
         }
-        var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            verbose: arguments.isSet(CommonOptions.verbose),
-            terminal: terminal)
-        let inputs: [InputFile]
-        do {
-            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
-        } catch {
-            terminal.writeError(error.message + "\n")
-            return .ioError
-        }
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
         for input in inputs {

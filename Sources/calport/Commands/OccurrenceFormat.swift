@@ -52,7 +52,8 @@ enum OccurrenceFormat: String, CaseIterable {
         let members = [
             JSONMember("uid", .string(occurrence.uid)),
             JSONMember(
-                "recurrenceId", occurrence.isInstance ? time(occurrence.recurrenceID, occurrence.recurrenceInstant) : .null),
+                "recurrenceId",
+                occurrence.isInstance ? time(occurrence.recurrenceID, occurrence.recurrenceInstant) : .null),
             JSONMember("start", time(occurrence.start, occurrence.startInstant)),
             JSONMember("end", time(occurrence.end, occurrence.endInstant)),
             JSONMember("isAllDay", .bool(occurrence.isAllDay)),

@@ -12,13 +12,7 @@ enum ValidateCommand {
         options: [CommonOptions.strict, CommonOptions.quiet, CommonOptions.help], positionals: "FILE…")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
-        let inputs: [InputFile]
-        do {
-            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
-        } catch {
-            terminal.writeError(error.message + "\n")
-            return .ioError
-        }
+        guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         let strict = arguments.isSet(CommonOptions.strict)
         let quiet = arguments.isSet(CommonOptions.quiet)
         var failed = 0

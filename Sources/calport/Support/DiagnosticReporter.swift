@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 
 /// Prints diagnostics the way compilers do and decides what they mean for the exit status.
@@ -15,6 +16,13 @@ struct DiagnosticReporter {
         self.strict = strict
         self.verbose = verbose
         self.terminal = terminal
+    }
+
+    /// A reporter set by the common options `--quiet`, `--strict` and `--verbose`.
+    init(_ arguments: ParsedArguments, terminal: Terminal) {
+        self.init(
+            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
     }
 
     /// Reports diagnostics; in strict mode returns the first one that must stop the run.

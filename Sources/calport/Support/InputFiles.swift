@@ -53,6 +53,16 @@ struct InputFile {
         return files
     }
 
+    /// Opens the inputs, or says on stderr which one could not be read (nil then: exit status 3).
+    static func openReporting(_ paths: [String], terminal: Terminal) -> [InputFile]? {
+        do {
+            return try open(paths, terminal: terminal)
+        } catch {
+            terminal.writeError(error.message + "\n")
+            return nil
+        }
+    }
+
     /// What the content looks like, whatever the file is called.
     enum Format: String {
         case iCalendar = "ics"
