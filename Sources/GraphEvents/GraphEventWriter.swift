@@ -1,0 +1,93 @@
+import CalendarModel
+
+/// Writes events as Graph JSON objects, series by series.
+public struct GraphEventWriter: Sendable {
+    public var style: GraphOutputStyle
+
+    public init(style: GraphOutputStyle) {
+        self.style = style
+    }
+
+    /// Annotation that ties a POST override or cancellation entry to its master's `transactionId`;
+    /// the importer creates the master first, then patches or deletes the instance at `originalStart`.
+    public static let seriesMasterAnnotation = "@calport.seriesMasterTransactionId"
+
+    /// One JSON object per Graph entry: each master (or single event), then its overrides and, for
+    /// a POST, one `isCancelled` entry per EXDATE (a full event lists them in `cancelledOccurrences`).
+    /// A series whose recurrence Graph cannot hold is left out with an error diagnostic.
+    public func write(_ events: [Event]) -> GraphMapping<[JSONValue]> {
+        var values: [JSONValue] = []
+        var diagnostics: [Diagnostic] = []
+        let mapper = GraphEventMapper()
+        for series in CalendarDocument(events: events).series {
+            guard let master = series.master else {
+                for override in series.overrides {
+                    var encoder = GraphEncoder(style: style, uid: override.uid)
+                    encoder.report(.warning, "graph-override-without-master", "an override without its series is written as a single event")
+                    var single = override
+                    single.recurrenceID = nil
+                    if let object = mapper.encode(single, &encoder) { values.append(.object(finish(object, for: single))) }
+                    diagnostics += encoder.diagnostics
+                }
+                continue
+            }
+            var encoder = GraphEncoder(style: style, uid: master.uid)
+            guard var object = mapper.encode(master, &encoder) else {
+                diagnostics += encoder.diagnostics
+                continue
+            }
+            let masterID = master.graphExtra(.id) ?? master.uid
+            if style == .full && !master.exceptionDates.isEmpty {
+                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: masterID))
+            }
+            values.append(.object(finish(object, for: master)))
+            let masterKey = transactionID(master)
+            for override in series.overrides {
+                guard var entry = mapper.encode(override, &encoder) else { continue }
+                entry = link(entry, originalStart: override.recurrenceID?.time, masterKey: masterKey, masterID: masterID, &encoder)
+                values.append(.object(finish(entry, for: override)))
+            }
+            if style == .post {
+                for exdate in master.exceptionDates {
+                    let entry = JSONObject([JSONMember("isCancelled", true)])
+                    values.append(.object(link(entry, originalStart: exdate, masterKey: masterKey, masterID: masterID, &encoder)))
+                }
+            }
+            diagnostics += encoder.diagnostics
+        }
+        return GraphMapping(output: values, diagnostics: diagnostics)
+    }
+
+    /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId
+    /// (POST) or `seriesMasterId` (full).
+    private func link(
+        _ entry: JSONObject, originalStart: CalendarTime?, masterKey: String, masterID: String, _ encoder: inout GraphEncoder
+    ) -> JSONObject {
+        var entry = entry
+        if style == .post {
+            entry[Self.seriesMasterAnnotation] = .string(masterKey)
+        } else {
+            entry["seriesMasterId"] = .string(masterID)
+        }
+        if let utc = originalStart?.graphUTC {
+            entry["originalStart"] = .string(GraphDateTime.formatInstant(utc))
+        } else {
+            encoder.report(.warning, "unknown-time-zone", "an occurrence's original start is in an unknown zone; originalStart is left out")
+        }
+        return entry
+    }
+
+    /// The POST transactionId; a full event keeps the one it came with.
+    private func finish(_ object: JSONObject, for event: Event) -> JSONObject {
+        var object = object
+        switch style {
+        case .post: object["transactionId"] = .string(transactionID(event))
+        case .full: if let original = event.graphExtra(.transactionID) { object["transactionId"] = .string(original) }
+        }
+        return object
+    }
+
+    private func transactionID(_ event: Event) -> String {
+        GraphTransactionID.make(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey)
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder: the GraphEvents module is being built (issue 4).
-public enum GraphEventsModule {}

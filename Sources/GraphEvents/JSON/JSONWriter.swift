@@ -1,0 +1,90 @@
+// Foundation links libm, which Double rounding needs on Linux.
+import Foundation
+
+/// Serialises `JSONValue`s as UTF-8: members in their stored order, minimal escaping, integers
+/// without a fraction.
+public struct JSONWriter: Sendable {
+    /// Indent nested values by two spaces per level instead of writing one line.
+    public var pretty: Bool
+
+    public init(pretty: Bool = false) {
+        self.pretty = pretty
+    }
+
+    /// `value` appended to `output`.
+    public func write(_ value: JSONValue, into output: inout [UInt8]) {
+        write(value, depth: 0, into: &output)
+    }
+
+    /// `value` as a string.
+    public func string(_ value: JSONValue) -> String {
+        var output: [UInt8] = []
+        write(value, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private func write(_ value: JSONValue, depth: Int, into output: inout [UInt8]) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number): Self.writeNumber(number, into: &output)
+        case .string(let text): Self.writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(depth + 1, into: &output)
+                write(element, depth: depth + 1, into: &output)
+            }
+            if !elements.isEmpty { newline(depth, into: &output) }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (position, member) in object.members.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(depth + 1, into: &output)
+                Self.writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
+                write(member.value, depth: depth + 1, into: &output)
+            }
+            if !object.members.isEmpty { newline(depth, into: &output) }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private func newline(_ depth: Int, into output: inout [UInt8]) {
+        guard pretty else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    }
+
+    /// Integers up to 2^53 print without a fraction; JSON has no NaN or infinity, so those are null.
+    static func writeNumber(_ number: Double, into output: inout [UInt8]) {
+        if !number.isFinite {
+            output.append(contentsOf: "null".utf8)
+        } else if abs(number) <= 9_007_199_254_740_992, let integer = Int(exactly: number) {
+            output.append(contentsOf: String(integer).utf8)
+        } else {
+            output.append(contentsOf: number.description.utf8)
+        }
+    }
+
+    static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,27 @@
+import CalendarModel
+
+extension Event {
+    /// `body`: HTML is kept as the HTML description (X-ALT-DESC) with a plain-text DESCRIPTION made
+    /// from it; a text body is the DESCRIPTION itself.
+    mutating func decodeGraphBody(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        guard let body = decoder.object("body", of: object, at: path),
+            let content = decoder.string("content", of: body, at: "\(path).body"), !content.isEmpty
+        else { return }
+        let type = decoder.enumeration("contentType", of: body, at: "\(path).body", ["text": false, "html": true])
+        if type == true {
+            htmlDescription = content
+            description = HTMLText.plainText(fromHTML: content)
+        } else {
+            description = content
+        }
+    }
+
+    /// Writes `body`, preferring the HTML description.
+    func encodeGraphBody(into object: inout JSONObject) {
+        if let htmlDescription {
+            object["body"] = ["contentType": "html", "content": .string(htmlDescription)]
+        } else if let description {
+            object["body"] = ["contentType": "text", "content": .string(description)]
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CalendarModel
+
+extension Event {
+    /// `locations` when present (each with address and coordinates), else the single `location`.
+    /// Graph's `location` of a multi-place event only joins the names with "; ", so it adds nothing.
+    mutating func decodeGraphLocations(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        let list = decoder.array("locations", of: object, at: path) ?? []
+        locations = list.enumerated().compactMap { index, value in
+            let itemPath = "\(path).locations[\(index)]"
+            guard let item = value.objectValue else {
+                decoder.report(.warning, "graph-wrong-type", "a location should be an object, found \(value.typeName); ignored", at: itemPath)
+                return nil
+            }
+            return decoder.location(item, at: itemPath)
+        }
+        if locations.isEmpty, let single = decoder.object("location", of: object, at: path),
+            let location = decoder.location(single, at: "\(path).location")
+        {
+            locations = [location]
+        }
+    }
+
+    /// Writes `location` (the one place, or the names joined) and, for several places or a full
+    /// event, `locations`.
+    func encodeGraphLocations(into object: inout JSONObject, _ encoder: GraphEncoder) {
+        guard let first = locations.first else { return }
+        object["location"] =
+            locations.count == 1 ? Self.graphLocation(first) : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
+        if locations.count > 1 || encoder.style == .full { object["locations"] = .array(locations.map(Self.graphLocation)) }
+    }
+
+    private static func graphLocation(_ location: Location) -> JSONValue {
+        var result = JSONObject([JSONMember("displayName", .string(location.name))])
+        for (member, parameter) in locationParameters {
+            if let value = location.parameters.first(where: { $0.name == parameter })?.values.first { result[member] = .string(value) }
+        }
+        if let uri = location.uri { result["locationUri"] = .string(uri) }
+        if let address = location.address {
+            var fields = JSONObject()
+            for (member, path) in addressFields { if let value = address[keyPath: path] { fields[member] = .string(value) } }
+            result["address"] = .object(fields)
+        }
+        if let point = location.coordinates {
+            result["coordinates"] = ["latitude": .number(point.latitude), "longitude": .number(point.longitude)]
+        }
+        return .object(result)
+    }
+
+    /// Graph location members without a model field, kept as LOCATION parameters.
+    static let locationParameters: KeyValuePairs<String, String> = [
+        "locationType": "X-CALPORT-GRAPH-LOCATION-TYPE", "uniqueId": "X-CALPORT-GRAPH-UNIQUE-ID",
+        "uniqueIdType": "X-CALPORT-GRAPH-UNIQUE-ID-TYPE", "locationEmailAddress": "X-CALPORT-GRAPH-LOCATION-EMAIL",
+    ]
+
+    /// Graph `physicalAddress` members and the model fields they fill.
+    static let addressFields: KeyValuePairs<String, any WritableKeyPath<PostalAddress, String?> & Sendable> = [
+        "street": \.street, "city": \.city, "state": \.state, "countryOrRegion": \.country, "postalCode": \.postalCode,
+    ]
+}
+
+extension GraphDecoder {
+    /// One Graph `location`; nil when it names nothing (Graph sends `{"displayName": ""}` for none).
+    mutating func location(_ object: JSONObject, at path: String) -> Location? {
+        var location = Location(name: string("displayName", of: object, at: path) ?? "")
+        for (member, parameter) in Event.locationParameters {
+            if let value = string(member, of: object, at: path), !value.isEmpty { location.parameters.append(Parameter(parameter, value)) }
+        }
+        location.uri = string("locationUri", of: object, at: path)
+        if let fields = self.object("address", of: object, at: path) {
+            var address = PostalAddress()
+            for (member, keyPath) in Event.addressFields {
+                address[keyPath: keyPath] = string(member, of: fields, at: "\(path).address").flatMap { $0.isEmpty ? nil : $0 }
+            }
+            if address != PostalAddress() { location.address = address }
+        }
+        if let point = self.object("coordinates", of: object, at: path),
+            let latitude = number("latitude", of: point, at: "\(path).coordinates"),
+            let longitude = number("longitude", of: point, at: "\(path).coordinates")
+        {
+            location.coordinates = GeoCoordinate(latitude: latitude, longitude: longitude)
+        }
+        let isEmpty = location.name.isEmpty && location.address == nil && location.coordinates == nil && location.uri == nil
+        return isEmpty ? nil : location
+    }
+}

@@ -1,0 +1,112 @@
+import CalendarModel
+
+extension Event {
+    /// `organizer` and `attendees` with their type and response.
+    mutating func decodeGraphParticipants(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        if let organizer = decoder.object("organizer", of: object, at: path) {
+            self.organizer = decoder.participant(organizer, at: "\(path).organizer")
+        }
+        let list = decoder.array("attendees", of: object, at: path) ?? []
+        attendees = list.enumerated().compactMap { index, value in
+            let itemPath = "\(path).attendees[\(index)]"
+            guard let item = value.objectValue else {
+                decoder.report(.warning, "graph-wrong-type", "an attendee should be an object, found \(value.typeName); ignored", at: itemPath)
+                return nil
+            }
+            return decoder.attendee(item, at: itemPath)
+        }
+    }
+
+    /// Writes `organizer` and `attendees`; a POST body carries no responses (the service sets them).
+    func encodeGraphParticipants(into object: inout JSONObject, _ encoder: GraphEncoder) {
+        if let organizer { object["organizer"] = ["emailAddress": Self.emailAddress(organizer)] }
+        guard !attendees.isEmpty || encoder.style == .full else { return }
+        object["attendees"] = .array(
+            attendees.map { attendee in
+                var entry = JSONObject([JSONMember("type", .string(Self.graphAttendeeType(attendee)))])
+                if encoder.style == .full, let response = Self.graphResponse(attendee) {
+                    entry["status"] = ["response": .string(response)]
+                }
+                entry["emailAddress"] = Self.emailAddress(attendee.participant)
+                return .object(entry)
+            })
+    }
+
+    private static func emailAddress(_ participant: Participant) -> JSONValue {
+        var result = JSONObject()
+        if let name = participant.commonName { result["name"] = .string(name) }
+        result["address"] = .string(participant.emailAddress ?? participant.address)
+        return .object(result)
+    }
+
+    /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.
+    private static func graphResponse(_ attendee: Attendee) -> String? {
+        if let original = attendee.participant.parameters.first(where: { $0.name == responseParameter })?.values.first {
+            return original
+        }
+        switch attendee.participationStatus {
+        case nil: return nil
+        case .accepted?: return "accepted"
+        case .tentative?: return "tentativelyAccepted"
+        case .declined?: return "declined"
+        default: return "none"
+        }
+    }
+
+    /// Resources (CUTYPE=RESOURCE or ROOM, or ROLE=NON-PARTICIPANT) are `resource`; OPT-PARTICIPANT is
+    /// `optional`; everyone else is `required`.
+    private static func graphAttendeeType(_ attendee: Attendee) -> String {
+        switch (attendee.userType, attendee.role) {
+        case (.resource?, _), (.room?, _), (_, .nonParticipant?): return "resource"
+        case (_, .optional?): return "optional"
+        default: return "required"
+        }
+    }
+
+    /// Graph responses and the PARTSTAT each becomes. `organizer` and `notResponded` have no PARTSTAT
+    /// of their own, so they also leave a parameter naming them, which makes the way back exact.
+    static let graphResponses: [String: ParticipationStatus] = [
+        "none": .needsAction, "notResponded": .needsAction, "organizer": .accepted, "accepted": .accepted,
+        "tentativelyAccepted": .tentative, "declined": .declined,
+    ]
+    static let responseParameter = "X-CALPORT-GRAPH-RESPONSE"
+}
+
+extension GraphDecoder {
+    /// An `emailAddress` holder (organizer, attendee) as a `mailto:` participant.
+    mutating func participant(_ object: JSONObject, at path: String) -> Participant? {
+        guard let email = self.object("emailAddress", of: object, at: path) else { return nil }
+        let name = string("name", of: email, at: "\(path).emailAddress")
+        guard let address = string("address", of: email, at: "\(path).emailAddress"), !address.isEmpty else {
+            report(.warning, "graph-missing-address", "\(name ?? "a participant") has no e-mail address; left out", at: "\(path).emailAddress")
+            return nil
+        }
+        return Participant(address: "mailto:" + address, commonName: name)
+    }
+
+    mutating func attendee(_ object: JSONObject, at path: String) -> Attendee? {
+        guard var participant = participant(object, at: path) else { return nil }
+        var attendee = Attendee(participant: participant)
+        switch enumeration("type", of: object, at: path, ["required": 0, "optional": 1, "resource": 2]) {
+        case 0: attendee.role = .required
+        case 1: attendee.role = .optional
+        case 2:
+            attendee.role = .nonParticipant
+            attendee.userType = .resource
+        default: break
+        }
+        if let status = self.object("status", of: object, at: path),
+            let response = string("response", of: status, at: "\(path).status")
+        {
+            let key = Event.graphResponses.keys.first { $0.caseInsensitiveEquals(response) }
+            attendee.participationStatus = key.flatMap { Event.graphResponses[$0] }
+            if key == nil {
+                report(.warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored", at: "\(path).status.response")
+            } else if key == "organizer" || key == "notResponded" {
+                participant.parameters.append(Parameter(Event.responseParameter, key!))
+                attendee.participant = participant
+            }
+        }
+        return attendee
+    }
+}

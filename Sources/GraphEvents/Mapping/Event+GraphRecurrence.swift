@@ -1,0 +1,109 @@
+import CalendarModel
+
+extension Event {
+    /// `recurrence` → RRULE, with DTSTART moved to the first real occurrence and an endDate turned
+    /// into UNTIL; `cancelledOccurrences` → EXDATE.
+    mutating func decodeGraphRecurrence(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        defer { decodeGraphCancelledOccurrences(object, at: path, &decoder) }
+        guard let start, let value = decoder.object("recurrence", of: object, at: path),
+            let recurrence = decoder.patternedRecurrence(value, at: "\(path).recurrence", defaultStart: start.date)
+        else { return }
+        let first = recurrence.firstOccurrence(onOrAfter: recurrence.startDate)
+        if first != start.date {
+            shiftGraphTimes(byDays: first.daysSinceEpoch - start.date.daysSinceEpoch)
+            decoder.report(
+                .note, "graph-start-moved",
+                "DTSTART moved from \(GraphDateTime.format(start.date)) to \(GraphDateTime.format(first)), the first occurrence of the pattern from range.startDate \(GraphDateTime.format(recurrence.startDate))",
+                at: "\(path).recurrence.range.startDate")
+        }
+        var until: CalendarTime?
+        if recurrence.rangeType == .endDate, let endDate = recurrence.endDate {
+            until = decoder.untilTime(endDate: endDate, series: self.start ?? start, zone: recurrence.recurrenceTimeZone, at: "\(path).recurrence.range")
+        }
+        recurrenceRules = [recurrence.recurrenceRule(until: until)]
+    }
+
+    /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
+    private mutating func decodeGraphCancelledOccurrences(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        guard let start else { return }
+        for (position, value) in (decoder.array("cancelledOccurrences", of: object, at: path) ?? []).enumerated() {
+            if let text = value.stringValue, let date = GraphDateTime.parseDate(String(text.suffix(10))) {
+                exceptionDates.append(start.withLocalDateTime(LocalDateTime(date: date, hour: start.localDateTime.hour, minute: start.localDateTime.minute, second: start.localDateTime.second)))
+            } else {
+                decoder.report(.warning, "graph-invalid-occurrence-id", "cancelled occurrence \(JSONWriter().string(value)) names no date; ignored", at: "\(path).cancelledOccurrences[\(position)]")
+            }
+        }
+    }
+
+    /// Moves start and end by whole days, keeping their wall times.
+    mutating func shiftGraphTimes(byDays days: Int) {
+        guard let start else { return }
+        self.start = start.withLocalDateTime(start.localDateTime.adding(seconds: days * 86_400))
+        if case .end(let time)? = end { end = .end(time.withLocalDateTime(time.localDateTime.adding(seconds: days * 86_400))) }
+    }
+
+    /// The Graph `recurrence` of this master, or why Graph cannot hold its recurrence.
+    func graphRecurrence(_ encoder: inout GraphEncoder) throws(GraphRecurrenceRefusal) -> PatternedRecurrence? {
+        guard let start, isRecurring || !exceptionRules.isEmpty else { return nil }
+        if recurrenceRules.count > 1 {
+            throw GraphRecurrenceRefusal(code: "graph-multiple-rrules", reason: "Graph holds one recurrence pattern per series, not \(recurrenceRules.count) RRULEs")
+        }
+        if !exceptionRules.isEmpty {
+            throw GraphRecurrenceRefusal(code: "graph-unsupported-exrule", reason: "Graph has no exception rules (EXRULE)")
+        }
+        if !recurrenceDates.isEmpty {
+            throw GraphRecurrenceRefusal(code: "graph-unsupported-rdate", reason: "Graph has no extra dates (RDATE) in a series")
+        }
+        guard let rule = recurrenceRules.first else { return nil }
+        var recurrence = try rule.graphRecurrence(start: start.date)
+        recurrence.recurrenceTimeZone = graphRecurrenceTimeZone(&encoder)
+        if case .until(let until) = rule.end { recurrence.endDate = graphEndDate(until: until) }
+        if recurrence.firstOccurrence(onOrAfter: start.date) != start.date {
+            encoder.report(
+                .warning, "graph-start-not-occurrence",
+                "DTSTART \(GraphDateTime.format(start.date)) does not match RRULE \(rule.rruleText); Graph will not repeat it as the first occurrence")
+        }
+        return recurrence
+    }
+
+    private func graphRecurrenceTimeZone(_ encoder: inout GraphEncoder) -> String {
+        switch start {
+        case .zoned(_, let zone)?: return encoder.windowsName(zone)
+        case .date?: return graphExtra(.originalStartTimeZone).flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
+        default: return "UTC"
+        }
+    }
+
+    /// UNTIL as Graph's inclusive local endDate: the local date of UNTIL, or the day before when the
+    /// series' time of day falls after UNTIL on that date.
+    private func graphEndDate(until: CalendarTime) -> CalendarDate {
+        guard let start, !start.isDate else { return until.date }
+        var local = until.localDateTime
+        if case .utc = until, let series = start.sameForm(atUTC: until.localDateTime), case .zoned = series {
+            local = series.localDateTime
+        }
+        let startClock = start.localDateTime.secondsSinceEpoch - start.localDateTime.date.daysSinceEpoch * 86_400
+        let untilClock = local.secondsSinceEpoch - local.date.daysSinceEpoch * 86_400
+        return untilClock < startClock ? local.date.adding(days: -1) : local.date
+    }
+
+    /// `cancelledOccurrences` of a full event, from the EXDATEs: `OID.<id>.<local date>`.
+    func graphCancelledOccurrences(seriesID: String) -> [JSONValue] {
+        exceptionDates.map { exdate in
+            let local = start.flatMap { start in exdate.graphUTC.flatMap { start.sameForm(atUTC: $0) } } ?? exdate
+            return .string("OID.\(seriesID).\(GraphDateTime.format(exdate.isDate ? exdate.date : local.date))")
+        }
+    }
+}
+
+extension GraphDecoder {
+    /// UNTIL for an inclusive `endDate`: a date for an all-day series, else the end of that day in the
+    /// recurrence zone (the series' zone when Graph names none) in UTC.
+    mutating func untilTime(endDate: CalendarDate, series start: CalendarTime, zone: String?, at path: String) -> CalendarTime {
+        if start.isDate { return .date(endDate) }
+        let zoneName = zone ?? start.timeZone?.name ?? "UTC"
+        if let until = GraphZones.untilTime(endDate: endDate, zoneName: zoneName) { return until }
+        report(.warning, "unknown-time-zone", "unknown recurrenceTimeZone \"\(zoneName)\"; UNTIL is the end of \(GraphDateTime.format(endDate)) in UTC", at: "\(path).recurrenceTimeZone")
+        return .utc(LocalDateTime(date: endDate, hour: 23, minute: 59, second: 59))
+    }
+}

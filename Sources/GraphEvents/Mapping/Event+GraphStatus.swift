@@ -1,0 +1,61 @@
+import CalendarModel
+
+extension Event {
+    /// `showAs`, `sensitivity`, `importance` and `isCancelled`, read the way Outlook exports them:
+    /// showAs sets both TRANSP and the finer busy status, importance both PRIORITY (1/5/9) and itself.
+    mutating func decodeGraphStatus(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        if let showAs = decoder.enumeration("showAs", of: object, at: path, Self.graphShowAs) {
+            busyStatus = showAs
+            transparency = showAs == .free ? .transparent : showAs == .unknown ? nil : .opaque
+        }
+        classification = decoder.enumeration("sensitivity", of: object, at: path, Self.graphSensitivity)
+        if let level = decoder.enumeration("importance", of: object, at: path, Self.graphImportance) {
+            importance = level
+            priority = level == .high ? 1 : level == .normal ? 5 : 9
+        }
+        if decoder.bool("isCancelled", of: object, at: path) == true { status = .cancelled }
+    }
+
+    /// Writes the same members; a POST cannot cancel, so STATUS:CANCELLED is reported as lost there.
+    func encodeGraphStatus(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+        if let showAs = busyStatus ?? transparency.map({ $0 == .transparent ? .free : .busy }) {
+            object["showAs"] = .string(Self.graphShowAs.first { $0.value == showAs }!.key)
+        }
+        if let classification {
+            if let name = Self.graphSensitivity.first(where: { $0.value == classification })?.key {
+                object["sensitivity"] = .string(name)
+            } else {
+                encoder.report(.note, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
+            }
+        }
+        if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {
+            object["importance"] = .string(Self.graphImportance.first { $0.value == level }!.key)
+        }
+        switch (status, encoder.style) {
+        case (.cancelled?, .full): object["isCancelled"] = true
+        case (.cancelled?, .post):
+            encoder.report(.warning, "graph-post-cancelled", "a POST cannot create a cancelled event; STATUS:CANCELLED is lost")
+        case (_, .full): object["isCancelled"] = false
+        case (_, .post): break
+        }
+    }
+
+    /// RFC 5545 §3.8.1.9: 1–4 high, 5 normal, 6–9 low, 0 undefined.
+    static func importance(forPriority priority: Int) -> Importance? {
+        switch priority {
+        case 1...4: return .high
+        case 5: return .normal
+        case 6...9: return .low
+        default: return nil
+        }
+    }
+
+    static let graphShowAs: [String: BusyStatus] = [
+        "free": .free, "tentative": .tentative, "busy": .busy, "oof": .outOfOffice,
+        "workingElsewhere": .workingElsewhere, "unknown": .unknown,
+    ]
+    static let graphSensitivity: [String: Classification] = [
+        "normal": .public, "personal": .personal, "private": .private, "confidential": .confidential,
+    ]
+    static let graphImportance: [String: Importance] = ["low": .low, "normal": .normal, "high": .high]
+}

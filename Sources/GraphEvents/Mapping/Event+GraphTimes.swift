@@ -1,0 +1,105 @@
+import CalendarModel
+
+extension Event {
+    /// `start`, `end` and `isAllDay`: all-day events become dates (Graph's end is already exclusive).
+    mutating func decodeGraphTimes(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+        let isAllDay = decoder.bool("isAllDay", of: object, at: path) ?? false
+        start = decoder.calendarTime("start", of: object, at: path, isAllDay: isAllDay)
+        end = decoder.calendarTime("end", of: object, at: path, isAllDay: isAllDay).map(EventEnd.end)
+        if start == nil {
+            decoder.report(.error, "graph-missing-start", "the event has no usable start", at: "\(path).start")
+        }
+    }
+
+    /// The end as a time: a DURATION is added to the start, and a missing end is the start (or the
+    /// next day for a date), as RFC 5545 §3.6.1 reads it.
+    var graphEnd: CalendarTime? {
+        guard let start else { return nil }
+        switch end {
+        case .end(let time): return time
+        case .duration(let duration):
+            let local = start.localDateTime.adding(seconds: duration.nominalDays * 86_400)
+            let shifted = start.withLocalDateTime(local)
+            guard duration.exactSeconds != 0 else { return shifted }
+            if case .zoned(let wall, let zone) = shifted, let iana = zone.ianaIdentifier,
+                let utc = GraphZones.utcSeconds(for: wall, inIANA: iana),
+                let moved = GraphZones.localDateTime(atUTCSeconds: utc + duration.exactSeconds, inIANA: iana)
+            {
+                return .zoned(moved, zone)
+            }
+            return shifted.withLocalDateTime(shifted.localDateTime.adding(seconds: duration.exactSeconds))
+        case nil:
+            return start.isDate ? .date(start.date.adding(days: 1)) : start
+        }
+    }
+
+    /// Writes `start`, `end` and `isAllDay`.
+    func encodeGraphTimes(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+        guard let start, let end = graphEnd else {
+            encoder.report(.error, "graph-missing-start", "the event has no start, which Graph requires")
+            return
+        }
+        object["isAllDay"] = .bool(start.isDate)
+        object["start"] = encoder.dateTimeTimeZone(start, allDayZone: graphExtra(.originalStartTimeZone))
+        object["end"] = encoder.dateTimeTimeZone(end, allDayZone: graphExtra(.originalEndTimeZone))
+    }
+}
+
+extension GraphDecoder {
+    /// A `dateTimeTimeZone` member: an absent zone or `UTC` is UTC (what Graph sends without a
+    /// Prefer header); any other name is kept as written with the IANA zone it resolves to.
+    mutating func calendarTime(_ key: String, of object: JSONObject, at path: String, isAllDay: Bool) -> CalendarTime? {
+        let memberPath = "\(path).\(key)"
+        guard let value = self.object(key, of: object, at: path) else { return nil }
+        guard let text = string("dateTime", of: value, at: memberPath) else {
+            report(.warning, "graph-missing-date-time", "\(key) has no dateTime; ignored", at: memberPath)
+            return nil
+        }
+        guard let (local, offset) = GraphDateTime.parse(text) else {
+            report(.warning, "graph-invalid-date-time", "\(key).dateTime \"\(text)\" is not a date-time; ignored", at: "\(memberPath).dateTime")
+            return nil
+        }
+        let zoneName = string("timeZone", of: value, at: memberPath)
+        if isAllDay {
+            if local.hour != 0 || local.minute != 0 || local.second != 0 {
+                report(.warning, "graph-all-day-not-midnight", "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath).dateTime")
+            }
+            return .date(local.date)
+        }
+        if let offset { return .utc(local.adding(seconds: -offset)) }
+        guard let zoneName, zoneName != "UTC" else { return .utc(local) }
+        let iana = GraphZones.ianaIdentifier(forGraphName: zoneName)
+        if iana == nil {
+            report(.warning, "unknown-time-zone", "unknown time zone \"\(zoneName)\"; the time is kept in that zone, unresolved", at: "\(memberPath).timeZone")
+        }
+        return .zoned(local, TimeZoneReference(name: zoneName, ianaIdentifier: iana))
+    }
+}
+
+extension GraphEncoder {
+    /// A `dateTimeTimeZone` object with a Windows zone name; dates are midnight in `allDayZone`
+    /// (the Graph event's original zone, when it had one) or UTC.
+    mutating func dateTimeTimeZone(_ time: CalendarTime, allDayZone: String?) -> JSONValue {
+        let fraction = style == .full
+        switch time {
+        case .date(let date):
+            let zone = allDayZone.flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
+            return ["dateTime": .string(GraphDateTime.format(LocalDateTime(date: date), fraction: fraction)), "timeZone": .string(zone)]
+        case .utc(let local):
+            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
+        case .floating(let local):
+            report(.warning, "graph-floating-time", "Graph has no floating time; \(GraphDateTime.format(local, fraction: false)) is written as UTC")
+            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
+        case .zoned(let local, let zone):
+            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": .string(windowsName(zone))]
+        }
+    }
+
+    /// The Windows id for a zone, or its IANA name with a warning when none is known.
+    mutating func windowsName(_ zone: TimeZoneReference) -> String {
+        if let windows = GraphZones.windowsID(for: zone) { return windows }
+        let fallback = zone.ianaIdentifier ?? zone.name
+        report(.warning, "graph-no-windows-zone", "no Windows time zone is known for \"\(zone.name)\"; \"\(fallback)\" is written, which Graph may reject")
+        return fallback
+    }
+}

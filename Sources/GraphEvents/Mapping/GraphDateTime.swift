@@ -1,0 +1,89 @@
+import CalendarModel
+
+/// The date and time texts Graph uses: `dateTime` wall times (`2017-04-21T10:00:00.0000000`),
+/// `Edm.DateTimeOffset` instants (`2017-04-15T03:00:50.7579581Z`) and `Edm.Date` (`2017-09-04`).
+enum GraphDateTime {
+    /// A wall time, and the UTC offset in seconds when the text carries one (`Z`, `+02:00`).
+    /// Fractions of a second are dropped: iCalendar has none.
+    static func parse(_ text: String) -> (local: LocalDateTime, offset: Int?)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            let date = parseDate(bytes),
+            let hour = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(bytes, 14, 2)
+        else { return nil }
+        var index = 16
+        var second = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            guard let value = number(bytes, index + 1, 2) else { return nil }
+            second = value
+            index += 3
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            }
+        }
+        let local = LocalDateTime(date: date, hour: hour, minute: minute, second: second)
+        guard local.isValid else { return nil }
+        if index == bytes.count { return (local, nil) }
+        if bytes[index] | 0x20 == UInt8(ascii: "z"), index + 1 == bytes.count { return (local, 0) }
+        guard index + 6 == bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+            let hours = number(bytes, index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
+            let minutes = number(bytes, index + 4, 2)
+        else { return nil }
+        let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+        return (local, sign * (hours * 3_600 + minutes * 60))
+    }
+
+    /// An instant as a UTC wall time: an offset-less text is read as UTC, the way Graph writes them.
+    static func parseInstant(_ text: String) -> LocalDateTime? {
+        guard let (local, offset) = parse(text) else { return nil }
+        return local.adding(seconds: -(offset ?? 0))
+    }
+
+    /// A `yyyy-MM-dd` date.
+    static func parseDate(_ text: String) -> CalendarDate? {
+        let bytes = Array(text.utf8)
+        return bytes.count == 10 ? parseDate(bytes) : nil
+    }
+
+    /// The date in the first ten bytes.
+    private static func parseDate(_ bytes: [UInt8]) -> CalendarDate? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2)
+        else { return nil }
+        let date = CalendarDate(year: year, month: month, day: day)
+        return date.isValid ? date : nil
+    }
+
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        guard start + count <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[start..<start + count] {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
+    }
+
+    /// `2017-04-21`.
+    static func format(_ date: CalendarDate) -> String {
+        pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+    }
+
+    /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
+    static func format(_ local: LocalDateTime, fraction: Bool) -> String {
+        format(local.date) + "T" + pad(local.hour, 2) + ":" + pad(local.minute, 2) + ":" + pad(local.second, 2)
+            + (fraction ? ".0000000" : "")
+    }
+
+    /// `2017-04-15T03:00:50Z`.
+    static func formatInstant(_ utc: LocalDateTime) -> String {
+        format(utc, fraction: false) + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

@@ -1,0 +1,129 @@
+import CalendarModel
+
+/// Graph's `patternedRecurrence`: a pattern (how often) and a range (from when, until when).
+struct PatternedRecurrence: Hashable {
+    enum PatternType: String, CaseIterable {
+        case daily, weekly, absoluteMonthly, relativeMonthly, absoluteYearly, relativeYearly
+    }
+
+    enum RangeType: String, CaseIterable {
+        case endDate, noEnd, numbered
+    }
+
+    var type: PatternType
+    var interval = 1
+    /// 1–12, for the yearly patterns.
+    var month = 0
+    /// 1–31, for the absolute patterns.
+    var dayOfMonth = 0
+    var daysOfWeek: [Weekday] = []
+    var firstDayOfWeek: Weekday = .sunday
+    /// 1–4, or -1 for `last`; for the relative patterns.
+    var index = 1
+
+    var rangeType: RangeType = .noEnd
+    var startDate: CalendarDate
+    /// Inclusive, a local date in `recurrenceTimeZone`.
+    var endDate: CalendarDate?
+    var numberOfOccurrences = 0
+    var recurrenceTimeZone: String?
+
+    static let indexNames: [String: Int] = ["first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1]
+    static let weekdayNames: [String: Weekday] = Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0.rawValue, $0) })
+}
+
+extension GraphDecoder {
+    /// A `patternedRecurrence` object, or nil with diagnostics when it cannot be used.
+    mutating func patternedRecurrence(_ object: JSONObject, at path: String, defaultStart: CalendarDate?) -> PatternedRecurrence? {
+        let patternPath = "\(path).pattern"
+        let rangePath = "\(path).range"
+        guard let pattern = self.object("pattern", of: object, at: path),
+            let type = enumeration(
+                "type", of: pattern, at: patternPath,
+                Dictionary(uniqueKeysWithValues: PatternedRecurrence.PatternType.allCases.map { ($0.rawValue, $0) }))
+        else {
+            report(.error, "graph-invalid-recurrence", "the recurrence has no pattern type; the series is kept as one event", at: path)
+            return nil
+        }
+        let range = self.object("range", of: object, at: path) ?? JSONObject()
+        let startText = string("startDate", of: range, at: rangePath)
+        guard let startDate = startText.flatMap(GraphDateTime.parseDate) ?? defaultStart else {
+            report(.error, "graph-invalid-recurrence", "the recurrence range has no valid startDate", at: "\(rangePath).startDate")
+            return nil
+        }
+        var recurrence = PatternedRecurrence(type: type, startDate: startDate)
+        recurrence.interval = max(1, integer("interval", of: pattern, at: patternPath) ?? 1)
+        recurrence.month = integer("month", of: pattern, at: patternPath) ?? 0
+        recurrence.dayOfMonth = integer("dayOfMonth", of: pattern, at: patternPath) ?? 0
+        recurrence.firstDayOfWeek = enumeration("firstDayOfWeek", of: pattern, at: patternPath, PatternedRecurrence.weekdayNames) ?? .sunday
+        recurrence.index = enumeration("index", of: pattern, at: patternPath, PatternedRecurrence.indexNames) ?? 1
+        for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath) ?? []).enumerated() {
+            let name = day.stringValue ?? ""
+            if let weekday = PatternedRecurrence.weekdayNames.first(where: { $0.key.caseInsensitiveEquals(name) })?.value {
+                recurrence.daysOfWeek.append(weekday)
+            } else {
+                report(.warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day)); ignored", at: "\(patternPath).daysOfWeek[\(position)]")
+            }
+        }
+        recurrence.rangeType =
+            enumeration(
+                "type", of: range, at: rangePath,
+                Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) })) ?? .noEnd
+        recurrence.endDate = string("endDate", of: range, at: rangePath).flatMap(GraphDateTime.parseDate)
+        recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath) ?? 0
+        recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath)
+        return validated(recurrence, at: path)
+    }
+
+    /// Checks the members each pattern and range type needs.
+    private mutating func validated(_ recurrence: PatternedRecurrence, at path: String) -> PatternedRecurrence? {
+        var problem: String?
+        let needsDays: Set<PatternedRecurrence.PatternType> = [.weekly, .relativeMonthly, .relativeYearly]
+        if needsDays.contains(recurrence.type), recurrence.daysOfWeek.isEmpty {
+            problem = "a \(recurrence.type.rawValue) pattern needs daysOfWeek"
+        }
+        if [.absoluteMonthly, .absoluteYearly].contains(recurrence.type), !(1...31).contains(recurrence.dayOfMonth) {
+            problem = "a \(recurrence.type.rawValue) pattern needs dayOfMonth 1–31, not \(recurrence.dayOfMonth)"
+        }
+        if problem == nil, [.absoluteYearly, .relativeYearly].contains(recurrence.type), !(1...12).contains(recurrence.month) {
+            problem = "a \(recurrence.type.rawValue) pattern needs month 1–12, not \(recurrence.month)"
+        }
+        if problem == nil, recurrence.rangeType == .endDate, recurrence.endDate == nil {
+            problem = "an endDate range needs a valid endDate"
+        }
+        if problem == nil, recurrence.rangeType == .numbered, recurrence.numberOfOccurrences < 1 {
+            problem = "a numbered range needs numberOfOccurrences of at least 1"
+        }
+        guard let problem else { return recurrence }
+        report(.error, "graph-invalid-recurrence", "\(problem); the series is kept as one event", at: path)
+        return nil
+    }
+}
+
+extension PatternedRecurrence {
+    /// The `patternedRecurrence` JSON: every member as the service returns it for `.full`, only
+    /// the ones that matter for `.post`.
+    func json(style: GraphOutputStyle) -> JSONValue {
+        let full = style == .full
+        var pattern = JSONObject([JSONMember("type", .string(type.rawValue)), JSONMember("interval", .number(Double(interval)))])
+        let yearly = type == .absoluteYearly || type == .relativeYearly
+        let absolute = type == .absoluteMonthly || type == .absoluteYearly
+        let relative = type == .relativeMonthly || type == .relativeYearly
+        if full || yearly { pattern["month"] = .number(Double(yearly ? month : 0)) }
+        if full || absolute { pattern["dayOfMonth"] = .number(Double(absolute ? dayOfMonth : 0)) }
+        if full || !daysOfWeek.isEmpty { pattern["daysOfWeek"] = .array(daysOfWeek.map { .string($0.rawValue) }) }
+        if full || type == .weekly { pattern["firstDayOfWeek"] = .string(firstDayOfWeek.rawValue) }
+        if full || relative { pattern["index"] = .string(Self.indexNames.first { $0.value == index }!.key) }
+
+        var range = JSONObject([JSONMember("type", .string(rangeType.rawValue))])
+        range["startDate"] = .string(GraphDateTime.format(startDate))
+        if let endDate, rangeType == .endDate {
+            range["endDate"] = .string(GraphDateTime.format(endDate))
+        } else if full {
+            range["endDate"] = "0001-01-01"
+        }
+        if let recurrenceTimeZone { range["recurrenceTimeZone"] = .string(recurrenceTimeZone) }
+        if full || rangeType == .numbered { range["numberOfOccurrences"] = .number(Double(numberOfOccurrences)) }
+        return ["pattern": .object(pattern), "range": .object(range)]
+    }
+}

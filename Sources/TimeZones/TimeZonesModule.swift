@@ -1,2 +1,0 @@
-// Placeholder: the TimeZones module is being built (issue 3).
-public enum TimeZonesModule {}

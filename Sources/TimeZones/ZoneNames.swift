@@ -1,0 +1,54 @@
+import Foundation
+
+/// Zone names as files and Graph write them, resolved by name alone.
+enum ZoneNames {
+    /// The IANA id a name stands for, and how it was recognised.
+    static func resolve(_ raw: String) -> (String, TimeZoneResolutionRoute)? {
+        var name = raw.trimmingSpaces
+        if name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") {
+            name = String(name.dropFirst().dropLast()).trimmingSpaces
+        }
+        guard !name.isEmpty else { return nil }
+        if name.lowercased() == "tzone://microsoft/utc" { return ("Etc/UTC", .microsoftURI) }
+        if let id = ianaName(name) { return (id, .ianaName) }
+        if name.hasPrefix("/"), let id = afterVendorPrefix(name) { return (id, .vendorPrefix) }
+        if let id = windowsZone(name) { return (id, .windowsID) }
+        if let windowsID = WindowsZones.windowsID(forDisplayName: name),
+            let id = WindowsZones.ianaIdentifier(forWindowsID: windowsID)
+        {
+            return (id, .outlookDisplayName)
+        }
+        return nil
+    }
+
+    /// The IANA id with tzdata's capitalisation, when tzdata (or CLDR, or a link) knows the name.
+    static func ianaName(_ name: String) -> String? {
+        knownIANANames[name.lowercased()]
+    }
+
+    /// Every IANA name calport knows, keyed by its lowercased form.
+    private static let knownIANANames: [String: String] = {
+        var names: [String: String] = [:]
+        let all = TimeZone.knownTimeZoneIdentifiers + Array(tzdataLinks.keys) + windowsZoneEntries.map(\.ianaIdentifier)
+        for name in all where TimeZone(identifier: name) != nil {
+            names[name.lowercased()] = name
+        }
+        return names
+    }()
+
+    /// `/vendor/version/Area/City` → `Area/City`: the longest trailing part that is an IANA id.
+    private static func afterVendorPrefix(_ name: String) -> String? {
+        let parts = name.split(separator: "/")
+        for start in parts.indices {
+            if let id = ianaName(parts[start...].joined(separator: "/")) { return id }
+        }
+        return nil
+    }
+
+    /// A Windows id, or one with Outlook's numbered suffix (`Eastern Standard Time 1`).
+    private static func windowsZone(_ name: String) -> String? {
+        if let id = WindowsZones.ianaIdentifier(forWindowsID: name) { return id }
+        guard let match = name.wholeMatch(of: /(.*\S)\s+\d+/) else { return nil }
+        return WindowsZones.ianaIdentifier(forWindowsID: String(match.1))
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import GraphEvents
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryKindOfValueKeepingMemberOrder() throws {
+        let value = try JSONParser.parse(#"{"z": 1, "a": [true, false, null], "m": -2.5e2, "s": "x"}"#)
+        #expect(value.objectValue?.members.map(\.key) == ["z", "a", "m", "s"])
+        #expect(value["z"] == .number(1))
+        #expect(value["a"] == [true, false, nil])
+        #expect(value["m"] == .number(-250))
+        #expect(value["s"] == "x")
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        // RFC 8259 §7: U+1D11E is written as the pair \uD834\uDD1E.
+        let value = try JSONParser.parse(#"["a\"b\\c\/d\n\t", "\u00e9\uD834\uDD1E"]"#)
+        #expect(value == ["a\"b\\c/d\n\t", "é𝄞"])
+    }
+
+    @Test func reportsLineAndColumnOfSyntaxErrors() {
+        #expect(throws: JSONError(message: "unexpected '}', expected a value", line: 3, column: 8, offset: 19)) {
+            try JSONParser.parse("{\n  \"a\": 1,\n  \"b\": }")
+        }
+        #expect(throws: JSONError(message: "leading zero in number", line: 1, column: 2, offset: 1)) {
+            try JSONParser.parse("[01]")
+        }
+    }
+
+    @Test func rejectsMalformedInput() {
+        for text in ["", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] 2", "\"a\u{1}\"", "-", "1.", "1e", "{1:2}", "\"\\x\""] {
+            #expect(throws: JSONError.self, "\(text)") { try JSONParser.parse(text) }
+        }
+    }
+
+    @Test func limitsNestingDepth() {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONError.self) { try JSONParser.parse(deep) }
+        #expect(throws: Never.self) { try JSONParser.parse(deep, limits: JSONLimits(maximumDepth: 400)) }
+    }
+
+    @Test func reportsDuplicateKeysAndKeepsTheLastValue() throws {
+        var reader = JSONStreamReader(bytes: Array("{\"a\": 1,\n \"a\": 2}".utf8))
+        let document = try #require(try reader.next())
+        #expect(document.value == ["a": 2])
+        #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[2, 2]])
+    }
+
+    @Test func streamsConcatenatedDocumentsAndNDJSON() throws {
+        var reader = JSONStreamReader(bytes: Array("{\"a\":1}\n{\"b\":2}[3]  \"s\"\n".utf8))
+        var lines: [Int] = []
+        var values: [JSONValue] = []
+        while let document = try reader.next() {
+            values.append(document.value)
+            lines.append(document.line)
+        }
+        #expect(values == [["a": 1], ["b": 2], [3], "s"])
+        #expect(lines == [1, 2, 2, 2])
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func writesCompactTextWithEscapes() {
+        let value: JSONValue = ["b": "q\"\\\n\u{1}é", "a": [1, 2.5, -0.125, true, nil], "e": [:], "l": []]
+        #expect(JSONWriter().string(value) == #"{"b":"q\"\\\n\u0001é","a":[1,2.5,-0.125,true,null],"e":{},"l":[]}"#)
+    }
+
+    @Test func writesPrettyText() {
+        let value: JSONValue = ["a": [1], "b": ["c": nil]]
+        #expect(JSONWriter(pretty: true).string(value) == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {\n    \"c\": null\n  }\n}")
+    }
+
+    @Test func roundTripsThroughTheParser() throws {
+        let value: JSONValue = ["x": ["y": "\u{7F}\u{2028}𝄞", "n": 1e300, "i": 9_007_199_254_740_992]]
+        #expect(try JSONParser.parse(JSONWriter().string(value)) == value)
+    }
+}
