@@ -2,7 +2,10 @@
 enum CalportCLI {
     static let version = "0.1.0"
 
-    static let commands: [CommandSpec] = [ConvertCommand.spec, ValidateCommand.spec]
+    static let commands: [CommandSpec] = [
+        ConvertCommand.spec, ValidateCommand.spec, ExportCommand.spec, ImportCommand.spec, LoginCommand.spec,
+        LogoutCommand.spec,
+    ]
 
     static var helpText: String {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
@@ -62,6 +65,10 @@ enum CalportCLI {
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
+        case ExportCommand.spec.name: return ExportCommand.run(parsed, terminal: terminal)
+        case ImportCommand.spec.name: return ImportCommand.run(parsed, terminal: terminal)
+        case LoginCommand.spec.name: return LoginCommand.run(parsed, terminal: terminal)
+        case LogoutCommand.spec.name: return LogoutCommand.run(parsed, terminal: terminal)
         default: return .usage
         }
     }

@@ -1,0 +1,126 @@
+import CalendarModel
+import Foundation
+import GraphEvents
+import GraphService
+import ICalendar
+
+/// `calport import`: creates the events of iCalendar or Graph JSON files in a Graph calendar,
+/// never twice, resuming from its journal after an interruption.
+enum ImportCommand {
+    static let calendar = OptionSpec(names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
+    static let dryRun = OptionSpec(names: ["--dry-run"], help: "Print the requests instead of sending them")
+    static let journal = OptionSpec(
+        names: ["--journal"], valueName: "FILE", help: "Record progress in FILE and resume from it when run again")
+
+    static let spec = CommandSpec(
+        name: "import", abstract: "Import events into a Microsoft Graph calendar.",
+        options: [calendar, dryRun, journal, ServiceOptions.tokenFile] + ServiceOptions.all + [
+            CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
+        ],
+        positionals: "FILE…")
+
+    static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
+        var reporter = DiagnosticReporter(
+            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict), terminal: terminal)
+        let inputs: [InputFile]
+        do {
+            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+        } catch {
+            terminal.writeError(error.message + "\n")
+            return .ioError
+        }
+        var events: [Event] = []
+        for input in inputs {
+            let diagnostics: [Diagnostic]
+            switch input.detectedFormat {
+            case .iCalendar?:
+                let result = ICalendarParser().parse(input.bytes, file: input.name)
+                events += result.document.events
+                diagnostics = result.diagnostics
+            case .graph?:
+                let result = GraphEventReader(file: input.name).read(input.bytes)
+                events += result.events
+                diagnostics = result.diagnostics
+            case nil:
+                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
+                return .dataProblem
+            }
+            if let stop = reporter.report(diagnostics) {
+                terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")
+                return .dataProblem
+            }
+        }
+        let written = GraphEventWriter(style: .post).write(events)
+        if let stop = reporter.report(written.diagnostics) {
+            terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")
+            return .dataProblem
+        }
+        let plan = ImportPlan(entries: written.output)
+        let output = SharedOutput(terminal)
+        let client: GraphClient
+        do {
+            // A dry run needs no token: it only prints.
+            client =
+                arguments.isSet(dryRun)
+                ? GraphClient(
+                    endpoints: try ServiceOptions.endpoints(arguments, environment: ProcessInfo.processInfo.environment),
+                    tokens: StaticTokenProvider(token: Secret("")))
+                : try ServiceOptions.client(arguments, output: output)
+        } catch {
+            terminal.writeError("calport import: error: \(error)\n")
+            return .usage
+        }
+        let importer = CalendarImporter(
+            client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
+            progress: Self.progress(quiet: arguments.isSet(CommonOptions.quiet), output: output))
+        if arguments.isSet(dryRun) {
+            terminal.writeOutput(Array((JSONWriter(pretty: true).string(dryRunRequests(plan, importer)) + "\n").utf8))
+            return reporter.errorCount > 0 ? .dataProblem : .success
+        }
+        let outcome = ServiceOptions.wait { () -> Result<ImportReport, GraphServiceError> in
+            do throws(GraphServiceError) {
+                return .success(try await importer.run(plan))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .failure(let error):
+            terminal.writeError("calport import: error: \(error)\n")
+            return .ioError
+        case .success(let report):
+            terminal.writeOutput(Array(summary(report).utf8))
+            return report.failures.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
+        }
+    }
+
+    /// The requests a run would send, as JSON: each `$batch`, then each occurrence change.
+    static func dryRunRequests(_ plan: ImportPlan, _ importer: CalendarImporter) -> JSONValue {
+        var requests: [JSONValue] = importer.batchBodies(for: plan).map { ["method": "POST", "url": "/$batch", "body": $0] }
+        for change in plan.changes {
+            switch change.action {
+            case .update(let master, let originalStart, let body):
+                let url = "/me/events/{occurrence of \(master) at \(originalStart)}"
+                requests.append(["method": "PATCH", "url": .string(url), "body": .object(body)])
+            case .cancel(let master, let originalStart):
+                requests.append(["method": "DELETE", "url": .string("/me/events/{occurrence of \(master) at \(originalStart)}")])
+            case .create:
+                continue
+            }
+        }
+        return .array(requests)
+    }
+
+    /// The final report: counts, then each failure with its reason.
+    static func summary(_ report: ImportReport) -> String {
+        var text = "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(report.failures.count)\n"
+        for failure in report.failures { text += "  \(failure.label): \(failure.reason)\n" }
+        return text
+    }
+
+    /// Progress on stderr, only when it is a terminal.
+    private static func progress(quiet: Bool, output: SharedOutput) -> @Sendable (Int, Int) -> Void {
+        guard !quiet, isatty(STDERR_FILENO) != 0 else { return { _, _ in } }
+        return { done, total in output.error("\rcalport import: \(done)/\(total)") }
+    }
+}
