@@ -19,21 +19,20 @@ struct SeriesUpdater: Sendable {
             for change in changes { results[change.key] = ItemResult(outcome: .failed(reason: error.description)) }
             return results
         }
-        var byOriginalStart: [String: String] = [:]
+        var byOriginalStart: [String: JSONValue] = [:]
         for instance in instances {
-            if let start = instance["originalStart"]?.stringValue, let id = instance["id"]?.stringValue {
-                byOriginalStart[Self.instantKey(start)] = id
-            }
+            if let start = instance["originalStart"]?.stringValue { byOriginalStart[Self.instantKey(start)] = instance }
         }
         for change in changes {
-            let result = await apply(change, instanceID: byOriginalStart[Self.instantKey(change.originalStart)])
+            let result = await apply(change, instance: byOriginalStart[Self.instantKey(change.originalStart)])
             results[change.key] = result
             try? await journal?.recordOutcome(key: change.key, outcome: result.outcome, id: result.id)
         }
         return results
     }
 
-    private func apply(_ change: PlannedItem, instanceID: String?) async -> ItemResult {
+    private func apply(_ change: PlannedItem, instance: JSONValue?) async -> ItemResult {
+        let instanceID = instance?["id"]?.stringValue
         do {
             switch (change.action, instanceID) {
             case (.cancel, nil):
@@ -49,7 +48,9 @@ struct SeriesUpdater: Sendable {
             case (.update(_, _, let body), let id?):
                 try await journal?.recordIntent("PATCH instance", keys: [change.key])
                 _ = try await client.json("PATCH", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"), body: .object(body))
-                return ItemResult(outcome: .created, id: id)
+                // Already an exception: an earlier run patched it, and patching again changed nothing.
+                let earlier = instance?["type"]?.stringValue == "exception"
+                return ItemResult(outcome: earlier ? .alreadyPresent : .created, id: id)
             case (.create, _):
                 return ItemResult(outcome: .failed(reason: "not a series change"))
             }
