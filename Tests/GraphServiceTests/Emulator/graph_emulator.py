@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import hashlib
 import json
+import signal
 import socket
 import sys
 import threading
@@ -581,6 +582,8 @@ def main():
     parser.add_argument("--poll-interval", type=int, default=0)
     parser.add_argument("--pending-polls", type=int, default=2)
     args = parser.parse_args()
+    # A parent may have blocked these (Foundation's Process passes its mask on); stop when asked.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.store = Store(args)

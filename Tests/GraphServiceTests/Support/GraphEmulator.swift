@@ -3,7 +3,7 @@ import GraphEvents
 import GraphService
 
 /// The Python Graph emulator, started on an ephemeral 127.0.0.1 port for one test and stopped after.
-/// `@unchecked`: `Process` is not Sendable, but after `init` it is only terminated, once, in `deinit`.
+/// `@unchecked`: `Process` is not Sendable, but after `init` it is only killed, once, in `deinit`.
 final class GraphEmulator: @unchecked Sendable {
     /// A bearer token the emulator accepts without signing in.
     static let token = "emulator-static-token-7f3c9a"
@@ -38,7 +38,8 @@ final class GraphEmulator: @unchecked Sendable {
     }
 
     deinit {
-        process.terminate()
+        // SIGKILL: a child of the test runner may start with SIGTERM blocked.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
