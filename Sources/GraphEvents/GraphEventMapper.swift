@@ -8,6 +8,7 @@ public struct GraphMapping<Output: Sendable>: Sendable {
 
 /// Maps one Graph `event` object to model events and one model event to a Graph object.
 public struct GraphEventMapper: Sendable {
+    /// A mapper; it holds no state.
     public init() {}
 
     /// The event `value` describes, then an override for each of its `exceptionOccurrences`; empty
@@ -20,38 +21,42 @@ public struct GraphEventMapper: Sendable {
         var (event, decoder) = decode(object, location: location)
         event.decodeGraphRecurrence(object, at: path, &decoder)
         var events = event.start == nil ? [] : [event]
-        var diagnostics = decoder.diagnostics
+        var overrideDiagnostics: [Diagnostic] = []
         for (position, exception) in (decoder.array("exceptionOccurrences", of: object, at: path) ?? []).enumerated() {
             var itemLocation = location
             itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
             let mapped = override(from: exception, of: event, location: itemLocation)
             events += mapped.output.map { [$0] } ?? []
-            diagnostics += mapped.diagnostics
+            overrideDiagnostics += mapped.diagnostics
         }
         if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
-            var where_ = location
-            where_.jsonPath = path
-            diagnostics.append(
-                Diagnostic(
-                    .warning, code: "graph-missing-recurrence",
-                    message: "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
-                    location: where_, uid: decoder.eventID))
+            decoder.report(
+                .warning, "graph-missing-recurrence",
+                "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                at: path)
         }
+        let diagnostics = decoder.diagnostics + overrideDiagnostics
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 
     /// An exception instance (`type: exception`) as an override of `master`: same UID, and a
     /// RECURRENCE-ID in the master's form from `originalStart` (or the date in `occurrenceId`).
-    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation()) -> GraphMapping<Event?> {
+    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation())
+        -> GraphMapping<Event?>
+    {
         let path = location.jsonPath ?? "$"
         guard let object = value.objectValue else {
             return GraphMapping(output: nil, diagnostics: [notAnEvent(value, location)])
         }
         var (event, decoder) = decode(object, location: location)
         event.uid = master.uid
-        event.recurrenceID = master.start.flatMap { decoder.recurrenceID(object, at: path, masterStart: $0) }.map { RecurrenceIdentifier(time: $0) }
+        event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
+            RecurrenceIdentifier(time: $0)
+        }
         guard event.recurrenceID != nil, event.start != nil else {
-            decoder.report(.error, "graph-exception-without-original-start", "the exception names no original start of its series' occurrence; left out", at: path)
+            decoder.report(
+                .error, "graph-exception-without-original-start",
+                "the exception names no original start of its series' occurrence; left out", at: path)
             return GraphMapping(output: nil, diagnostics: decoder.diagnostics)
         }
         return GraphMapping(output: event, diagnostics: decoder.diagnostics)
@@ -72,7 +77,8 @@ public struct GraphEventMapper: Sendable {
         let id = decoder.string("id", of: object, at: path)
         decoder.eventID = id
         let uid =
-            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string("transactionId", of: object, at: path)
+            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
+                "transactionId", of: object, at: path)
             // A POST body has no identity at all: derive one from its content, so it is stable.
             ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(.object(object)))
         if decoder.eventID == nil { decoder.eventID = uid }
@@ -91,6 +97,7 @@ public struct GraphEventMapper: Sendable {
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
         var object = JSONObject()
+        object.reserveCapacity(48)  // a full event has about forty members
         if encoder.style == .full {
             if let id = event.graphExtra(.id) { object["id"] = .string(id) }
             object["iCalUId"] = .string(event.uid)
@@ -107,34 +114,48 @@ public struct GraphEventMapper: Sendable {
             if let recurrence { object["recurrence"] = recurrence.json(style: encoder.style) }
         } catch {
             let rule = event.recurrenceRules.first.map { "RRULE:" + $0.rruleText } ?? "the recurrence"
-            encoder.report(.error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
+            encoder.report(
+                .error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
             return nil
         }
         event.encodeGraphParticipants(into: &object, encoder)
         event.encodeGraphOnlineMeeting(into: &object, &encoder)
+        let lost = event.graphLosses(style: encoder.style)
+        if !lost.isEmpty {
+            encoder.report(
+                .note, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
+        }
         if encoder.style == .full {
-            object["type"] = .string(event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
+            object["type"] = .string(
+                event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
         }
         return object
     }
 
     private func notAnEvent(_ value: JSONValue, _ location: SourceLocation) -> Diagnostic {
-        Diagnostic(.error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)", location: location)
+        Diagnostic(
+            .error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)",
+            location: location)
     }
 }
 
 extension GraphDecoder {
     /// The RECURRENCE-ID of an exception, in the form of its master's DTSTART.
-    mutating func recurrenceID(_ object: JSONObject, at path: String, masterStart: CalendarTime) -> CalendarTime? {
+    mutating func recurrenceID(_ object: JSONObject, at path: String, master: Event) -> CalendarTime? {
+        guard let masterStart = master.start else { return nil }
         if case .utc(let utc)? = instant("originalStart", of: object, at: path) {
-            if let time = masterStart.sameForm(atUTC: utc) { return time }
-            report(.warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC", at: "\(path).originalStart")
+            let allDayZone = master.graphExtra(.originalStartTimeZone)
+            if let time = masterStart.sameForm(atUTC: utc, allDayZone: allDayZone) { return time }
+            report(
+                .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
+                at: "\(path).originalStart")
             return .utc(utc)
         }
         guard let occurrence = string("occurrenceId", of: object, at: path),
             let date = GraphDateTime.parseDate(String(occurrence.suffix(10)))
         else { return nil }
         let clock = masterStart.localDateTime
-        return masterStart.withLocalDateTime(LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second))
+        return masterStart.withLocalDateTime(
+            LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second))
     }
 }

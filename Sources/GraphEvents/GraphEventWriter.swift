@@ -4,6 +4,7 @@ import CalendarModel
 public struct GraphEventWriter: Sendable {
     public var style: GraphOutputStyle
 
+    /// A writer of POST bodies or of full events.
     public init(style: GraphOutputStyle) {
         self.style = style
     }
@@ -23,10 +24,14 @@ public struct GraphEventWriter: Sendable {
             guard let master = series.master else {
                 for override in series.overrides {
                     var encoder = GraphEncoder(style: style, uid: override.uid)
-                    encoder.report(.warning, "graph-override-without-master", "an override without its series is written as a single event")
+                    encoder.report(
+                        .warning, "graph-override-without-master",
+                        "an override without its series is written as a single event")
                     var single = override
                     single.recurrenceID = nil
-                    if let object = mapper.encode(single, &encoder) { values.append(.object(finish(object, for: single))) }
+                    if let object = mapper.encode(single, &encoder) {
+                        values.append(.object(finish(object, for: single)))
+                    }
                     diagnostics += encoder.diagnostics
                 }
                 continue
@@ -36,21 +41,21 @@ public struct GraphEventWriter: Sendable {
                 diagnostics += encoder.diagnostics
                 continue
             }
-            let masterID = master.graphExtra(.id) ?? master.uid
             if style == .full && !master.exceptionDates.isEmpty {
-                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: masterID))
+                let seriesID = master.graphExtra(.id) ?? master.uid
+                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
             }
             values.append(.object(finish(object, for: master)))
-            let masterKey = transactionID(master)
             for override in series.overrides {
-                guard var entry = mapper.encode(override, &encoder) else { continue }
-                entry = link(entry, originalStart: override.recurrenceID?.time, masterKey: masterKey, masterID: masterID, &encoder)
-                values.append(.object(finish(entry, for: override)))
+                guard let entry = mapper.encode(override, &encoder) else { continue }
+                let linked = link(entry, originalStart: override.recurrenceID?.time, of: master, &encoder)
+                values.append(.object(finish(linked, for: override)))
             }
             if style == .post {
                 for exdate in master.exceptionDates {
                     let entry = JSONObject([JSONMember("isCancelled", true)])
-                    values.append(.object(link(entry, originalStart: exdate, masterKey: masterKey, masterID: masterID, &encoder)))
+                    values.append(
+                        .object(link(entry, originalStart: exdate, of: master, &encoder)))
                 }
             }
             diagnostics += encoder.diagnostics
@@ -61,18 +66,20 @@ public struct GraphEventWriter: Sendable {
     /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId
     /// (POST) or `seriesMasterId` (full).
     private func link(
-        _ entry: JSONObject, originalStart: CalendarTime?, masterKey: String, masterID: String, _ encoder: inout GraphEncoder
+        _ entry: JSONObject, originalStart: CalendarTime?, of master: Event, _ encoder: inout GraphEncoder
     ) -> JSONObject {
         var entry = entry
         if style == .post {
-            entry[Self.seriesMasterAnnotation] = .string(masterKey)
+            entry[Self.seriesMasterAnnotation] = .string(transactionID(master))
         } else {
-            entry["seriesMasterId"] = .string(masterID)
+            entry["seriesMasterId"] = .string(master.graphExtra(.id) ?? master.uid)
         }
-        if let utc = originalStart?.graphUTC {
+        if let utc = originalStart?.graphUTC(allDayZone: master.graphExtra(.originalStartTimeZone)) {
             entry["originalStart"] = .string(GraphDateTime.formatInstant(utc))
         } else {
-            encoder.report(.warning, "unknown-time-zone", "an occurrence's original start is in an unknown zone; originalStart is left out")
+            encoder.report(
+                .warning, "unknown-time-zone",
+                "an occurrence's original start is in an unknown zone; originalStart is left out")
         }
         return entry
     }

@@ -28,7 +28,9 @@ import Testing
     }
 
     @Test func rejectsMalformedInput() {
-        for text in ["", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] 2", "\"a\u{1}\"", "-", "1.", "1e", "{1:2}", "\"\\x\""] {
+        for text in [
+            "", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] 2", "\"a\u{1}\"", "-", "1.", "1e", "{1:2}", "\"\\x\"",
+        ] {
             #expect(throws: JSONError.self, "\(text)") { try JSONParser.parse(text) }
         }
     }
@@ -44,6 +46,61 @@ import Testing
         let document = try #require(try reader.next())
         #expect(document.value == ["a": 2])
         #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[2, 2]])
+    }
+
+    @Test func duplicateKeysAfterLongValuesAreLocated() throws {
+        var reader = JSONStreamReader(bytes: Array("[\n{\"k\": 1,\n \"k\": [\n\n\n2]}, {\"k\": 3, \"k\": 4}]".utf8))
+        let document = try #require(try reader.next())
+        #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[3, 2], [6, 15]])
+    }
+
+    /// Every document of `text`, fed in chunks of `size` bytes (the whole text when nil).
+    private func documents(_ text: String, chunk size: Int?) -> (docs: [JSONDocument], error: JSONError?) {
+        var reader = size == nil ? JSONStreamReader(bytes: Array(text.utf8)) : JSONStreamReader()
+        var docs: [JSONDocument] = []
+        let bytes = Array(text.utf8)
+        var position = 0
+        do {
+            while true {
+                if let size, position < bytes.count {
+                    reader.append(bytes[position..<min(bytes.count, position + size)])
+                    position += size
+                    if position >= bytes.count { reader.finish() }
+                } else if size != nil && position == 0 {
+                    reader.finish()
+                }
+                while let document = try reader.next() { docs.append(document) }
+                if size == nil || position >= bytes.count { break }
+            }
+        } catch {
+            return (docs, error as? JSONError)
+        }
+        return (docs, nil)
+    }
+
+    @Test func chunkedInputGivesTheSameDocuments() {
+        let text = "{\"a\": [1, 2.5e3, \"x\\u00e9\"]}\n12 true\n[null, {\"b\": \"\\uD834\\uDD1E\"}] 345\n\"end\""
+        let whole = documents(text, chunk: nil)
+        #expect(whole.docs.count == 6 && whole.error == nil)
+        for size in 1...9 {
+            let chunked = documents(text, chunk: size)
+            #expect(chunked.docs == whole.docs, "chunks of \(size)")
+            #expect(chunked.error == nil)
+        }
+        let cut = "[1, 2]\n{\"a\": [1, tr"
+        for size in [1, 3, 100] {
+            #expect(documents(cut, chunk: size).docs.count == 1)
+            #expect(documents(cut, chunk: size).error == documents(cut, chunk: nil).error)
+        }
+    }
+
+    @Test func chunkedInputDropsWhatItHasRead() throws {
+        let line = "{\"id\": \"" + String(repeating: "x", count: 90) + "\"}\n"
+        let text = String(repeating: line, count: 3_000)
+        let result = documents(text, chunk: 4_096)
+        #expect(result.docs.count == 3_000 && result.error == nil)
+        #expect(result.docs.last?.line == 3_000)
+        #expect(result.docs.last?.offset == (line.utf8.count) * 2_999)
     }
 
     @Test func streamsConcatenatedDocumentsAndNDJSON() throws {
@@ -67,7 +124,8 @@ import Testing
 
     @Test func writesPrettyText() {
         let value: JSONValue = ["a": [1], "b": ["c": nil]]
-        #expect(JSONWriter(pretty: true).string(value) == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {\n    \"c\": null\n  }\n}")
+        #expect(
+            JSONWriter(pretty: true).string(value) == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {\n    \"c\": null\n  }\n}")
     }
 
     @Test func roundTripsThroughTheParser() throws {

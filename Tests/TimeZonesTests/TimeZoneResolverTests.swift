@@ -46,6 +46,17 @@ import Testing
         }
     }
 
+    /// A VTIMEZONE without observances defines nothing: its name is resolved as a name, or is unknown,
+    /// rather than matched to a zone with offset zero.
+    @Test func emptyDefinitionIsNotUTC() {
+        let definitions = [
+            TimeZoneDefinition(identifier: "Customized Time Zone"), TimeZoneDefinition(identifier: "Europe/Oslo"),
+        ]
+        let resolver = TimeZoneResolver(definitions: definitions, calendarHint: nil, years: 2024...2024)
+        #expect(resolver.resolve("Customized Time Zone") == .unknown("Customized Time Zone"))
+        #expect(resolver.resolve("Europe/Oslo") == .iana("Europe/Oslo", via: .ianaName))
+    }
+
     /// X-WR-TIMEZONE names the zone of a calendar without TZIDs.
     @Test func calendarHint() {
         #expect(TimeZoneResolver(calendarHint: "Europe/Vienna").calendarZone == .iana("Europe/Vienna", via: .ianaName))

@@ -8,7 +8,8 @@ public enum GraphTransactionID {
         var digest = Array(SHA256.hash(Array((recurrenceID.map { uid + "/" + $0 } ?? uid).utf8)).prefix(16))
         digest[6] = digest[6] & 0x0F | 0x80  // version 8: custom
         digest[8] = digest[8] & 0x3F | 0x80  // variant 10
-        let hex = digest.map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined().uppercased()
+        let hex = digest.map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined()
+            .uppercased()
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex.dropFirst(range.lowerBound).prefix(range.count))
         }

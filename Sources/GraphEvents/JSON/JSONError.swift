@@ -1,3 +1,6 @@
+// memchr, for counting lines.
+import Foundation
+
 /// Why JSON text could not be read, and where: a 1-based line and column and a byte offset.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
@@ -6,6 +9,7 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Bytes from the start of the input.
     public var offset: Int
 
+    /// An error with its position.
     public init(message: String, line: Int, column: Int, offset: Int) {
         self.message = message
         self.line = line
@@ -24,6 +28,7 @@ public struct JSONLimits: Hashable, Sendable {
     /// Longest string accepted, in UTF-8 bytes.
     public var maximumStringLength: Int
 
+    /// Limits; the defaults are far above what calendar data needs.
     public init(maximumDepth: Int = 256, maximumStringLength: Int = 64 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumStringLength = maximumStringLength
@@ -37,17 +42,33 @@ struct LineCounter {
     private var line = 1
     private var lineStart = 0
 
-    /// The 1-based line and column of `target`; targets should not decrease between calls.
+    /// Forgets the first `count` bytes of the input, which a chunked reader has dropped.
+    mutating func dropFirst(_ count: Int) {
+        offset -= count
+        lineStart -= count
+    }
+
+    /// The 1-based line and column of `target`; cheapest when targets do not decrease between calls.
     mutating func position(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        if target < offset { (offset, line, lineStart) = (0, 1, 0) }
         let end = min(target, bytes.count)
-        while offset < end {
-            if bytes[offset] == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = offset + 1
+        if end < offset {
+            // Step back (a duplicate key is reported after its value is read), then find the line start.
+            while offset > end {
+                offset -= 1
+                if bytes[offset] == UInt8(ascii: "\n") { line -= 1 }
             }
-            offset += 1
+            lineStart = offset
+            while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
         }
+        // memchr skips to each newline, which matters for NDJSON's long lines.
+        while offset < end, let base = bytes.baseAddress,
+            let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), end - offset)
+        {
+            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            line += 1
+            lineStart = offset
+        }
+        offset = max(offset, end)
         return (line, target - lineStart + 1)
     }
 }

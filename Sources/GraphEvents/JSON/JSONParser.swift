@@ -30,43 +30,100 @@ public struct JSONDocument: Hashable, Sendable {
     public var duplicateKeys: [JSONError]
 }
 
-/// Reads top-level values one at a time from concatenated JSON texts, NDJSON or a single text.
+/// Reads top-level values one at a time from concatenated JSON texts, NDJSON or a single text,
+/// given whole or fed in chunks (from a pipe, say) with `append(_:)` and `finish()`.
 public struct JSONStreamReader: Sendable {
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private let limits: JSONLimits
     private var index = 0
     private var lines = LineCounter()
+    /// Whether every byte has been given.
+    private var isFinished: Bool
+    /// Bytes dropped from the front once read, so that offsets stay those of the whole input.
+    private var dropped = 0
+    /// After an attempt that ran out of input: how many unread bytes it saw. The next attempt waits
+    /// until there are twice as many, so a large value arriving in small chunks is not reparsed
+    /// for every chunk.
+    private var unreadAtLastAttempt = 0
 
     /// A reader over the whole input.
     public init(bytes: [UInt8], limits: JSONLimits = JSONLimits()) {
         self.bytes = bytes
         self.limits = limits
+        isFinished = true
     }
 
-    /// The next top-level value, or nil at the end of the input.
+    /// A reader to be fed with `append(_:)`, then `finish()`.
+    public init(limits: JSONLimits = JSONLimits()) {
+        bytes = []
+        self.limits = limits
+        isFinished = false
+    }
+
+    /// Adds the next chunk of input.
+    public mutating func append(_ chunk: some Sequence<UInt8>) {
+        precondition(!isFinished, "append(_:) after finish()")
+        if index > 1 << 16 && index > bytes.count / 2 {
+            // Count the lines of what is dropped first, so that later line numbers stay right.
+            _ = bytes.withUnsafeBufferPointer { [index] buffer in lines.position(of: index, in: buffer) }
+            bytes.removeFirst(index)
+            lines.dropFirst(index)
+            dropped += index
+            index = 0
+        }
+        bytes.append(contentsOf: chunk)
+    }
+
+    /// Declares the input complete, so that what remains is read or reported as an error.
+    public mutating func finish() {
+        isFinished = true
+        unreadAtLastAttempt = 0
+    }
+
+    /// The next top-level value; nil at the end of the input, or, before `finish()`, when the next
+    /// value has not fully arrived.
     public mutating func next() throws(JSONError) -> JSONDocument? {
+        guard isFinished || bytes.count - index >= 2 * unreadAtLastAttempt else { return nil }
         let result: Result<JSONDocument?, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer, index: index, limits: limits)
             scanner.lines = lines
-            defer {
+            guard scanner.peekSignificant() != nil else {
                 index = scanner.index
-                lines = scanner.lines
+                return .success(nil)
             }
-            guard scanner.peekSignificant() != nil else { return .success(nil) }
             let start = scanner.index
             do throws(JSONError) {
                 let value = try scanner.parseValue()
+                // A number at the very end may go on in the next chunk.
+                if !isFinished, scanner.index == buffer.count, value.numberValue != nil { return waitForMore(start) }
                 let (line, column) = scanner.lines.position(of: start, in: buffer)
+                index = scanner.index
+                lines = scanner.lines
+                unreadAtLastAttempt = 0
                 return .success(
                     JSONDocument(
-                        value: value, line: line, column: column, offset: start,
-                        duplicateKeys: scanner.duplicateKeys))
+                        value: value, line: line, column: column, offset: dropped + start,
+                        duplicateKeys: scanner.duplicateKeys.map { shifted($0) }))
             } catch {
+                if !isFinished && scanner.index >= buffer.count { return waitForMore(start) }
                 // A syntax error ends the stream: without a grammar there is no safe place to resume.
-                scanner.index = buffer.count
-                return .failure(error)
+                index = buffer.count
+                lines = scanner.lines
+                return .failure(shifted(error))
             }
         }
         return try result.get()
+    }
+
+    private mutating func waitForMore(_ start: Int) -> Result<JSONDocument?, JSONError> {
+        index = start
+        unreadAtLastAttempt = bytes.count - start
+        return .success(nil)
+    }
+
+    private func shifted(_ error: JSONError) -> JSONError {
+        var error = error
+        error.offset += dropped
+        return error
     }
 }

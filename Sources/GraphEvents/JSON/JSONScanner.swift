@@ -52,7 +52,8 @@ struct JSONScanner {
     mutating func unexpected(_ expected: String) -> JSONError {
         guard index < bytes.count else { return error("unexpected end of input, expected \(expected)") }
         let byte = bytes[index]
-        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        let shown =
+            byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
         return error("unexpected \(shown), expected \(expected)")
     }
 
@@ -99,21 +100,17 @@ struct JSONScanner {
     mutating func parseObject(depth: Int) throws(JSONError) -> JSONObject {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
-        var members: [JSONMember] = []
-        if consumeIf(UInt8(ascii: "}")) { return JSONObject(members) }
+        var builder = JSONObjectBuilder()
+        if consumeIf(UInt8(ascii: "}")) { return builder.object }
         repeat {
             _ = peekSignificant()
             let keyOffset = index
             let key = try parseKey()
-            let value = try parseValue(depth: depth)
-            if let existing = members.firstIndex(where: { $0.key == key }) {
+            if builder.add(key, try parseValue(depth: depth)) {
                 duplicateKeys.append(error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
-                members[existing].value = value
-            } else {
-                members.append(JSONMember(key, value))
             }
         } while try continueList(closer: UInt8(ascii: "}"))
-        return JSONObject(members)
+        return builder.object
     }
 
     /// A member name and its colon.
@@ -126,7 +123,11 @@ struct JSONScanner {
 
     private mutating func literal(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw error("invalid literal") }
+        guard index + count <= bytes.count else {
+            // Cut off by the end of the input: say so, so that a chunked reader waits for more.
+            index = bytes.count
+            throw error("unexpected end of input in a literal")
+        }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
             throw error("invalid literal", at: index + offset)
         }
@@ -138,7 +139,9 @@ struct JSONScanner {
     mutating func parseString() throws(JSONError) -> String {
         index += 1  // the opening quote
         let start = index
-        while index < bytes.count {
+        while true {
+            index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -191,7 +194,8 @@ struct JSONScanner {
                 if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
                     index += 2
                     let low = try hexQuad()
-                    scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                    scalar =
+                        (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                 } else {
                     scalar = 0xFFFD
                 }
@@ -205,7 +209,10 @@ struct JSONScanner {
     }
 
     private mutating func hexQuad() throws(JSONError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        guard index + 4 <= bytes.count else {
+            index = bytes.count
+            throw error("truncated \\u escape")
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -237,11 +244,14 @@ struct JSONScanner {
         }
         let digitCount = index - digitsStart
         guard digitCount > 0 else {
-            index = start
+            if index < bytes.count { index = start }
             throw unexpected("a value")
         }
-        if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") { throw error("leading zero in number", at: digitsStart) }
-        let isIntegral = index >= bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
+        if digitCount > 1 && bytes[digitsStart] == UInt8(ascii: "0") {
+            throw error("leading zero in number", at: digitsStart)
+        }
+        let isIntegral =
+            index >= bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
         if isIntegral && digitCount <= 15 { return Double(negative ? -integer : integer) }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -249,7 +259,9 @@ struct JSONScanner {
         }
         if index < bytes.count && bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
             guard skipDigits() > 0 else { throw error("digit expected in exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

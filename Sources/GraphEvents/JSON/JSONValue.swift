@@ -59,69 +59,23 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
-/// One `"key": value` member of a JSON object.
-public struct JSONMember: Hashable, Sendable {
-    public var key: String
-    public var value: JSONValue
-
-    public init(_ key: String, _ value: JSONValue) {
-        self.key = key
-        self.value = value
-    }
-}
-
-/// A JSON object: members in the order they were read or added, looked up by key.
-public struct JSONObject: Hashable, Sendable {
-    public var members: [JSONMember]
-
-    public init(_ members: [JSONMember] = []) {
-        self.members = members
-    }
-
-    /// The value of the first member named `key`; setting replaces it in place or appends a member,
-    /// and setting nil removes it.
-    public subscript(key: String) -> JSONValue? {
-        get {
-            // Objects are small (an event has a few dozen members), so a scan beats hashing.
-            for member in members where member.key == key { return member.value }
-            return nil
-        }
-        set {
-            let index = members.firstIndex { $0.key == key }
-            switch (index, newValue) {
-            case (let index?, let value?): members[index].value = value
-            case (let index?, nil): members.remove(at: index)
-            case (nil, let value?): members.append(JSONMember(key, value))
-            case (nil, nil): break
-            }
-        }
-    }
-
-    /// The member whose key equals `key` ignoring ASCII case, for producers that capitalise names.
-    public func caseInsensitiveMember(_ key: String) -> JSONMember? {
-        let wanted = Array(key.utf8)
-        return members.first { member in
-            member.key.utf8.count == wanted.count
-                && zip(member.key.utf8, wanted).allSatisfy { Self.asciiLower($0) == Self.asciiLower($1) }
-        }
-    }
-
-    private static func asciiLower(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-    }
-}
-
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByNilLiteral
 {
+    /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number from an integer.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// `null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// An array of the elements.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     /// Members in the order written, so literals keep their order.

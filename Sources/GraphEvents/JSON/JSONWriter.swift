@@ -7,6 +7,7 @@ public struct JSONWriter: Sendable {
     /// Indent nested values by two spaces per level instead of writing one line.
     public var pretty: Bool
 
+    /// A writer of compact (default) or indented text.
     public init(pretty: Bool = false) {
         self.pretty = pretty
     }
@@ -70,19 +71,29 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Runs of bytes that need no escape are copied whole.
     static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+                guard runEnd < bytes.count else { break }
+                let byte = bytes[runEnd]
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), byte])
+                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                    ])
+                }
+                index = runEnd + 1
             }
         }
         output.append(UInt8(ascii: "\""))

@@ -8,7 +8,9 @@ extension Event {
         locations = list.enumerated().compactMap { index, value in
             let itemPath = "\(path).locations[\(index)]"
             guard let item = value.objectValue else {
-                decoder.report(.warning, "graph-wrong-type", "a location should be an object, found \(value.typeName); ignored", at: itemPath)
+                decoder.report(
+                    .warning, "graph-wrong-type", "a location should be an object, found \(value.typeName); ignored",
+                    at: itemPath)
                 return nil
             }
             return decoder.location(item, at: itemPath)
@@ -25,19 +27,29 @@ extension Event {
     func encodeGraphLocations(into object: inout JSONObject, _ encoder: GraphEncoder) {
         guard let first = locations.first else { return }
         object["location"] =
-            locations.count == 1 ? Self.graphLocation(first) : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
-        if locations.count > 1 || encoder.style == .full { object["locations"] = .array(locations.map(Self.graphLocation)) }
+            locations.count == 1
+            ? Self.graphLocation(first, encoder.style)
+            : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
+        if locations.count > 1 || encoder.style == .full {
+            object["locations"] = .array(locations.map { Self.graphLocation($0, encoder.style) })
+        }
     }
 
-    private static func graphLocation(_ location: Location) -> JSONValue {
+    /// A Graph `location`; Graph reserves `uniqueId` and `uniqueIdType` for itself, so a POST body
+    /// leaves them out.
+    private static func graphLocation(_ location: Location, _ style: GraphOutputStyle) -> JSONValue {
         var result = JSONObject([JSONMember("displayName", .string(location.name))])
-        for (member, parameter) in locationParameters {
-            if let value = location.parameters.first(where: { $0.name == parameter })?.values.first { result[member] = .string(value) }
+        for (member, parameter) in locationParameters where style == .full || !member.hasPrefix("uniqueId") {
+            if let value = location.parameters.first(where: { $0.name == parameter })?.values.first {
+                result[member] = .string(value)
+            }
         }
         if let uri = location.uri { result["locationUri"] = .string(uri) }
         if let address = location.address {
             var fields = JSONObject()
-            for (member, path) in addressFields { if let value = address[keyPath: path] { fields[member] = .string(value) } }
+            for (member, path) in addressFields {
+                if let value = address[keyPath: path] { fields[member] = .string(value) }
+            }
             result["address"] = .object(fields)
         }
         if let point = location.coordinates {
@@ -63,13 +75,17 @@ extension GraphDecoder {
     mutating func location(_ object: JSONObject, at path: String) -> Location? {
         var location = Location(name: string("displayName", of: object, at: path) ?? "")
         for (member, parameter) in Event.locationParameters {
-            if let value = string(member, of: object, at: path), !value.isEmpty { location.parameters.append(Parameter(parameter, value)) }
+            if let value = string(member, of: object, at: path), !value.isEmpty {
+                location.parameters.append(Parameter(parameter, value))
+            }
         }
         location.uri = string("locationUri", of: object, at: path)
         if let fields = self.object("address", of: object, at: path) {
             var address = PostalAddress()
             for (member, keyPath) in Event.addressFields {
-                address[keyPath: keyPath] = string(member, of: fields, at: "\(path).address").flatMap { $0.isEmpty ? nil : $0 }
+                address[keyPath: keyPath] = string(member, of: fields, at: "\(path).address").flatMap {
+                    $0.isEmpty ? nil : $0
+                }
             }
             if address != PostalAddress() { location.address = address }
         }
@@ -79,7 +95,8 @@ extension GraphDecoder {
         {
             location.coordinates = GeoCoordinate(latitude: latitude, longitude: longitude)
         }
-        let isEmpty = location.name.isEmpty && location.address == nil && location.coordinates == nil && location.uri == nil
+        let isEmpty =
+            location.name.isEmpty && location.address == nil && location.coordinates == nil && location.uri == nil
         return isEmpty ? nil : location
     }
 }

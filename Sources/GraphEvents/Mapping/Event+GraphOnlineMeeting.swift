@@ -22,12 +22,15 @@ extension Event {
     func encodeGraphOnlineMeeting(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
         guard let conference = conferences.first else { return }
         guard encoder.style == .full else {
-            encoder.report(.note, "graph-post-conference", "a POST cannot set a meeting link; \(conference.uri) is lost")
+            encoder.report(
+                .note, "graph-post-conference", "a POST cannot set a meeting link; \(conference.uri) is lost")
             return
         }
         var meeting = JSONObject([JSONMember("joinUrl", .string(conference.uri))])
         for (member, parameter) in Self.meetingParameters {
-            if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first { meeting[member] = .string(value) }
+            if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first {
+                meeting[member] = .string(value)
+            }
         }
         object["onlineMeeting"] = .object(meeting)
     }

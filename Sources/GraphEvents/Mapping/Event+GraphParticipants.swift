@@ -10,7 +10,9 @@ extension Event {
         attendees = list.enumerated().compactMap { index, value in
             let itemPath = "\(path).attendees[\(index)]"
             guard let item = value.objectValue else {
-                decoder.report(.warning, "graph-wrong-type", "an attendee should be an object, found \(value.typeName); ignored", at: itemPath)
+                decoder.report(
+                    .warning, "graph-wrong-type", "an attendee should be an object, found \(value.typeName); ignored",
+                    at: itemPath)
                 return nil
             }
             return decoder.attendee(item, at: itemPath)
@@ -78,7 +80,9 @@ extension GraphDecoder {
         guard let email = self.object("emailAddress", of: object, at: path) else { return nil }
         let name = string("name", of: email, at: "\(path).emailAddress")
         guard let address = string("address", of: email, at: "\(path).emailAddress"), !address.isEmpty else {
-            report(.warning, "graph-missing-address", "\(name ?? "a participant") has no e-mail address; left out", at: "\(path).emailAddress")
+            report(
+                .warning, "graph-missing-address", "\(name ?? "a participant") has no e-mail address; left out",
+                at: "\(path).emailAddress")
             return nil
         }
         return Participant(address: "mailto:" + address, commonName: name)
@@ -101,7 +105,9 @@ extension GraphDecoder {
             let key = Event.graphResponses.keys.first { $0.caseInsensitiveEquals(response) }
             attendee.participationStatus = key.flatMap { Event.graphResponses[$0] }
             if key == nil {
-                report(.warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored", at: "\(path).status.response")
+                report(
+                    .warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored",
+                    at: "\(path).status.response")
             } else if key == "organizer" || key == "notResponded" {
                 participant.parameters.append(Parameter(Event.responseParameter, key!))
                 attendee.participant = participant

@@ -7,7 +7,9 @@ extension Event {
         summary = decoder.string("subject", of: object, at: path)
         categories = (decoder.array("categories", of: object, at: path) ?? []).enumerated().compactMap { index, value in
             if let text = value.stringValue { return text }
-            decoder.report(.warning, "graph-wrong-type", "a category should be a string, found \(value.typeName); ignored", at: "\(path).categories[\(index)]")
+            decoder.report(
+                .warning, "graph-wrong-type", "a category should be a string, found \(value.typeName); ignored",
+                at: "\(path).categories[\(index)]")
             return nil
         }
         url = decoder.string("webLink", of: object, at: path)
@@ -21,7 +23,9 @@ extension Event {
     /// leaves them out.
     func encodeGraphProperties(into object: inout JSONObject, _ encoder: GraphEncoder) {
         if let summary { object["subject"] = .string(summary) }
-        if !categories.isEmpty || encoder.style == .full { object["categories"] = .array(categories.map(JSONValue.string)) }
+        if !categories.isEmpty || encoder.style == .full {
+            object["categories"] = .array(categories.map(JSONValue.string))
+        }
         if let allowsNewTimeProposals { object["allowNewTimeProposals"] = .bool(allowsNewTimeProposals) }
         guard encoder.style == .full else { return }
         if case .utc(let time)? = created { object["createdDateTime"] = .string(GraphDateTime.formatInstant(time)) }
@@ -37,7 +41,9 @@ extension GraphDecoder {
     mutating func instant(_ key: String, of object: JSONObject, at path: String) -> CalendarTime? {
         guard let text = string(key, of: object, at: path) else { return nil }
         guard let utc = GraphDateTime.parseInstant(text) else {
-            report(.warning, "graph-invalid-date-time", "\(key) \"\(text)\" is not a date-time; ignored", at: "\(path).\(key)")
+            report(
+                .warning, "graph-invalid-date-time", "\(key) \"\(text)\" is not a date-time; ignored",
+                at: "\(path).\(key)")
             return nil
         }
         return .utc(utc)

@@ -18,19 +18,30 @@ extension Event {
         }
         var until: CalendarTime?
         if recurrence.rangeType == .endDate, let endDate = recurrence.endDate {
-            until = decoder.untilTime(endDate: endDate, series: self.start ?? start, zone: recurrence.recurrenceTimeZone, at: "\(path).recurrence.range")
+            until = decoder.untilTime(
+                endDate: endDate, series: self.start ?? start, zone: recurrence.recurrenceTimeZone,
+                at: "\(path).recurrence.range")
         }
         recurrenceRules = [recurrence.recurrenceRule(until: until)]
     }
 
     /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
-    private mutating func decodeGraphCancelledOccurrences(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+    private mutating func decodeGraphCancelledOccurrences(
+        _ object: JSONObject, at path: String, _ decoder: inout GraphDecoder
+    ) {
         guard let start else { return }
         for (position, value) in (decoder.array("cancelledOccurrences", of: object, at: path) ?? []).enumerated() {
             if let text = value.stringValue, let date = GraphDateTime.parseDate(String(text.suffix(10))) {
-                exceptionDates.append(start.withLocalDateTime(LocalDateTime(date: date, hour: start.localDateTime.hour, minute: start.localDateTime.minute, second: start.localDateTime.second)))
+                exceptionDates.append(
+                    start.withLocalDateTime(
+                        LocalDateTime(
+                            date: date, hour: start.localDateTime.hour, minute: start.localDateTime.minute,
+                            second: start.localDateTime.second)))
             } else {
-                decoder.report(.warning, "graph-invalid-occurrence-id", "cancelled occurrence \(JSONWriter().string(value)) names no date; ignored", at: "\(path).cancelledOccurrences[\(position)]")
+                decoder.report(
+                    .warning, "graph-invalid-occurrence-id",
+                    "cancelled occurrence \(JSONWriter().string(value)) names no date; ignored",
+                    at: "\(path).cancelledOccurrences[\(position)]")
             }
         }
     }
@@ -39,20 +50,26 @@ extension Event {
     mutating func shiftGraphTimes(byDays days: Int) {
         guard let start else { return }
         self.start = start.withLocalDateTime(start.localDateTime.adding(seconds: days * 86_400))
-        if case .end(let time)? = end { end = .end(time.withLocalDateTime(time.localDateTime.adding(seconds: days * 86_400))) }
+        if case .end(let time)? = end {
+            end = .end(time.withLocalDateTime(time.localDateTime.adding(seconds: days * 86_400)))
+        }
     }
 
     /// The Graph `recurrence` of this master, or why Graph cannot hold its recurrence.
     func graphRecurrence(_ encoder: inout GraphEncoder) throws(GraphRecurrenceRefusal) -> PatternedRecurrence? {
         guard let start, isRecurring || !exceptionRules.isEmpty else { return nil }
         if recurrenceRules.count > 1 {
-            throw GraphRecurrenceRefusal(code: "graph-multiple-rrules", reason: "Graph holds one recurrence pattern per series, not \(recurrenceRules.count) RRULEs")
+            throw GraphRecurrenceRefusal(
+                code: "graph-multiple-rrules",
+                reason: "Graph holds one recurrence pattern per series, not \(recurrenceRules.count) RRULEs")
         }
         if !exceptionRules.isEmpty {
-            throw GraphRecurrenceRefusal(code: "graph-unsupported-exrule", reason: "Graph has no exception rules (EXRULE)")
+            throw GraphRecurrenceRefusal(
+                code: "graph-unsupported-exrule", reason: "Graph has no exception rules (EXRULE)")
         }
         if !recurrenceDates.isEmpty {
-            throw GraphRecurrenceRefusal(code: "graph-unsupported-rdate", reason: "Graph has no extra dates (RDATE) in a series")
+            throw GraphRecurrenceRefusal(
+                code: "graph-unsupported-rdate", reason: "Graph has no extra dates (RDATE) in a series")
         }
         guard let rule = recurrenceRules.first else { return nil }
         var recurrence = try rule.graphRecurrence(start: start.date)
@@ -61,7 +78,8 @@ extension Event {
         if recurrence.firstOccurrence(onOrAfter: start.date) != start.date {
             encoder.report(
                 .warning, "graph-start-not-occurrence",
-                "DTSTART \(GraphDateTime.format(start.date)) does not match RRULE \(rule.rruleText); Graph will not repeat it as the first occurrence")
+                "DTSTART \(GraphDateTime.format(start.date)) does not match RRULE \(rule.rruleText); Graph will not repeat it as the first occurrence"
+            )
         }
         return recurrence
     }
@@ -69,7 +87,9 @@ extension Event {
     private func graphRecurrenceTimeZone(_ encoder: inout GraphEncoder) -> String {
         switch start {
         case .zoned(_, let zone)?: return encoder.windowsName(zone)
-        case .date?: return graphExtra(.originalStartTimeZone).flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
+        case .date?:
+            return graphExtra(.originalStartTimeZone).flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) }
+                ?? "UTC"
         default: return "UTC"
         }
     }
@@ -90,7 +110,7 @@ extension Event {
     /// `cancelledOccurrences` of a full event, from the EXDATEs: `OID.<id>.<local date>`.
     func graphCancelledOccurrences(seriesID: String) -> [JSONValue] {
         exceptionDates.map { exdate in
-            let local = start.flatMap { start in exdate.graphUTC.flatMap { start.sameForm(atUTC: $0) } } ?? exdate
+            let local = start.flatMap { start in exdate.graphUTC().flatMap { start.sameForm(atUTC: $0) } } ?? exdate
             return .string("OID.\(seriesID).\(GraphDateTime.format(exdate.isDate ? exdate.date : local.date))")
         }
     }
@@ -99,11 +119,16 @@ extension Event {
 extension GraphDecoder {
     /// UNTIL for an inclusive `endDate`: a date for an all-day series, else the end of that day in the
     /// recurrence zone (the series' zone when Graph names none) in UTC.
-    mutating func untilTime(endDate: CalendarDate, series start: CalendarTime, zone: String?, at path: String) -> CalendarTime {
+    mutating func untilTime(endDate: CalendarDate, series start: CalendarTime, zone: String?, at path: String)
+        -> CalendarTime
+    {
         if start.isDate { return .date(endDate) }
         let zoneName = zone ?? start.timeZone?.name ?? "UTC"
         if let until = GraphZones.untilTime(endDate: endDate, zoneName: zoneName) { return until }
-        report(.warning, "unknown-time-zone", "unknown recurrenceTimeZone \"\(zoneName)\"; UNTIL is the end of \(GraphDateTime.format(endDate)) in UTC", at: "\(path).recurrenceTimeZone")
+        report(
+            .warning, "unknown-time-zone",
+            "unknown recurrenceTimeZone \"\(zoneName)\"; UNTIL is the end of \(GraphDateTime.format(endDate)) in UTC",
+            at: "\(path).recurrenceTimeZone")
         return .utc(LocalDateTime(date: endDate, hour: 23, minute: 59, second: 59))
     }
 }

@@ -17,7 +17,9 @@ extension Event {
         if let minutes { object["reminderMinutesBeforeStart"] = .number(Double(minutes)) }
         let lost = alarms.count - (minutes == nil ? 0 : 1)
         if lost > 0 {
-            encoder.report(.note, "graph-alarms-lost", "Graph keeps one reminder before the start; \(lost) other alarm(s) left out")
+            encoder.report(
+                .note, "graph-alarms-lost", "Graph keeps one reminder before the start; \(lost) other alarm(s) left out"
+            )
         }
     }
 }

@@ -25,7 +25,8 @@ extension Event {
             if let name = Self.graphSensitivity.first(where: { $0.value == classification })?.key {
                 object["sensitivity"] = .string(name)
             } else {
-                encoder.report(.note, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
+                encoder.report(
+                    .note, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
             }
         }
         if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {
@@ -34,7 +35,8 @@ extension Event {
         switch (status, encoder.style) {
         case (.cancelled?, .full): object["isCancelled"] = true
         case (.cancelled?, .post):
-            encoder.report(.warning, "graph-post-cancelled", "a POST cannot create a cancelled event; STATUS:CANCELLED is lost")
+            encoder.report(
+                .warning, "graph-post-cancelled", "a POST cannot create a cancelled event; STATUS:CANCELLED is lost")
         case (_, .full): object["isCancelled"] = false
         case (_, .post): break
         }

@@ -56,13 +56,17 @@ extension GraphDecoder {
             return nil
         }
         guard let (local, offset) = GraphDateTime.parse(text) else {
-            report(.warning, "graph-invalid-date-time", "\(key).dateTime \"\(text)\" is not a date-time; ignored", at: "\(memberPath).dateTime")
+            report(
+                .warning, "graph-invalid-date-time", "\(key).dateTime \"\(text)\" is not a date-time; ignored",
+                at: "\(memberPath).dateTime")
             return nil
         }
         let zoneName = string("timeZone", of: value, at: memberPath)
         if isAllDay {
             if local.hour != 0 || local.minute != 0 || local.second != 0 {
-                report(.warning, "graph-all-day-not-midnight", "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath).dateTime")
+                report(
+                    .warning, "graph-all-day-not-midnight",
+                    "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath).dateTime")
             }
             return .date(local.date)
         }
@@ -70,7 +74,10 @@ extension GraphDecoder {
         guard let zoneName, zoneName != "UTC" else { return .utc(local) }
         let iana = GraphZones.ianaIdentifier(forGraphName: zoneName)
         if iana == nil {
-            report(.warning, "unknown-time-zone", "unknown time zone \"\(zoneName)\"; the time is kept in that zone, unresolved", at: "\(memberPath).timeZone")
+            report(
+                .warning, "unknown-time-zone",
+                "unknown time zone \"\(zoneName)\"; the time is kept in that zone, unresolved",
+                at: "\(memberPath).timeZone")
         }
         return .zoned(local, TimeZoneReference(name: zoneName, ianaIdentifier: iana))
     }
@@ -84,14 +91,22 @@ extension GraphEncoder {
         switch time {
         case .date(let date):
             let zone = allDayZone.flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
-            return ["dateTime": .string(GraphDateTime.format(LocalDateTime(date: date), fraction: fraction)), "timeZone": .string(zone)]
+            return [
+                "dateTime": .string(GraphDateTime.format(LocalDateTime(date: date), fraction: fraction)),
+                "timeZone": .string(zone),
+            ]
         case .utc(let local):
             return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
         case .floating(let local):
-            report(.warning, "graph-floating-time", "Graph has no floating time; \(GraphDateTime.format(local, fraction: false)) is written as UTC")
+            report(
+                .warning, "graph-floating-time",
+                "Graph has no floating time; \(GraphDateTime.format(local, fraction: false)) is written as UTC")
             return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
         case .zoned(let local, let zone):
-            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": .string(windowsName(zone))]
+            return [
+                "dateTime": .string(GraphDateTime.format(local, fraction: fraction)),
+                "timeZone": .string(windowsName(zone)),
+            ]
         }
     }
 
@@ -99,7 +114,9 @@ extension GraphEncoder {
     mutating func windowsName(_ zone: TimeZoneReference) -> String {
         if let windows = GraphZones.windowsID(for: zone) { return windows }
         let fallback = zone.ianaIdentifier ?? zone.name
-        report(.warning, "graph-no-windows-zone", "no Windows time zone is known for \"\(zone.name)\"; \"\(fallback)\" is written, which Graph may reject")
+        report(
+            .warning, "graph-no-windows-zone",
+            "no Windows time zone is known for \"\(zone.name)\"; \"\(fallback)\" is written, which Graph may reject")
         return fallback
     }
 }

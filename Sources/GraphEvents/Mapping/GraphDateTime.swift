@@ -6,7 +6,11 @@ enum GraphDateTime {
     /// A wall time, and the UTC offset in seconds when the text carries one (`Z`, `+02:00`).
     /// Fractions of a second are dropped: iCalendar has none.
     static func parse(_ text: String) -> (local: LocalDateTime, offset: Int?)? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (local: LocalDateTime, offset: Int?)? {
         guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             let date = parseDate(bytes),
             let hour = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(bytes, 14, 2)
@@ -42,12 +46,12 @@ enum GraphDateTime {
 
     /// A `yyyy-MM-dd` date.
     static func parseDate(_ text: String) -> CalendarDate? {
-        let bytes = Array(text.utf8)
-        return bytes.count == 10 ? parseDate(bytes) : nil
+        var text = text
+        return text.withUTF8 { $0.count == 10 ? parseDate($0) : nil }
     }
 
     /// The date in the first ten bytes.
-    private static func parseDate(_ bytes: [UInt8]) -> CalendarDate? {
+    private static func parseDate(_ bytes: UnsafeBufferPointer<UInt8>) -> CalendarDate? {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2)
         else { return nil }
@@ -55,7 +59,7 @@ enum GraphDateTime {
         return date.isValid ? date : nil
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start + count <= bytes.count else { return nil }
         var value = 0
         for byte in bytes[start..<start + count] {
@@ -68,13 +72,24 @@ enum GraphDateTime {
 
     /// `2017-04-21`.
     static func format(_ date: CalendarDate) -> String {
-        pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+        var bytes: [UInt8] = []
+        appendDate(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
     static func format(_ local: LocalDateTime, fraction: Bool) -> String {
-        format(local.date) + "T" + pad(local.hour, 2) + ":" + pad(local.minute, 2) + ":" + pad(local.second, 2)
-            + (fraction ? ".0000000" : "")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(28)
+        appendDate(local.date, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(local.hour, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(local.minute, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(local.second, 2, to: &bytes)
+        if fraction { bytes += Array(".0000000".utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2017-04-15T03:00:50Z`.
@@ -82,8 +97,26 @@ enum GraphDateTime {
         format(utc, fraction: false) + "Z"
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    private static func appendDate(_ date: CalendarDate, to bytes: inout [UInt8]) {
+        appendPadded(date.year, 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.month, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(date.day, 2, to: &bytes)
+    }
+
+    /// Decimal digits of a value, zero-padded to `width`; values that do not fit (or negative
+    /// years) are written as they are.
+    private static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        guard value >= 0, value < divisor * 10 else {
+            bytes += Array(String(value).utf8)
+            return
+        }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }

@@ -16,15 +16,15 @@ struct GraphDecoder {
 
     /// Records a problem at `path` (a JSON path).
     mutating func report(_ severity: Severity, _ code: String, _ message: String, at path: String) {
-        var where_ = location
-        where_.jsonPath = path
-        diagnostics.append(Diagnostic(severity, code: code, message: message, location: where_, uid: eventID))
+        var place = location
+        place.jsonPath = path
+        diagnostics.append(Diagnostic(severity, code: code, message: message, location: place, uid: eventID))
     }
 
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     func member(_ key: String, of object: JSONObject) -> JSONValue? {
-        let value = object[key] ?? object.caseInsensitiveMember(key)?.value
+        let value = object[key] ?? object.caseInsensitiveFallback(key)?.value
         return value == .null ? nil : value
     }
 
@@ -62,7 +62,9 @@ struct GraphDecoder {
         guard let text = string(key, of: object, at: path) else { return nil }
         if let value = cases[text] ?? cases.first(where: { $0.key.caseInsensitiveEquals(text) })?.value { return value }
         let known = cases.keys.sorted().joined(separator: ", ")
-        report(.warning, "graph-unknown-value", "unknown value \"\(text)\" for \(key) (known: \(known)); ignored", at: "\(path).\(key)")
+        report(
+            .warning, "graph-unknown-value", "unknown value \"\(text)\" for \(key) (known: \(known)); ignored",
+            at: "\(path).\(key)")
         return nil
     }
 
@@ -71,7 +73,9 @@ struct GraphDecoder {
     ) -> Value? {
         guard let value = member(key, of: object) else { return nil }
         if let typed = cast(value) { return typed }
-        report(.warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored", at: "\(path).\(key)")
+        report(
+            .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",
+            at: "\(path).\(key)")
         return nil
     }
 }

@@ -55,22 +55,21 @@ extension Event {
         extraProperties.first { $0.name == property.rawValue }.map { ICalendarText.unescape($0.value) }
     }
 
-    /// Sets (or with nil removes) an `X-CALPORT-GRAPH-…` property.
-    mutating func setGraphExtra(_ property: GraphExtraProperty, _ value: String?) {
-        extraProperties.removeAll { $0.name == property.rawValue }
-        if let value { extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value))) }
-    }
-
     /// Copies the scalar members of `object` that the model lacks into extra properties.
     mutating func decodeGraphExtras(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
         for property in GraphExtraProperty.allCases {
+            let value: String?
             if property == .responseStatus {
                 let status = decoder.object(property.member, of: object, at: path)
-                setGraphExtra(property, status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") })
+                value = status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") }
             } else if property.isBoolean {
-                setGraphExtra(property, decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" })
+                value = decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" }
             } else {
-                setGraphExtra(property, decoder.string(property.member, of: object, at: path))
+                value = decoder.string(property.member, of: object, at: path)
+            }
+            // A new event has none of these yet, so appending is enough.
+            if let value {
+                extraProperties.append(ExtraProperty(name: property.rawValue, value: ICalendarText.escape(value)))
             }
         }
     }
@@ -86,43 +85,5 @@ extension Event {
                 object[property.member] = property.isBoolean ? .bool(value == "TRUE") : .string(value)
             }
         }
-    }
-}
-
-/// RFC 5545 §3.3.11 TEXT escaping, since `ExtraProperty.value` holds the value as iCalendar writes it.
-enum ICalendarText {
-    /// `\` `;` `,` and newlines escaped.
-    static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { [0x5C, 0x3B, 0x2C, 0x0A, 0x0D].contains($0) }) else { return text }
-        var result = ""
-        for character in text {
-            switch character {
-            case "\\": result += "\\\\"
-            case ";": result += "\\;"
-            case ",": result += "\\,"
-            case "\n", "\r\n": result += "\\n"
-            case "\r": break
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    /// The inverse of `escape`; `\N` is a newline too.
-    static func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        var result = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                result.append(character == "n" || character == "N" ? "\n" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -9,7 +9,8 @@ extension PatternedRecurrence {
         case .daily:
             rule = RecurrenceRule(frequency: .daily)
         case .weekly:
-            rule = RecurrenceRule(frequency: .weekly, byDay: daysOfWeek.map { WeekdayNumber($0) }, weekStart: firstDayOfWeek)
+            rule = RecurrenceRule(
+                frequency: .weekly, byDay: daysOfWeek.map { WeekdayNumber($0) }, weekStart: firstDayOfWeek)
         case .absoluteMonthly:
             rule = RecurrenceRule(frequency: .monthly)
             setMonthDay(dayOfMonth, in: &rule)
@@ -87,7 +88,9 @@ extension PatternedRecurrence {
         if type == .absoluteMonthly || type == .absoluteYearly {
             return CalendarDate(year: year, month: month, day: min(dayOfMonth, length))
         }
-        let matching = (1...length).map { CalendarDate(year: year, month: month, day: $0) }.filter { daysOfWeek.contains($0.weekday) }
+        let matching = (1...length).map { CalendarDate(year: year, month: month, day: $0) }.filter {
+            daysOfWeek.contains($0.weekday)
+        }
         return index == -1 ? matching.last! : matching[min(index, matching.count) - 1]
     }
 

@@ -29,12 +29,15 @@ struct PatternedRecurrence: Hashable {
     var recurrenceTimeZone: String?
 
     static let indexNames: [String: Int] = ["first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1]
-    static let weekdayNames: [String: Weekday] = Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0.rawValue, $0) })
+    static let weekdayNames: [String: Weekday] = Dictionary(
+        uniqueKeysWithValues: Weekday.allCases.map { ($0.rawValue, $0) })
 }
 
 extension GraphDecoder {
     /// A `patternedRecurrence` object, or nil with diagnostics when it cannot be used.
-    mutating func patternedRecurrence(_ object: JSONObject, at path: String, defaultStart: CalendarDate?) -> PatternedRecurrence? {
+    mutating func patternedRecurrence(_ object: JSONObject, at path: String, defaultStart: CalendarDate?)
+        -> PatternedRecurrence?
+    {
         let patternPath = "\(path).pattern"
         let rangePath = "\(path).range"
         guard let pattern = self.object("pattern", of: object, at: path),
@@ -42,33 +45,43 @@ extension GraphDecoder {
                 "type", of: pattern, at: patternPath,
                 Dictionary(uniqueKeysWithValues: PatternedRecurrence.PatternType.allCases.map { ($0.rawValue, $0) }))
         else {
-            report(.error, "graph-invalid-recurrence", "the recurrence has no pattern type; the series is kept as one event", at: path)
+            report(
+                .error, "graph-invalid-recurrence",
+                "the recurrence has no pattern type; the series is kept as one event", at: path)
             return nil
         }
         let range = self.object("range", of: object, at: path) ?? JSONObject()
         let startText = string("startDate", of: range, at: rangePath)
         guard let startDate = startText.flatMap(GraphDateTime.parseDate) ?? defaultStart else {
-            report(.error, "graph-invalid-recurrence", "the recurrence range has no valid startDate", at: "\(rangePath).startDate")
+            report(
+                .error, "graph-invalid-recurrence", "the recurrence range has no valid startDate",
+                at: "\(rangePath).startDate")
             return nil
         }
         var recurrence = PatternedRecurrence(type: type, startDate: startDate)
         recurrence.interval = max(1, integer("interval", of: pattern, at: patternPath) ?? 1)
         recurrence.month = integer("month", of: pattern, at: patternPath) ?? 0
         recurrence.dayOfMonth = integer("dayOfMonth", of: pattern, at: patternPath) ?? 0
-        recurrence.firstDayOfWeek = enumeration("firstDayOfWeek", of: pattern, at: patternPath, PatternedRecurrence.weekdayNames) ?? .sunday
+        recurrence.firstDayOfWeek =
+            enumeration("firstDayOfWeek", of: pattern, at: patternPath, PatternedRecurrence.weekdayNames) ?? .sunday
         recurrence.index = enumeration("index", of: pattern, at: patternPath, PatternedRecurrence.indexNames) ?? 1
         for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath) ?? []).enumerated() {
             let name = day.stringValue ?? ""
-            if let weekday = PatternedRecurrence.weekdayNames.first(where: { $0.key.caseInsensitiveEquals(name) })?.value {
+            if let weekday = PatternedRecurrence.weekdayNames.first(where: { $0.key.caseInsensitiveEquals(name) })?
+                .value
+            {
                 recurrence.daysOfWeek.append(weekday)
             } else {
-                report(.warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day)); ignored", at: "\(patternPath).daysOfWeek[\(position)]")
+                report(
+                    .warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day)); ignored",
+                    at: "\(patternPath).daysOfWeek[\(position)]")
             }
         }
         recurrence.rangeType =
             enumeration(
                 "type", of: range, at: rangePath,
-                Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) })) ?? .noEnd
+                Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) }))
+            ?? .noEnd
         recurrence.endDate = string("endDate", of: range, at: rangePath).flatMap(GraphDateTime.parseDate)
         recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath) ?? 0
         recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath)
@@ -85,8 +98,13 @@ extension GraphDecoder {
         if [.absoluteMonthly, .absoluteYearly].contains(recurrence.type), !(1...31).contains(recurrence.dayOfMonth) {
             problem = "a \(recurrence.type.rawValue) pattern needs dayOfMonth 1–31, not \(recurrence.dayOfMonth)"
         }
-        if problem == nil, [.absoluteYearly, .relativeYearly].contains(recurrence.type), !(1...12).contains(recurrence.month) {
+        if problem == nil, [.absoluteYearly, .relativeYearly].contains(recurrence.type),
+            !(1...12).contains(recurrence.month)
+        {
             problem = "a \(recurrence.type.rawValue) pattern needs month 1–12, not \(recurrence.month)"
+        }
+        if problem == nil, recurrence.interval > 999 {
+            problem = "an interval of \(recurrence.interval) is beyond what Graph allows (999)"
         }
         if problem == nil, recurrence.rangeType == .endDate, recurrence.endDate == nil {
             problem = "an endDate range needs a valid endDate"
@@ -105,7 +123,9 @@ extension PatternedRecurrence {
     /// the ones that matter for `.post`.
     func json(style: GraphOutputStyle) -> JSONValue {
         let full = style == .full
-        var pattern = JSONObject([JSONMember("type", .string(type.rawValue)), JSONMember("interval", .number(Double(interval)))])
+        var pattern = JSONObject([
+            JSONMember("type", .string(type.rawValue)), JSONMember("interval", .number(Double(interval))),
+        ])
         let yearly = type == .absoluteYearly || type == .relativeYearly
         let absolute = type == .absoluteMonthly || type == .absoluteYearly
         let relative = type == .relativeMonthly || type == .relativeYearly

@@ -18,7 +18,8 @@ extension RecurrenceRule {
         case .daily, .weekly:
             // DAILY;BYDAY=MO,TU is WEEKLY;BYDAY=MO,TU when every week counts.
             if frequency == .daily && interval != 1 {
-                throw refusal("graph-unsupported-combination", "Graph cannot repeat on chosen weekdays every \(interval) days")
+                throw refusal(
+                    "graph-unsupported-combination", "Graph cannot repeat on chosen weekdays every \(interval) days")
             }
             if !byMonthDay.isEmpty || !bySetPosition.isEmpty || byDay.contains(where: { $0.ordinal != nil }) {
                 throw refusal("graph-unsupported-combination", "a Graph weekly pattern takes plain weekdays only")
@@ -48,24 +49,37 @@ extension RecurrenceRule {
     /// The rule parts Graph has no room for, checked before the shape of the pattern.
     private func checkGraphCanHold() throws(GraphRecurrenceRefusal) {
         if !bySecond.isEmpty || !byMinute.isEmpty || !byHour.isEmpty {
-            throw refusal("graph-unsupported-by-time", "Graph repeats at the start time only (BYHOUR, BYMINUTE, BYSECOND)")
+            throw refusal(
+                "graph-unsupported-by-time", "Graph repeats at the start time only (BYHOUR, BYMINUTE, BYSECOND)")
         }
-        if !byWeekNumber.isEmpty { throw refusal("graph-unsupported-by-week-number", "Graph has no week-number pattern (BYWEEKNO)") }
-        if !byYearDay.isEmpty { throw refusal("graph-unsupported-by-year-day", "Graph has no day-of-year pattern (BYYEARDAY)") }
-        if let part = extraParts.first { throw refusal("graph-unsupported-rule-part", "Graph has no equivalent of \(part.name)") }
-        if byMonth.count > 1 { throw refusal("graph-unsupported-by-month", "Graph repeats in one month of the year only") }
+        if !byWeekNumber.isEmpty {
+            throw refusal("graph-unsupported-by-week-number", "Graph has no week-number pattern (BYWEEKNO)")
+        }
+        if !byYearDay.isEmpty {
+            throw refusal("graph-unsupported-by-year-day", "Graph has no day-of-year pattern (BYYEARDAY)")
+        }
+        if let part = extraParts.first {
+            throw refusal("graph-unsupported-rule-part", "Graph has no equivalent of \(part.name)")
+        }
+        if byMonth.count > 1 {
+            throw refusal("graph-unsupported-by-month", "Graph repeats in one month of the year only")
+        }
         if !byMonth.isEmpty && frequency != .yearly {
             throw refusal("graph-unsupported-by-month", "Graph can limit only a yearly pattern to a month")
         }
         let limit = frequency == .daily ? 999 : 99
         if !(1...limit).contains(interval) {
-            throw refusal("graph-interval-out-of-range", "Graph accepts an interval of 1 to \(limit) for this frequency")
+            throw refusal(
+                "graph-interval-out-of-range", "Graph accepts an interval of 1 to \(limit) for this frequency")
         }
         let ordinals = Set(byDay.map(\.ordinal)).union(bySetPosition.map { $0 })
         if let bad = ordinals.compactMap({ $0 }).first(where: { ![1, 2, 3, 4, -1].contains($0) }) {
-            throw refusal("graph-unsupported-ordinal", "Graph picks the first to fourth or the last weekday, not position \(bad)")
+            throw refusal(
+                "graph-unsupported-ordinal", "Graph picks the first to fourth or the last weekday, not position \(bad)")
         }
-        if bySetPosition.count > 1 { throw refusal("graph-unsupported-ordinal", "Graph picks one position per period (BYSETPOS)") }
+        if bySetPosition.count > 1 {
+            throw refusal("graph-unsupported-ordinal", "Graph picks one position per period (BYSETPOS)")
+        }
     }
 
     private func monthlyOrYearly(
@@ -86,7 +100,9 @@ extension RecurrenceRule {
             } else if ordinals == [nil], let position = bySetPosition.first {
                 recurrence.index = position
             } else {
-                throw refusal("graph-unsupported-by-day", "Graph picks one position among the weekdays, e.g. BYDAY=TH,FR;BYSETPOS=1")
+                throw refusal(
+                    "graph-unsupported-by-day",
+                    "Graph picks one position among the weekdays, e.g. BYDAY=TH,FR;BYSETPOS=1")
             }
             return recurrence
         }
@@ -107,8 +123,12 @@ extension RecurrenceRule {
         if let last = days.last, days.count > 1, last <= 31, days == Array(28...max(28, last)), bySetPosition == [-1] {
             return last
         }
-        if days.count > 1 { throw refusal("graph-unsupported-by-month-day", "Graph repeats on one day of the month only") }
-        throw refusal("graph-unsupported-by-month-day", "Graph has no day \(days.map(String.init).joined(separator: ",")) of the month")
+        if days.count > 1 {
+            throw refusal("graph-unsupported-by-month-day", "Graph repeats on one day of the month only")
+        }
+        throw refusal(
+            "graph-unsupported-by-month-day",
+            "Graph has no day \(days.map(String.init).joined(separator: ",")) of the month")
     }
 
     private func refusal(_ code: String, _ reason: String) -> GraphRecurrenceRefusal {

@@ -26,7 +26,9 @@ extension RecurrenceRule {
     /// The two-letter RFC 5545 code of a weekday (`MO`).
     static func code(_ weekday: Weekday) -> String { String(weekday.rawValue.prefix(2)).uppercased() }
 
-    private static func text(_ day: WeekdayNumber) -> String { (day.ordinal.map(String.init) ?? "") + code(day.weekday) }
+    private static func text(_ day: WeekdayNumber) -> String {
+        (day.ordinal.map(String.init) ?? "") + code(day.weekday)
+    }
 
     private static func join(_ values: [Int]) -> String { values.map(String.init).joined(separator: ",") }
 

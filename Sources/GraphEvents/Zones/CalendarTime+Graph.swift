@@ -1,12 +1,18 @@
 import CalendarModel
 
 extension CalendarTime {
-    /// The UTC wall time of this time: a date counts from its midnight, and a floating time is read
-    /// as UTC; nil when the zone is unknown.
-    var graphUTC: LocalDateTime? {
+    /// The UTC wall time of this time; nil when the zone is unknown. A date counts from its
+    /// midnight in `allDayZone` (a Graph zone name, as all-day events carry one) or else in UTC; a
+    /// floating time is read as UTC.
+    func graphUTC(allDayZone: String? = nil) -> LocalDateTime? {
         switch self {
         case .utc(let local), .floating(let local): return local
-        case .date(let date): return LocalDateTime(date: date)
+        case .date(let date):
+            let midnight = LocalDateTime(date: date)
+            guard let iana = allDayZone.flatMap(GraphZones.ianaIdentifier(forGraphName:)),
+                let seconds = GraphZones.utcSeconds(for: midnight, inIANA: iana)
+            else { return midnight }
+            return LocalDateTime(secondsSinceEpoch: seconds)
         case .zoned(let local, let zone):
             guard let iana = zone.ianaIdentifier ?? GraphZones.ianaIdentifier(forGraphName: zone.name),
                 let seconds = GraphZones.utcSeconds(for: local, inIANA: iana)
@@ -17,11 +23,16 @@ extension CalendarTime {
 
     /// The instant `utc` written in the same form as this time (same zone, UTC, date or floating),
     /// so that a RECURRENCE-ID or EXDATE matches its series' DTSTART; nil when the zone is unknown.
-    func sameForm(atUTC utc: LocalDateTime) -> CalendarTime? {
+    /// A date is the day in `allDayZone` (else UTC) at that instant.
+    func sameForm(atUTC utc: LocalDateTime, allDayZone: String? = nil) -> CalendarTime? {
         switch self {
         case .utc: return .utc(utc)
         case .floating: return .floating(utc)
-        case .date: return .date(utc.date)
+        case .date:
+            let local = allDayZone.flatMap(GraphZones.ianaIdentifier(forGraphName:)).flatMap {
+                GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: $0)
+            }
+            return .date((local ?? utc).date)
         case .zoned(_, let zone):
             guard let iana = zone.ianaIdentifier ?? GraphZones.ianaIdentifier(forGraphName: zone.name),
                 let local = GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: iana)
@@ -30,18 +41,9 @@ extension CalendarTime {
         }
     }
 
-    /// The wall date of this time in the zone Graph calls `zoneName` (for UTC instants); other forms
-    /// keep their own date.
-    func localDate(inGraphZone zoneName: String?) -> CalendarDate {
-        guard case .utc(let utc) = self, let zoneName, let iana = GraphZones.ianaIdentifier(forGraphName: zoneName),
-            let local = GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: iana)
-        else { return date }
-        return local.date
-    }
-
     /// The basic-format text of a RECURRENCE-ID for transaction ids: a date, or the UTC time.
     var transactionKey: String {
-        let utc = isDate ? localDateTime : graphUTC ?? localDateTime
+        let utc = isDate ? localDateTime : graphUTC() ?? localDateTime
         let date = GraphDateTime.format(utc.date).filter { $0 != "-" }
         if isDate { return date }
         let clock = GraphDateTime.format(utc, fraction: false).suffix(8).filter { $0 != ":" }

@@ -1,0 +1,27 @@
+/// The bytes of a JSON string that need attention: a quote, a backslash or a control character.
+enum JSONStringBytes {
+    /// The index of the first such byte at or after `start`, or the end. It tests eight bytes at a
+    /// time (the "has zero byte" bit trick), since most of an event's bytes are plain string
+    /// content, and both reading and writing scan it.
+    static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            let special =
+                ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            index += 8
+        }
+        while index < bytes.count && !needsAttention(bytes[index]) { index += 1 }
+        return index
+    }
+
+    static func needsAttention(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+}

@@ -1,0 +1,38 @@
+import CalendarModel
+import Testing
+
+@testable import GraphEvents
+
+@Suite struct GraphDateTimeTests {
+    @Test func wallTimesInstantsAndDates() {
+        let local = LocalDateTime(year: 2017, month: 4, day: 21, hour: 10, minute: 5, second: 7)
+        #expect(GraphDateTime.parse("2017-04-21T10:05:07.0000000")! == (local, nil))
+        #expect(GraphDateTime.parse("2017-04-21T10:05:07")! == (local, nil))
+        #expect(GraphDateTime.parse("2017-04-21T10:05")! == (local.adding(seconds: -7), nil))
+        #expect(GraphDateTime.parse("2017-04-21T10:05:07Z")! == (local, 0))
+        #expect(GraphDateTime.parse("2017-04-21T10:05:07.123+02:00")! == (local, 7_200))
+        // 2017-04-15T03:00:50.7579581Z, fraction dropped; an offset is folded into UTC.
+        #expect(
+            GraphDateTime.parseInstant("2017-04-15T03:00:50.7579581Z")
+                == LocalDateTime(year: 2017, month: 4, day: 15, hour: 3, minute: 0, second: 50))
+        #expect(
+            GraphDateTime.parseInstant("2017-04-15T05:00:00-05:30")
+                == LocalDateTime(year: 2017, month: 4, day: 15, hour: 10, minute: 30))
+        #expect(GraphDateTime.parseDate("2017-09-04") == CalendarDate(year: 2017, month: 9, day: 4))
+        for bad in [
+            "", "2017-02-30T10:00:00", "2017-04-21T25:00:00", "2017-04-21", "2017-04-21T10:00:00+0200",
+            "datetime-value",
+        ] {
+            #expect(GraphDateTime.parse(bad) == nil, "\(bad)")
+        }
+        #expect(GraphDateTime.parseDate("2017-9-4") == nil)
+    }
+
+    @Test func formats() {
+        let local = LocalDateTime(year: 2026, month: 12, day: 1, hour: 8, minute: 5)
+        #expect(GraphDateTime.format(local, fraction: true) == "2026-12-01T08:05:00.0000000")
+        #expect(GraphDateTime.format(local, fraction: false) == "2026-12-01T08:05:00")
+        #expect(GraphDateTime.formatInstant(local) == "2026-12-01T08:05:00Z")
+        #expect(GraphDateTime.format(CalendarDate(year: 987, month: 1, day: 2)) == "0987-01-02")
+    }
+}
