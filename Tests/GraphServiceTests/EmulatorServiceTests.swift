@@ -11,7 +11,7 @@ import Testing
             JSONMember("subject", .string(subject)), JSONMember("start", ["dateTime": .string(start), "timeZone": .string(zone)]),
             JSONMember("end", ["dateTime": .string(end), "timeZone": .string(zone)]),
         ])
-        object.members += extra.members
+        for member in extra.members { object[member.key] = member.value }
         return .object(object)
     }
 

@@ -80,7 +80,7 @@ struct BatchCreator: Sendable {
             case 200: done[item.key] = ItemResult(outcome: .alreadyPresent, id: body?["id"]?.stringValue)
             case let status where retry.isRetryable(status: status):
                 again.append(item)
-                let header = response["headers"]?.objectValue?.caseInsensitiveMember("Retry-After")?.value
+                let header = response["headers"]?.objectValue?.members.first { $0.key.lowercased() == "retry-after" }?.value
                 let seconds = header?.stringValue.flatMap(RetryPolicy.seconds(retryAfter:)) ?? header?.numberValue
                 if let seconds { wait = max(wait ?? 0, min(seconds, retry.maximumDelay)) }
             default:
