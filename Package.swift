@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "calport", targets: ["calport"]),
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
+        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "GraphEvents", targets: ["GraphEvents"]),
@@ -18,15 +19,17 @@ let package = Package(
             providers: [.apt(["libical-dev"])]
         ),
         .target(name: "CalendarModel"),
+        .target(name: "ArgumentParsing"),
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
         .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
+            dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
         .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),

@@ -52,6 +52,9 @@ public struct ExtraComponent: Hashable, Sendable {
 extension String {
     /// ASCII case-insensitive comparison, the way iCalendar names compare.
     public func caseInsensitiveEquals(_ other: String) -> Bool {
-        self.utf8.count == other.utf8.count && self.uppercased() == other.uppercased()
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+        }
     }
 }

@@ -113,9 +113,8 @@ public struct GraphEventMapper: Sendable {
             let recurrence = try event.graphRecurrence(&encoder)
             if let recurrence { object["recurrence"] = recurrence.json(style: encoder.style) }
         } catch {
-            let rule = event.recurrenceRules.first.map { "RRULE:" + $0.rruleText } ?? "the recurrence"
-            encoder.report(
-                .error, error.code, "\(rule) cannot be written to Graph: \(error.reason); the series is left out")
+            let refusal = event.graphRefusalDiagnostic(error)
+            encoder.report(refusal.severity, refusal.code, refusal.message)
             return nil
         }
         event.encodeGraphParticipants(into: &object, encoder)
@@ -123,7 +122,7 @@ public struct GraphEventMapper: Sendable {
         let lost = event.graphLosses(style: encoder.style)
         if !lost.isEmpty {
             encoder.report(
-                .note, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
+                .warning, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
         }
         if encoder.style == .full {
             object["type"] = .string(

@@ -24,7 +24,8 @@ public struct GraphClient: Sendable {
     public func send(
         _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:]
     ) async throws(GraphServiceError) -> HTTPResponse {
-        var draft = HTTPRequest(method: method, url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })
+        var draft = HTTPRequest(
+            method: method, url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })
         if let body {
             draft.headers["Content-Type"] = "application/json"
             draft.body = Array(JSONWriter().string(body).utf8)
@@ -72,6 +73,7 @@ public struct GraphClient: Sendable {
     static func error(_ request: String, _ status: Int, json: JSONValue?) -> GraphServiceError {
         let detail = json?["error"]
         return .http(
-            request: request, status: status, code: detail?["code"]?.stringValue, message: detail?["message"]?.stringValue)
+            request: request, status: status, code: detail?["code"]?.stringValue,
+            message: detail?["message"]?.stringValue)
     }
 }

@@ -57,6 +57,8 @@ extension String {
 
     /// Percent-encoded for a query value or path segment: unreserved characters only (RFC 3986 §2.3).
     var urlComponentEncoded: String {
-        addingPercentEncoding(withAllowedCharacters: .init(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? self
+        addingPercentEncoding(
+            withAllowedCharacters: .init(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? self
     }
 }

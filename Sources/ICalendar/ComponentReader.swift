@@ -2,24 +2,23 @@ import CalendarModel
 
 /// Reads the BEGIN/END structure of an iCalendar stream one top-level component at a time, so that
 /// memory stays flat whatever the size of the calendar.
-struct ComponentReader {
-    enum Item {
-        case calendarProperty(ContentLine)
-        case component(ContentComponent)
-    }
+struct ComponentReader<Source: ByteSource> {
+    typealias Item = ContentItem
 
-    private var lines: LineReader
+    private var lines: LineReader<Source>
     private let file: String?
     private let maximumDepth: Int
     private var stack: [ContentComponent] = []
     private var insideCalendar = false
     private var skippingDepth = 0
     private(set) var diagnostics: [Diagnostic] = []
+    /// Components cut off by the end of input.
+    private(set) var droppedComponents = 0
 
-    init(bytes: [UInt8], file: String?, maximumDepth: Int = 64) {
-        self.lines = LineReader(bytes: bytes, file: file)
+    init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+        self.lines = LineReader(source: source, file: file, maximumLineLength: limits.maximumLineLength)
         self.file = file
-        self.maximumDepth = maximumDepth
+        self.maximumDepth = limits.maximumDepth
     }
 
     /// The next calendar property or complete top-level component, or nil at the end.
@@ -29,7 +28,7 @@ struct ComponentReader {
             var recovered: [ContentLineParser.SyntaxError] = []
             let line: ContentLine
             do {
-                line = try ContentLineParser.parse(logical.text, line: logical.line, recovered: &recovered)
+                line = try ContentLineParser.parse(logical.bytes, line: logical.line, recovered: &recovered)
             } catch {
                 report(
                     .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column
@@ -145,12 +144,16 @@ struct ComponentReader {
                 "input ended inside BEGIN:\(open.name) of line \(open.line); that component was dropped",
                 line: open.line)
             stack.removeAll()
+            droppedComponents += 1
         } else if insideCalendar {
             report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil)
             insideCalendar = false
         }
         return nil
     }
+
+    /// Forgets the diagnostics already handed on.
+    mutating func clearDiagnostics() { diagnostics.removeAll() }
 
     private mutating func takeLineDiagnostics() {
         diagnostics.append(contentsOf: lines.diagnostics)
@@ -165,4 +168,10 @@ struct ComponentReader {
                 severity, code: code, message: message, location: SourceLocation(file: file, line: line, column: column)
             ))
     }
+}
+
+/// What the component reader hands on: a calendar property, or a complete top-level component.
+enum ContentItem {
+    case calendarProperty(ContentLine)
+    case component(ContentComponent)
 }

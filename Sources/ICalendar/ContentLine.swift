@@ -25,7 +25,8 @@ struct ContentLine: Hashable, Sendable {
 
     /// The parameters other than the named ones.
     func parameters(excluding names: Set<String>) -> [Parameter] {
-        parameters.filter { !names.contains($0.name.uppercased()) }
+        // Parsed names are already upper-case; names set by code are upper-cased here.
+        parameters.filter { !names.contains($0.name) && !names.contains($0.name.uppercased()) }
     }
 }
 

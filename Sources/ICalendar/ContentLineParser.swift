@@ -1,97 +1,106 @@
 import CalendarModel
 
 /// Parses one unfolded line into name, parameters and value (RFC 5545 §3.1, RFC 6868).
+///
+/// Works on the line's UTF-8 bytes: every delimiter is ASCII, so slices between them are whole
+/// characters, and a calendar of a million events is parsed without per-character work.
 enum ContentLineParser {
-    /// A content line that does not follow the grammar, with the column where it went wrong.
+    /// A content line that does not follow the grammar, with the (byte) column where it went wrong.
     struct SyntaxError: Error {
         var column: Int
         var message: String
     }
 
+    private static let colon = UInt8(ascii: ":")
+    private static let semicolon = UInt8(ascii: ";")
+    private static let comma = UInt8(ascii: ",")
+    private static let equals = UInt8(ascii: "=")
+    private static let quote = UInt8(ascii: "\"")
+
     /// Parses a line; `recovered` receives problems that were skipped over (a parameter without a
     /// value), which lose data and so must be reported.
-    static func parse(_ text: String, line: Int, recovered: inout [SyntaxError]) throws(SyntaxError) -> ContentLine {
-        let scalars = Array(text.unicodeScalars)
+    static func parse(_ bytes: [UInt8], line: Int, recovered: inout [SyntaxError]) throws(SyntaxError) -> ContentLine {
         var index = 0
-        let name = readName(scalars, &index)
+        let name = readName(bytes, &index)
         guard !name.isEmpty else {
-            throw SyntaxError(column: index + 1, message: "expected a property name, found '\(prefix(scalars, index))'")
+            let found = String(decoding: bytes.prefix(20), as: UTF8.self)
+            throw SyntaxError(column: index + 1, message: "expected a property name, found '\(found)'")
         }
         var parameters: [Parameter] = []
-        while index < scalars.count, scalars[index] == ";" {
+        while index < bytes.count, bytes[index] == semicolon {
             index += 1
-            let parameterName = readName(scalars, &index)
+            let parameterName = readName(bytes, &index)
             guard !parameterName.isEmpty else {
                 throw SyntaxError(column: index + 1, message: "expected a parameter name after ';' in \(name)")
             }
-            guard index < scalars.count, scalars[index] == "=" else {
+            guard index < bytes.count, bytes[index] == equals else {
                 let error = SyntaxError(
                     column: index + 1,
                     message: "parameter \(parameterName) of \(name) has no '=' and value; it was dropped")
-                guard index < scalars.count, scalars[index] == ";" || scalars[index] == ":" else { throw error }
+                guard index < bytes.count, bytes[index] == semicolon || bytes[index] == colon else { throw error }
                 recovered.append(error)
                 continue
             }
             index += 1
             var values: [String] = []
             repeat {
-                if index < scalars.count, scalars[index] == "," { index += 1 }
-                values.append(try readParameterValue(scalars, &index, parameter: parameterName))
-            } while index < scalars.count && scalars[index] == ","
+                if index < bytes.count, bytes[index] == comma { index += 1 }
+                values.append(try readParameterValue(bytes, &index, parameter: parameterName))
+            } while index < bytes.count && bytes[index] == comma
             parameters.append(Parameter(name: parameterName, values: values))
         }
-        guard index < scalars.count, scalars[index] == ":" else {
-            throw SyntaxError(
-                column: index + 1,
-                message:
-                    "expected ':' before the value of \(name), found \(index < scalars.count ? "'\(scalars[index])'" : "end of line")"
-            )
+        guard index < bytes.count, bytes[index] == colon else {
+            let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"
+            throw SyntaxError(column: index + 1, message: "expected ':' before the value of \(name), found \(found)")
         }
-        var value = String.UnicodeScalarView()
-        value.append(contentsOf: scalars[(index + 1)...])
-        return ContentLine(name: name.uppercased(), parameters: parameters, value: String(value), line: line)
+        let value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 
-    private static func readName(_ scalars: [Unicode.Scalar], _ index: inout Int) -> String {
-        var name = String.UnicodeScalarView()
-        while index < scalars.count, isNameCharacter(scalars[index]) {
-            name.append(scalars[index])
+    /// A name (iana-token or x-name), upper-cased: names compare case-insensitively (RFC 5545 §2).
+    private static func readName(_ bytes: [UInt8], _ index: inout Int) -> String {
+        let start = index
+        var hasLowercase = false
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): break
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): hasLowercase = true
+            default:
+                return name(bytes[start..<index], hasLowercase: hasLowercase)
+            }
             index += 1
         }
-        return String(name)
+        return name(bytes[start..<index], hasLowercase: hasLowercase)
     }
 
-    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+    private static func name(_ bytes: ArraySlice<UInt8>, hasLowercase: Bool) -> String {
+        guard hasLowercase else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     private static func readParameterValue(
-        _ scalars: [Unicode.Scalar], _ index: inout Int, parameter: String
+        _ bytes: [UInt8], _ index: inout Int, parameter: String
     ) throws(SyntaxError) -> String {
-        var raw = String.UnicodeScalarView()
-        if index < scalars.count, scalars[index] == "\"" {
+        let raw: ArraySlice<UInt8>
+        if index < bytes.count, bytes[index] == quote {
             let open = index
             index += 1
-            while index < scalars.count, scalars[index] != "\"" {
-                raw.append(scalars[index])
-                index += 1
-            }
-            guard index < scalars.count else {
+            let start = index
+            while index < bytes.count, bytes[index] != quote { index += 1 }
+            guard index < bytes.count else {
                 throw SyntaxError(column: open + 1, message: "unterminated quoted value of parameter \(parameter)")
             }
+            raw = bytes[start..<index]
             index += 1
         } else {
-            while index < scalars.count, !";:,\"".unicodeScalars.contains(scalars[index]) {
-                raw.append(scalars[index])
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == semicolon || byte == colon || byte == comma || byte == quote { break }
                 index += 1
             }
+            raw = bytes[start..<index]
         }
-        return ParameterCodec.decode(String(raw))
-    }
-
-    private static func prefix(_ scalars: [Unicode.Scalar], _ index: Int) -> String {
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars.prefix(20))
-        return String(text)
+        return ParameterCodec.decode(String(decoding: raw, as: UTF8.self))
     }
 }

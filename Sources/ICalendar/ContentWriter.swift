@@ -1,3 +1,5 @@
+import CalendarModel
+
 /// Writes content lines as RFC 5545 text: CRLF line ends, lines folded at 75 octets without
 /// splitting a UTF-8 sequence, parameter values RFC 6868-encoded and quoted where needed.
 struct ContentWriter {
@@ -5,6 +7,20 @@ struct ContentWriter {
 
     /// Octets per physical line, CRLF excluded (RFC 5545 §3.1).
     static let lineLimit = 75
+
+    /// Forgets what was written, keeping the storage for the next chunk.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+    /// `BEGIN:VCALENDAR` and the calendar's own properties.
+    mutating func writeHeader(_ document: CalendarDocument) {
+        write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
+        write(ContentLine(name: "VERSION", value: "2.0"))
+        write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
+        if let method = document.method { write(ContentLine(name: "METHOD", value: method)) }
+        if let name = document.name { write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
+        if let hint = document.timeZoneHint { write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
+        for property in document.extraProperties { write(ContentLine(property)) }
+    }
 
     mutating func write(_ component: ContentComponent) {
         write(ContentLine(name: "BEGIN", value: component.name))
@@ -14,32 +30,49 @@ struct ContentWriter {
     }
 
     mutating func write(_ line: ContentLine) {
-        var text = line.name
+        lineStart = bytes.count
+        append(line.name)
         for parameter in line.parameters {
-            text += ";" + parameter.name + "="
-            text += parameter.values.map(ContentWriter.parameterValue).joined(separator: ",")
+            append(";")
+            append(parameter.name)
+            append("=")
+            for (index, value) in parameter.values.enumerated() {
+                if index > 0 { append(",") }
+                append(ContentWriter.parameterValue(value))
+            }
         }
-        text += ":" + line.value
-        fold(text)
+        append(":")
+        append(line.value)
+        bytes += [0x0D, 0x0A]
     }
 
     static func parameterValue(_ value: String) -> String {
         let encoded = ParameterCodec.encode(value)
-        return encoded.contains(where: { $0 == ";" || $0 == ":" || $0 == "," }) ? "\"\(encoded)\"" : encoded
+        let needsQuotes = encoded.utf8.contains { $0 == 0x3B || $0 == 0x3A || $0 == 0x2C }
+        return needsQuotes ? "\"\(encoded)\"" : encoded
     }
 
-    private mutating func fold(_ text: String) {
-        var lineLength = 0
-        for byte in text.utf8 {
+    /// Where the line being written started, for folding.
+    private var lineStart = 0
+
+    /// Appends text to the current line, folding before any character that would pass 75 octets.
+    private mutating func append(_ text: String) {
+        var length = bytes.count - lineStart
+        let utf8 = text.utf8
+        if length + utf8.count <= ContentWriter.lineLimit {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
             // Fold only before the first byte of a character, and before one that would not fit whole.
-            if byte & 0xC0 != 0x80 && lineLength + ContentWriter.sequenceLength(byte) > ContentWriter.lineLimit {
+            if byte & 0xC0 != 0x80 && length + ContentWriter.sequenceLength(byte) > ContentWriter.lineLimit {
                 bytes += [0x0D, 0x0A, 0x20]
-                lineLength = 1
+                lineStart = bytes.count - 1
+                length = 1
             }
             bytes.append(byte)
-            lineLength += 1
+            length += 1
         }
-        bytes += [0x0D, 0x0A]
     }
 
     /// The length of the UTF-8 sequence a lead byte starts.

@@ -1,4 +1,5 @@
 import CalendarModel
+import TimeZones
 
 /// What decoding one component needs: where it came from, where problems go, and how TZIDs resolve.
 struct DecodingContext {
@@ -8,6 +9,11 @@ struct DecodingContext {
     var definedZones: Set<String>
     /// The UID of the component being decoded, for diagnostics.
     var uid: String?
+    /// TZIDs used but not defined (yet), with the first place each was used; reported at the end of
+    /// input, since a VTIMEZONE may come after the events that use it.
+    var unresolvedZones: [String: Diagnostic] = [:]
+    /// Name resolutions already made: a calendar uses few zones, many times.
+    var resolvedNames: [String: TimeZoneReference] = [:]
 
     init(file: String?, definedZones: Set<String>) {
         self.file = file
@@ -41,18 +47,18 @@ struct DecodingContext {
         return .zoned(parsed.local, zone(named: tzid, line: line))
     }
 
-    /// A TZID resolved against the document's VTIMEZONEs and tzdata; unknown names are kept and reported.
+    /// A TZID resolved by name (IANA, Windows, Outlook display name, vendor-prefixed); names that
+    /// neither resolve nor have a VTIMEZONE are kept as written and reported at the end of input.
     mutating func zone(named tzid: String, line: ContentLine) -> TimeZoneReference {
-        // A vendor prefix is an artefact of the writing program, not part of the zone's name.
-        let name = ZoneNames.strippingVendorPrefix(tzid)
-        if ZoneNames.isIANA(name) { return TimeZoneReference(name: name, ianaIdentifier: name) }
-        if !definedZones.contains(name) {
-            report(
-                .warning, "unknown-tzid",
-                "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and is not an IANA zone; times kept in that zone, unresolved",
-                line: line.line)
+        let zone = TimeZoneReference(resolvingName: tzid, cache: &resolvedNames)
+        if zone.ianaIdentifier == nil && !definedZones.contains(zone.name) && unresolvedZones[zone.name] == nil {
+            unresolvedZones[zone.name] = Diagnostic(
+                .warning, code: "unknown-tzid",
+                message:
+                    "TZID '\(tzid)' of \(line.name) has no VTIMEZONE and no known IANA or Windows name; times kept in that zone, unresolved",
+                location: SourceLocation(file: file, line: line.line), uid: uid)
         }
-        return TimeZoneReference(name: name)
+        return zone
     }
 
     mutating func duration(_ line: ContentLine) -> EventDuration? {
@@ -126,5 +132,22 @@ extension DecodingContext {
             }
         }
         return dates
+    }
+}
+
+extension TimeZoneReference {
+    /// Resolves a TZID by name alone. A vendor prefix (`/freeassociation.sourceforge.net/…`) is the
+    /// writing program's, not the zone's, so it is dropped from the name and never written again.
+    init(resolvingName tzid: String, cache: inout [String: TimeZoneReference]) {
+        if let cached = cache[tzid] {
+            self = cached
+            return
+        }
+        switch TimeZoneResolver().resolve(tzid) {
+        case .iana(let identifier, via: .vendorPrefix): self.init(name: identifier, ianaIdentifier: identifier)
+        case .iana(let identifier, _): self.init(name: tzid, ianaIdentifier: identifier)
+        default: self.init(name: tzid)
+        }
+        cache[tzid] = self
     }
 }

@@ -2,11 +2,6 @@ import CalendarModel
 
 /// What writing needs beyond the model: how zone names appear in TZID parameters.
 struct EncodingContext {
-    /// The TZID to write for a zone: vendor prefixes (`/freeassociation.sourceforge.net/…`) are never written.
-    func tzid(for zone: TimeZoneReference) -> String {
-        ZoneNames.strippingVendorPrefix(zone.name)
-    }
-
     func timeText(_ time: CalendarTime) -> String {
         switch time {
         case .date(let date): return Libical.formatTime(LocalDateTime(date: date), isDate: true, isUTC: false)
@@ -22,7 +17,7 @@ struct EncodingContext {
     func timeParameters(_ time: CalendarTime) -> [Parameter] {
         switch time {
         case .date: return [Parameter("VALUE", "DATE")]
-        case .zoned(_, let zone): return [Parameter("TZID", tzid(for: zone))]
+        case .zoned(_, let zone): return [Parameter("TZID", zone.name)]
         case .utc, .floating: return []
         }
     }
@@ -46,5 +41,26 @@ struct EncodingContext {
                 name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
                 value: "\(timeText(start))/\(Libical.formatDuration(duration))")
         }
+    }
+}
+
+extension RecurrenceRule {
+    /// The rule as RRULE text, written by libical, for other formats that carry iCalendar text.
+    public var iCalendarText: String {
+        EncodingContext().recurrenceLine("RRULE", self).value
+    }
+}
+
+extension CalendarTime {
+    /// The time as an iCalendar DATE or DATE-TIME value (without its TZID).
+    public var iCalendarText: String {
+        EncodingContext().timeText(self)
+    }
+}
+
+extension EventDuration {
+    /// The duration as an iCalendar DURATION value (`-PT15M`).
+    public var iCalendarText: String {
+        Libical.formatDuration(self)
     }
 }

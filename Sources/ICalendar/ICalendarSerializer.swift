@@ -7,17 +7,21 @@ public struct ICalendarSerializer: Sendable {
 
     public init() {}
 
+    /// One VTIMEZONE component on its own.
+    public func serialize(_ zone: TimeZoneDefinition) -> [UInt8] {
+        var writer = ContentWriter()
+        writer.write(zone.contentComponent(EncodingContext()))
+        return writer.bytes
+    }
+
+    /// A whole calendar; zones the events use without a VTIMEZONE get one built from tzdata.
     public func serialize(_ document: CalendarDocument) -> [UInt8] {
         let encoder = EncodingContext()
         var writer = ContentWriter()
-        writer.write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
-        writer.write(ContentLine(name: "VERSION", value: "2.0"))
-        writer.write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
-        if let method = document.method { writer.write(ContentLine(name: "METHOD", value: method)) }
-        if let name = document.name { writer.write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
-        if let hint = document.timeZoneHint { writer.write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
-        for property in document.extraProperties { writer.write(ContentLine(property)) }
-        for zone in document.timeZones { writer.write(zone.contentComponent(encoder)) }
+        writer.writeHeader(document)
+        for zone in document.timeZones + TimeZoneCoverage.missingDefinitions(for: document) {
+            writer.write(zone.contentComponent(encoder))
+        }
         for event in document.events { writer.write(event.contentComponent(encoder)) }
         for component in document.otherComponents { writer.write(ContentComponent(component)) }
         writer.write(ContentLine(name: "END", value: "VCALENDAR"))

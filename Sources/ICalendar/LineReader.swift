@@ -4,23 +4,28 @@ import CalendarModel
 ///
 /// Accepts CRLF, LF and lone CR line ends, a UTF-8 byte order mark and blank lines, because
 /// real exporters produce all of them; RFC 5545 §3.1 unfolding removes a line end followed by
-/// one space or tab.
-struct LineReader {
+/// one space or tab. Input arrives in chunks, so only the current line is held in memory.
+struct LineReader<Source: ByteSource> {
     struct LogicalLine {
-        var text: String
+        /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported).
+        var bytes: [UInt8]
         var line: Int
     }
 
-    private let bytes: [UInt8]
+    private var source: Source
+    private var buffer: [UInt8] = []
     private var position = 0
+    private var exhausted = false
     private var physicalLine = 0
     private let file: String?
+    private let maximumLineLength: Int
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(bytes: [UInt8], file: String?) {
-        self.bytes = bytes
+    init(source: Source, file: String?, maximumLineLength: Int) {
+        self.source = source
         self.file = file
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        self.maximumLineLength = maximumLineLength
+        if byte(at: 0) == 0xEF && byte(at: 1) == 0xBB && byte(at: 2) == 0xBF { position = 3 }
     }
 
     /// Forgets the diagnostics already handed on.
@@ -28,17 +33,77 @@ struct LineReader {
 
     /// The next non-blank logical line, or nil at the end of input.
     mutating func next() -> LogicalLine? {
-        while position < bytes.count {
-            guard let first = nextPhysicalLine() else { return nil }
-            if first.bytes.isEmpty { continue }
+        // Drop what was read once it is most of the buffer: amortised, so each byte moves at most once or twice.
+        if position >= 1 << 16 && position * 2 >= buffer.count {
+            buffer.removeSubrange(..<position)
+            position = 0
+        }
+        while let first = nextPhysicalLine() {
+            if first.bytes.isEmpty && !first.tooLong { continue }
             var collected = first.bytes
+            var tooLong = first.tooLong
             while skipBlankLinesBeforeContinuation() {
                 guard let continuation = nextPhysicalLine() else { break }
-                collected.append(contentsOf: continuation.bytes.dropFirst())
+                tooLong =
+                    tooLong || continuation.tooLong || collected.count + continuation.bytes.count > maximumLineLength
+                if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
             }
-            return LogicalLine(text: decode(collected, line: first.line), line: first.line)
+            if tooLong {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, code: "line-too-long",
+                        message: "content line is longer than the limit of \(maximumLineLength) bytes; it was dropped",
+                        location: SourceLocation(file: file, line: first.line)))
+                continue
+            }
+            return LogicalLine(bytes: validated(collected, line: first.line), line: first.line)
         }
         return nil
+    }
+
+    /// The byte at an index of the buffer, reading more input when needed; nil past the end.
+    private mutating func byte(at index: Int) -> UInt8? {
+        while index >= buffer.count {
+            guard !exhausted, let chunk = source.nextChunk() else {
+                exhausted = true
+                return nil
+            }
+            buffer.append(contentsOf: chunk)
+        }
+        return buffer[index]
+    }
+
+    private mutating func nextPhysicalLine() -> (bytes: [UInt8], line: Int, tooLong: Bool)? {
+        guard byte(at: position) != nil else { return nil }
+        physicalLine += 1
+        var start = position
+        var tooLong = false
+        while true {
+            let end = buffer.count
+            let found: Int? = buffer.withUnsafeBufferPointer { storage in
+                var index = position
+                while index < end {
+                    let current = storage[index]
+                    if current == 0x0A || current == 0x0D { return index }
+                    index += 1
+                }
+                return nil
+            }
+            position = found ?? end
+            if position - start > maximumLineLength {
+                // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
+                tooLong = true
+                buffer.removeSubrange(..<position)
+                position = 0
+                start = 0
+            }
+            if found != nil || byte(at: position) == nil { break }
+        }
+        let bytes = tooLong ? [] : Array(buffer[start..<position])
+        if let end = byte(at: position) {
+            position += end == 0x0D && byte(at: position + 1) == 0x0A ? 2 : 1
+        }
+        return (bytes, physicalLine, tooLong)
     }
 
     /// Whether a continuation line follows; blank lines before one are skipped, because some
@@ -46,41 +111,25 @@ struct LineReader {
     private mutating func skipBlankLinesBeforeContinuation() -> Bool {
         var lookahead = position
         var skipped = 0
-        while lookahead < bytes.count, bytes[lookahead] == 0x0D || bytes[lookahead] == 0x0A {
-            if bytes[lookahead] == 0x0A || lookahead + 1 >= bytes.count || bytes[lookahead + 1] != 0x0A { skipped += 1 }
+        while let current = byte(at: lookahead), current == 0x0D || current == 0x0A {
+            if current == 0x0A || byte(at: lookahead + 1) != 0x0A { skipped += 1 }
             lookahead += 1
         }
-        guard lookahead < bytes.count, bytes[lookahead] == 0x20 || bytes[lookahead] == 0x09 else { return false }
+        guard let next = byte(at: lookahead), next == 0x20 || next == 0x09 else { return false }
         position = lookahead
         physicalLine += skipped
         return true
     }
 
-    private mutating func nextPhysicalLine() -> (bytes: ArraySlice<UInt8>, line: Int)? {
-        guard position < bytes.count else { return nil }
-        physicalLine += 1
-        let start = position
-        while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D {
-            position += 1
-        }
-        let slice = bytes[start..<position]
-        if position < bytes.count {
-            if bytes[position] == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
-                position += 2
-            } else {
-                position += 1
-            }
-        }
-        return (slice, physicalLine)
-    }
-
-    private mutating func decode(_ bytes: ArraySlice<UInt8>, line: Int) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+    /// The bytes when they are valid UTF-8; else with U+FFFD for invalid sequences, and a warning.
+    private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
+        // Most lines are ASCII, which is valid UTF-8 without a closer look.
+        if !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil { return bytes }
         diagnostics.append(
             Diagnostic(
                 .warning, code: "invalid-utf8",
                 message: "line is not valid UTF-8; invalid bytes were replaced with U+FFFD",
                 location: SourceLocation(file: file, line: line)))
-        return String(decoding: bytes, as: UTF8.self)
+        return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 }

@@ -1,102 +1,119 @@
 /// RFC 5545 §3.3.11 TEXT escaping: backslash, semicolon, comma and newline.
+///
+/// Both directions scan UTF-8 bytes and return the input unchanged when there is nothing to do,
+/// which is the common case.
 enum TextCodec {
+    private static let backslash = UInt8(ascii: "\\")
+
     /// Writes text the way a TEXT value must appear in a content line.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            default: out.append(character)
-            }
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
         }
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 8)
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            switch byte {
+            case 0x5C, 0x3B, 0x2C: out += [backslash, byte]
+            case 0x0A where previous == 0x0D: break
+            case 0x0A, 0x0D: out += [backslash, UInt8(ascii: "n")]
+            default: out.append(byte)
+            }
+            previous = byte
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads an escaped TEXT value. Unknown escapes keep the escaped character, as most parsers do.
     static func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        var out = ""
+        let utf8 = text.utf8
+        guard utf8.contains(backslash) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
         var escaping = false
-        for character in text {
+        for byte in utf8 {
             if escaping {
-                out.append(character == "n" || character == "N" ? "\n" : character)
+                out.append(byte == UInt8(ascii: "n") || byte == UInt8(ascii: "N") ? 0x0A : byte)
                 escaping = false
-            } else if character == "\\" {
+            } else if byte == backslash {
                 escaping = true
             } else {
-                out.append(character)
+                out.append(byte)
             }
         }
-        if escaping { out.append("\\") }
-        return out
+        if escaping { out.append(backslash) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Splits a multi-valued TEXT (CATEGORIES) at unescaped commas, unescaping each part.
     static func splitList(_ text: String) -> [String] {
         var parts: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         var escaping = false
-        for character in text {
+        for byte in text.utf8 {
             if escaping {
-                current.append("\\")
-                current.append(character)
+                current += [backslash, byte]
                 escaping = false
-            } else if character == "\\" {
+            } else if byte == backslash {
                 escaping = true
-            } else if character == "," {
-                parts.append(unescape(current))
-                current = ""
+            } else if byte == UInt8(ascii: ",") {
+                parts.append(unescape(String(decoding: current, as: UTF8.self)))
+                current.removeAll()
             } else {
-                current.append(character)
+                current.append(byte)
             }
         }
-        parts.append(unescape(current))
+        if escaping { current.append(backslash) }
+        parts.append(unescape(String(decoding: current, as: UTF8.self)))
         return parts
     }
 }
 
 /// RFC 6868 parameter value encoding: `^n` newline, `^'` double quote, `^^` caret.
 enum ParameterCodec {
+    private static let caret = UInt8(ascii: "^")
+
     static func decode(_ raw: String) -> String {
-        guard raw.contains("^") else { return raw }
-        var out = ""
+        guard raw.utf8.contains(caret) else { return raw }
+        var out: [UInt8] = []
         var pending = false
-        for character in raw {
+        for byte in raw.utf8 {
             if pending {
-                switch character {
-                case "n": out.append("\n")
-                case "'": out.append("\"")
-                case "^": out.append("^")
-                default:
-                    out.append("^")
-                    out.append(character)
+                switch byte {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "'"): out.append(UInt8(ascii: "\""))
+                case caret: out.append(caret)
+                default: out += [caret, byte]
                 }
                 pending = false
-            } else if character == "^" {
+            } else if byte == caret {
                 pending = true
             } else {
-                out.append(character)
+                out.append(byte)
             }
         }
-        if pending { out.append("^") }
-        return out
+        if pending { out.append(caret) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func encode(_ value: String) -> String {
-        guard value.contains(where: { $0 == "^" || $0 == "\"" || $0 == "\n" || $0 == "\r\n" }) else { return value }
-        var out = ""
-        for character in value {
-            switch character {
-            case "^": out += "^^"
-            case "\"": out += "^'"
-            case "\n", "\r\n": out += "^n"
-            default: out.append(character)
-            }
+        guard value.utf8.contains(where: { $0 == caret || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            return value
         }
-        return out
+        var out: [UInt8] = []
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            switch byte {
+            case caret: out += [caret, caret]
+            case 0x22: out += [caret, UInt8(ascii: "'")]
+            case 0x0A where previous == 0x0D: break
+            case 0x0A, 0x0D: out += [caret, UInt8(ascii: "n")]
+            default: out.append(byte)
+            }
+            previous = byte
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

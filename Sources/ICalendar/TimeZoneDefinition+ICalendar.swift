@@ -7,7 +7,7 @@ extension TimeZoneDefinition {
             context.report(.error, "invalid-vtimezone", "VTIMEZONE without TZID was dropped", line: component.line)
             return nil
         }
-        self.init(identifier: ZoneNames.strippingVendorPrefix(tzid))
+        self.init(identifier: TimeZoneReference(resolvingName: tzid, cache: &context.resolvedNames).name)
         extraProperties = component.properties.filter { $0.name != "TZID" }.map(ExtraProperty.init)
         for child in component.components {
             guard child.name == "STANDARD" || child.name == "DAYLIGHT" else {
@@ -28,7 +28,7 @@ extension TimeZoneDefinition {
     }
 
     func contentComponent(_ encoder: EncodingContext) -> ContentComponent {
-        let tzid = ContentLine(name: "TZID", value: ZoneNames.strippingVendorPrefix(identifier))
+        let tzid = ContentLine(name: "TZID", value: identifier)
         return ContentComponent(
             name: "VTIMEZONE", properties: [tzid] + extraProperties.map(ContentLine.init),
             components: observances.map { $0.contentComponent(encoder) })

@@ -29,7 +29,9 @@ enum ZoneNames {
     /// Every IANA name calport knows, keyed by its lowercased form.
     private static let knownIANANames: [String: String] = {
         var names: [String: String] = [:]
-        let all = TimeZone.knownTimeZoneIdentifiers + Array(tzdataLinks.keys) + windowsZoneEntries.map(\.ianaIdentifier)
+        let all =
+            TimeZone.knownTimeZoneIdentifiers + Array(tzdataLinks.keys) + Array(tzdataLinks.values)
+            + windowsZoneEntries.map(\.ianaIdentifier)
         for name in all where TimeZone(identifier: name) != nil {
             names[name.lowercased()] = name
         }

@@ -1,10 +1,14 @@
+import ArgumentParsing
+import CalendarModel
+import Foundation
+
 /// The `calport` command line: dispatches to a command and turns its outcome into an exit status.
 enum CalportCLI {
     static let version = "0.1.0"
 
     static let commands: [CommandSpec] = [
-        ConvertCommand.spec, ValidateCommand.spec, ExportCommand.spec, ImportCommand.spec, LoginCommand.spec,
-        LogoutCommand.spec,
+        ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, ExportCommand.spec,
+        ImportCommand.spec, LoginCommand.spec, LogoutCommand.spec, CompletionCommand.spec,
     ]
 
     static var helpText: String {
@@ -17,6 +21,11 @@ enum CalportCLI {
         text +=
             "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
         return text
+    }
+
+    /// The current year in UTC, the default for year ranges.
+    static var currentYear: Int {
+        LocalDateTime(secondsSinceEpoch: Int(Date().timeIntervalSince1970)).date.year
     }
 
     static func run(_ arguments: [String], terminal: Terminal = Terminal()) -> ExitStatus {
@@ -64,11 +73,14 @@ enum CalportCLI {
         }
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
+        case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
         case ExportCommand.spec.name: return ExportCommand.run(parsed, terminal: terminal)
         case ImportCommand.spec.name: return ImportCommand.run(parsed, terminal: terminal)
         case LoginCommand.spec.name: return LoginCommand.run(parsed, terminal: terminal)
         case LogoutCommand.spec.name: return LogoutCommand.run(parsed, terminal: terminal)
+        case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
+        case CompletionCommand.spec.name: return CompletionCommand.run(parsed, terminal: terminal, commands: commands)
         default: return .usage
         }
     }

@@ -194,7 +194,7 @@ private func standUp() -> [Event] {
             post.map(\.message) == [
                 "Graph has no place for SEQUENCE, ATTACH, PRIORITY:3, URL, X-FOO, X-THING; left out"
             ])
-        #expect(post.first?.code == "graph-properties-lost" && post.first?.severity == .note)
+        #expect(post.first?.code == "graph-properties-lost" && post.first?.severity == .warning)
         #expect(GraphEventWriter(style: .full).write([event]).output.first?["webLink"] == "https://example.com/e")
     }
 }

@@ -19,14 +19,16 @@ import Testing
         #expect(login.stderr.contains("EMU-CODE"))
         #expect(try FileManager.default.attributesOfItem(atPath: cache)[.posixPermissions] as? Int == 0o600)
 
-        let export = try await calport.run(["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
+        let export = try await calport.run(
+            ["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
         #expect(export.status == 0, "\(export.stderr)")
         #expect(export.stdout.hasPrefix("BEGIN:VCALENDAR"))
 
         let logout = try await calport.run(["logout"], environment: environment)
         #expect(logout.status == 0)
         #expect(!FileManager.default.fileExists(atPath: cache))
-        let afterwards = try await calport.run(["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
+        let afterwards = try await calport.run(
+            ["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
         #expect(afterwards.status == 3)
         #expect(afterwards.stderr.contains("not signed in"))
 
@@ -37,7 +39,8 @@ import Testing
     @Test func reportsEachFailureWithItsReasonAndExitsNonZero() async throws {
         let emulator = try GraphEmulator()
         let calport = try CalportBinary()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("calport-bad-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-bad-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try #"""
         [{"subject":"Bad zone","start":{"dateTime":"2027-01-04T10:00:00","timeZone":"Mars Standard Time"},"end":{"dateTime":"2027-01-04T11:00:00","timeZone":"Mars Standard Time"}},
@@ -46,17 +49,22 @@ import Testing
         let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
         let run = try await calport.run(["import", "--quiet", file.path], environment: environment)
         #expect(run.status == 1)
-        #expect(run.stdout.hasPrefix("created: 1\nalready present: 0\nfailed: 1\n  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException"))
+        #expect(
+            run.stdout.hasPrefix(
+                "created: 1\nalready present: 0\nfailed: 1\n  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException"
+            ))
     }
 
     @Test func aDryRunPrintsTheBatchAndSendsNothing() async throws {
         let calport = try CalportBinary()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("calport-dry-\(UUID().uuidString).ics")
         defer { try? FileManager.default.removeItem(at: file) }
-        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:dry@calport.test\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270104T100000Z\r\nDTEND:20270104T110000Z\r\nSUMMARY:Dry\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:dry@calport.test\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270104T100000Z\r\nDTEND:20270104T110000Z\r\nSUMMARY:Dry\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             .write(to: file, atomically: true, encoding: .utf8)
         // Port 9 (discard) on loopback: anything sent would fail the run.
-        let run = try await calport.run(["import", "--dry-run", file.path], environment: ["CALPORT_GRAPH_URL": "http://127.0.0.1:9/v1.0"])
+        let run = try await calport.run(
+            ["import", "--dry-run", file.path], environment: ["CALPORT_GRAPH_URL": "http://127.0.0.1:9/v1.0"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(#""url": "/$batch""#))
         #expect(run.stdout.contains(#""subject": "Dry""#))

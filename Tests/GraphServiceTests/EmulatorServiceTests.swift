@@ -6,9 +6,12 @@ import Testing
 
 /// The library against the emulator: export paging and zones, sign-in, and the emulator's own checks.
 @Suite struct EmulatorServiceTests {
-    func event(_ subject: String, _ start: String, _ end: String, zone: String = "UTC", extra: JSONObject = JSONObject()) -> JSONValue {
+    func event(
+        _ subject: String, _ start: String, _ end: String, zone: String = "UTC", extra: JSONObject = JSONObject()
+    ) -> JSONValue {
         var object = JSONObject([
-            JSONMember("subject", .string(subject)), JSONMember("start", ["dateTime": .string(start), "timeZone": .string(zone)]),
+            JSONMember("subject", .string(subject)),
+            JSONMember("start", ["dateTime": .string(start), "timeZone": .string(zone)]),
             JSONMember("end", ["dateTime": .string(end), "timeZone": .string(zone)]),
         ])
         for member in extra.members { object[member.key] = member.value }
@@ -19,7 +22,9 @@ import Testing
         let emulator = try GraphEmulator(["--page-size", "2"])
         let client = emulator.client()
         for day in 4...8 {
-            _ = try await client.json("POST", emulator.endpoints.graph("/me/events"), body: event("Day \(day)", "2027-01-0\(day)T18:00:00", "2027-01-0\(day)T19:00:00"))
+            _ = try await client.json(
+                "POST", emulator.endpoints.graph("/me/events"),
+                body: event("Day \(day)", "2027-01-0\(day)T18:00:00", "2027-01-0\(day)T19:00:00"))
         }
         let weekly: JSONValue = [
             "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday"]],
@@ -27,7 +32,9 @@ import Testing
         ]
         _ = try await client.json(
             "POST", emulator.endpoints.graph("/me/events"),
-            body: event("Weekly", "2027-01-04T12:00:00", "2027-01-04T13:00:00", extra: JSONObject([JSONMember("recurrence", weekly)])))
+            body: event(
+                "Weekly", "2027-01-04T12:00:00", "2027-01-04T13:00:00",
+                extra: JSONObject([JSONMember("recurrence", weekly)])))
         let exporter = CalendarExporter(client: client)
 
         let series = try await exporter.export(ExportRequest(start: "2027-01-01", end: "2027-02-01"))
@@ -38,29 +45,36 @@ import Testing
         #expect(day4["start"] == ["dateTime": "2027-01-04T10:00:00.0000000", "timeZone": "Pacific Standard Time"])
         #expect(series.events.filter { !$0.recurrenceRules.isEmpty }.count == 1)
 
-        let flat = try await exporter.export(ExportRequest(start: "2027-01-01", end: "2027-02-01", timeZone: "UTC", instances: true))
+        let flat = try await exporter.export(
+            ExportRequest(start: "2027-01-01", end: "2027-02-01", timeZone: "UTC", instances: true))
         #expect(flat.values.count == 8, "5 single events and 3 occurrences")
         #expect(flat.events.allSatisfy { $0.recurrenceRules.isEmpty })
     }
 
     @Test func signsInWithADeviceCodeAndRefreshesAnExpiringToken() async throws {
         let emulator = try GraphEmulator(["--token-lifetime", "60", "--pending-polls", "2"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-login-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-login-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = TokenCache(path: directory.appendingPathComponent("calport/token.json").path)
         let prompts = PromptLog()
-        let tokens = try await DeviceCodeLogin(endpoints: emulator.endpoints, transport: URLSessionTransport(), sleep: { _ in })
-            .signIn { prompt in prompts.add(prompt) }
+        let tokens = try await DeviceCodeLogin(
+            endpoints: emulator.endpoints, transport: URLSessionTransport(), sleep: { _ in }
+        )
+        .signIn { prompt in prompts.add(prompt) }
         #expect(prompts.all.map(\.userCode) == ["EMU-CODE"])
         #expect(prompts.all.first?.verificationURL == "https://microsoft.com/devicelogin")
         try cache.save(tokens)
         let mode = try FileManager.default.attributesOfItem(atPath: cache.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("calport").path)[.posixPermissions] as? Int
+        let directoryMode =
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("calport").path)[
+                .posixPermissions] as? Int
         #expect(directoryMode == 0o700)
 
         // 60 s of validity is within the 5-minute margin, so the first use refreshes.
-        let provider = CachedTokenProvider(cache: cache, endpoints: emulator.endpoints, transport: URLSessionTransport())
+        let provider = CachedTokenProvider(
+            cache: cache, endpoints: emulator.endpoints, transport: URLSessionTransport())
         let client = GraphClient(endpoints: emulator.endpoints, tokens: provider)
         let me = try await client.json("GET", emulator.endpoints.graph("/me"))
         #expect(me["displayName"] == "Emulated User")
@@ -75,15 +89,20 @@ import Testing
         let emulator = try GraphEmulator()
         let client = emulator.client()
         let url = emulator.endpoints.graph("/me/events")
-        let unknownZone = try await client.send("POST", url, body: event("Z", "2027-01-04T10:00:00", "2027-01-04T11:00:00", zone: "Mars Standard Time"))
+        let unknownZone = try await client.send(
+            "POST", url, body: event("Z", "2027-01-04T10:00:00", "2027-01-04T11:00:00", zone: "Mars Standard Time"))
         #expect(unknownZone.status == 400)
         #expect(try JSONParser.parse(unknownZone.body)["error"]?["code"] == "TimeZoneNotSupportedException")
         let allDay = try await client.send(
-            "POST", url, body: event("A", "2027-01-04T10:00:00", "2027-01-05T10:00:00", extra: JSONObject([JSONMember("isAllDay", true)])))
+            "POST", url,
+            body: event(
+                "A", "2027-01-04T10:00:00", "2027-01-05T10:00:00", extra: JSONObject([JSONMember("isAllDay", true)])))
         #expect(allDay.status == 400)
-        let noEnd = try await client.send("POST", url, body: ["subject": "E", "start": ["dateTime": "2027-01-04T10:00:00", "timeZone": "UTC"]])
+        let noEnd = try await client.send(
+            "POST", url, body: ["subject": "E", "start": ["dateTime": "2027-01-04T10:00:00", "timeZone": "UTC"]])
         #expect(noEnd.status == 400)
-        let once = event("T", "2027-01-04T10:00:00", "2027-01-04T11:00:00", extra: JSONObject([JSONMember("transactionId", "TX-1")]))
+        let once = event(
+            "T", "2027-01-04T10:00:00", "2027-01-04T11:00:00", extra: JSONObject([JSONMember("transactionId", "TX-1")]))
         let first = try await client.send("POST", url, body: once)
         let second = try await client.send("POST", url, body: once)
         #expect(first.status == 201)

@@ -29,9 +29,15 @@ import Testing
 
     @Test func reportsGraphsErrorCodeAndMessage() async {
         let transport = FakeTransport([
-            jsonResponse(404, #"{"error":{"code":"ErrorItemNotFound","message":"The specified object was not found in the store."}}"#)
+            jsonResponse(
+                404,
+                #"{"error":{"code":"ErrorItemNotFound","message":"The specified object was not found in the store."}}"#)
         ])
-        await #expect(throws: GraphServiceError.http(request: "GET /v1.0/me/events/x", status: 404, code: "ErrorItemNotFound", message: "The specified object was not found in the store.")) {
+        await #expect(
+            throws: GraphServiceError.http(
+                request: "GET /v1.0/me/events/x", status: 404, code: "ErrorItemNotFound",
+                message: "The specified object was not found in the store.")
+        ) {
             try await client(transport).json("GET", endpoints.graph("/me/events/x"))
         }
     }
@@ -52,7 +58,8 @@ import Testing
 
     @Test func followsNextLinksOnTheGraphHostOnly() async throws {
         let transport = FakeTransport([
-            jsonResponse(200, #"{"value":[1,2],"@odata.nextLink":"http://127.0.0.1:9/v1.0/me/calendarView?$skiptoken=2"}"#),
+            jsonResponse(
+                200, #"{"value":[1,2],"@odata.nextLink":"http://127.0.0.1:9/v1.0/me/calendarView?$skiptoken=2"}"#),
             jsonResponse(200, #"{"value":[3],"@odata.nextLink":"http://attacker.example/steal"}"#),
         ])
         await #expect(throws: GraphServiceError.self) {

@@ -14,7 +14,8 @@ import Testing
         ])
         let calport = try CalportBinary()
         let fixture = ImportFixture()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("calendar.ics")
@@ -42,7 +43,8 @@ import Testing
 
         let exported = directory.appendingPathComponent("exported.ics")
         let export = try await calport.run(
-            ["export", "--start", "2026-12-31", "--end", "2027-04-01", "--tz", "UTC", "-o", exported.path], environment: environment)
+            ["export", "--start", "2026-12-31", "--end", "2027-04-01", "--tz", "UTC", "-o", exported.path],
+            environment: environment)
         #expect(export.status == 0, "\(export.stderr)")
         let original = ICalendarParser().parse(Array(fixture.text.utf8), file: "fixture").document
         let back = ICalendarParser().parse(Array(try Data(contentsOf: exported)), file: "exported").document
@@ -68,10 +70,13 @@ import Testing
         }
         for single in fixture.singles {
             let event = try #require(bySubject[single.summary], "missing \(single.summary)")
-            #expect(event["start"]?["dateTime"]?.stringValue?.hasPrefix(single.start) == true, "\(single.summary) start")
+            #expect(
+                event["start"]?["dateTime"]?.stringValue?.hasPrefix(single.start) == true, "\(single.summary) start")
             #expect(event["end"]?["dateTime"]?.stringValue?.hasPrefix(single.end) == true, "\(single.summary) end")
             #expect(event["isAllDay"]?.boolValue == single.allDay)
-            if !single.allDay { #expect(event["start"]?["timeZone"]?.stringValue == single.zone, "\(single.summary) zone") }
+            if !single.allDay {
+                #expect(event["start"]?["timeZone"]?.stringValue == single.zone, "\(single.summary) zone")
+            }
             #expect(event["location"]?["displayName"]?.stringValue == single.location)
         }
         for series in fixture.series {
@@ -85,7 +90,9 @@ import Testing
             #expect(exceptions.map(\.key) == [series.movedOriginalStartUTC], "\(series.summary) exceptions")
             #expect(exceptions.first?.value["subject"]?.stringValue == series.summary + " (moved)")
             #expect(exceptions.first?.value["start"]?["dateTime"]?.stringValue?.hasPrefix(series.movedStart) == true)
-            #expect(master["cancelled"] == .array([.string(series.cancelledOriginalStartUTC)]), "\(series.summary) cancelled")
+            #expect(
+                master["cancelled"] == .array([.string(series.cancelledOriginalStartUTC)]),
+                "\(series.summary) cancelled")
         }
     }
 
@@ -104,8 +111,11 @@ import Testing
             }
             #expect(copy.recurrenceRules.map(\.frequency) == event.recurrenceRules.map(\.frequency))
             #expect(copy.recurrenceRules.map(\.end) == event.recurrenceRules.map(\.end))
-            #expect(copy.exceptionDates.map(instant) == event.exceptionDates.map(instant), "\(event.summary ?? "") EXDATE")
-            #expect(instant(copy.recurrenceID?.time) == instant(event.recurrenceID?.time), "\(event.summary ?? "") RECURRENCE-ID")
+            #expect(
+                copy.exceptionDates.map(instant) == event.exceptionDates.map(instant), "\(event.summary ?? "") EXDATE")
+            #expect(
+                instant(copy.recurrenceID?.time) == instant(event.recurrenceID?.time),
+                "\(event.summary ?? "") RECURRENCE-ID")
             #expect(copy.locations.map(\.name) == event.locations.map(\.name))
             #expect(copy.attendees.map(\.participant.emailAddress) == event.attendees.map(\.participant.emailAddress))
         }

@@ -11,7 +11,8 @@ import Testing
         let client = GraphClient(
             endpoints: endpoints, tokens: StaticTokenProvider(token: Secret("t")), transport: transport,
             retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01))
-        return CalendarImporter(client: client, retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01), journalPath: journal)
+        return CalendarImporter(
+            client: client, retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01), journalPath: journal)
     }
 
     func single(_ n: Int) -> JSONValue {
@@ -31,7 +32,11 @@ import Testing
             jsonResponse(200, #"{"responses":[{"id":"1","status":201,"body":{"id":"e4"}}]}"#),
         ])
         let report = try await importer(transport).run(ImportPlan(entries: (1...4).map(single)))
-        #expect(report.results.map(\.outcome) == [.created, .alreadyPresent, .failed(reason: "POST /me/events: HTTP 400 ErrorInvalidRequest: bad start"), .created])
+        #expect(
+            report.results.map(\.outcome) == [
+                .created, .alreadyPresent, .failed(reason: "POST /me/events: HTTP 400 ErrorInvalidRequest: bad start"),
+                .created,
+            ])
         let requests = await transport.requests
         #expect(requests.map(\.url.path) == ["/v1.0/$batch", "/v1.0/$batch"])
         let second = try JSONParser.parse(requests[1].body)
@@ -51,9 +56,9 @@ import Testing
         let transport = FakeTransport([nil, nil, nil, nil])
         let report = try await importer(transport).run(ImportPlan(entries: [single(1)]))
         guard case .failed(let reason) = report.results.first?.outcome else {
-                Issue.record("expected a failure")
-                return
-            }
+            Issue.record("expected a failure")
+            return
+        }
         #expect(reason.contains("POST /v1.0/$batch"))
         #expect(reason.contains("connection dropped"))
     }
@@ -65,9 +70,12 @@ import Testing
         // halfway through writing a line.
         let earlier =
             #"{"op":"intent","request":"POST /$batch","keys":["TX-1","TX-2"]}"# + "\n"
-            + #"{"op":"outcome","key":"TX-1","outcome":"created","id":"e1"}"# + "\n" + #"{"op":"outcome","key":"TX-2","out"#
+            + #"{"op":"outcome","key":"TX-1","outcome":"created","id":"e1"}"# + "\n"
+            + #"{"op":"outcome","key":"TX-2","out"#
         _ = FileManager.default.createFile(atPath: journal, contents: Data(earlier.utf8))
-        let transport = FakeTransport([jsonResponse(200, #"{"responses":[{"id":"1","status":200,"body":{"id":"e2"}}]}"#)])
+        let transport = FakeTransport([
+            jsonResponse(200, #"{"responses":[{"id":"1","status":200,"body":{"id":"e2"}}]}"#)
+        ])
         let report = try await importer(transport, journal: journal).run(ImportPlan(entries: [single(1), single(2)]))
         #expect(report.results.map(\.outcome) == [.alreadyPresent, .alreadyPresent])
         let sent = try JSONParser.parse(await transport.requests[0].body)
@@ -86,14 +94,17 @@ import Testing
                 .init(stringLiteral: GraphEventWriter.seriesMasterAnnotation): .string(master),
                 "originalStart": "2027-01-11T10:00:00Z", "transactionId": "TX-override",
             ],
-            ["isCancelled": true, .init(stringLiteral: GraphEventWriter.seriesMasterAnnotation): .string(master), "originalStart": "2027-01-18T10:00:00Z"],
+            [
+                "isCancelled": true, .init(stringLiteral: GraphEventWriter.seriesMasterAnnotation): .string(master),
+                "originalStart": "2027-01-18T10:00:00Z",
+            ],
         ])
         #expect(plan.creates.map(\.key) == ["TX-1"])
         #expect(plan.changes.count == 2)
         guard case .update(let key, let start, let body) = plan.changes[0].action else {
-                Issue.record("not an update")
-                return
-            }
+            Issue.record("not an update")
+            return
+        }
         #expect(key == master && start == "2027-01-11T10:00:00Z")
         #expect(body.members.map(\.key) == ["subject", "start"])
         #expect(plan.changes[1].action == .cancel(masterKey: master, originalStart: "2027-01-18T10:00:00Z"))

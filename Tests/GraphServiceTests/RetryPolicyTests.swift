@@ -23,7 +23,8 @@ import Testing
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let seconds = try #require(RetryPolicy.seconds(retryAfter: formatter.string(from: Date().addingTimeInterval(20))))
+        let seconds = try #require(
+            RetryPolicy.seconds(retryAfter: formatter.string(from: Date().addingTimeInterval(20))))
         #expect((18...21).contains(seconds))
     }
 

@@ -56,7 +56,8 @@ import Testing
 
 @Test func aBlankLineInsideAFoldedPropertyDoesNotBreakIt() throws {
     // Seen in Mozilla exports (shared corpus: multiple_calendar_components.ics).
-    let bytes = Array("BEGIN:VCALENDAR\nVERSION\n\n :2.0\nPRODID:x\nBEGIN:VEVENT\nUID\n\n :42\nEND:VEVENT\nEND:VCALENDAR\n".utf8)
+    let bytes = Array(
+        "BEGIN:VCALENDAR\nVERSION\n\n :2.0\nPRODID:x\nBEGIN:VEVENT\nUID\n\n :42\nEND:VEVENT\nEND:VCALENDAR\n".utf8)
     let result = parse(bytes)
     #expect(result.diagnostics.isEmpty)
     #expect(try #require(result.document.events.first).uid == "42")

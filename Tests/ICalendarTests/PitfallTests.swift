@@ -7,19 +7,31 @@ import Testing
 
 @Test func unknownTZIDStaysZonedAndIsReported() throws {
     let result = parse(
-        calendar(event: ["UID:tz@example.com", "DTSTART;TZID=Pacific Standard Time:20260308T093000", "DURATION:PT1H"]))
+        calendar(event: ["UID:tz@example.com", "DTSTART;TZID=Mars Standard Time:20260308T093000", "DURATION:PT1H"]))
     let event = try #require(result.document.events.first)
-    // libical would make this floating time; calport keeps the zone name for the time zone tables.
+    // libical would make this floating time; calport keeps the zone name as written, unresolved.
     #expect(
         event.start
             == .zoned(
                 LocalDateTime(year: 2026, month: 3, day: 8, hour: 9, minute: 30),
-                TimeZoneReference(name: "Pacific Standard Time")))
+                TimeZoneReference(name: "Mars Standard Time")))
     let diagnostic = try #require(result.diagnostics.first { $0.code == "unknown-tzid" })
     #expect(diagnostic.location.line == 6)
     #expect(diagnostic.uid == "tz@example.com")
     let output = serialize(result.document)
-    #expect(unfoldedLines(output).contains("DTSTART;TZID=Pacific Standard Time:20260308T093000"))
+    #expect(unfoldedLines(output).contains("DTSTART;TZID=Mars Standard Time:20260308T093000"))
+}
+
+@Test func windowsTZIDResolvesToItsIANAZoneAndIsWrittenAsItCame() throws {
+    // CLDR windowsZones.xml: <mapZone other="Pacific Standard Time" territory="001" type="America/Los_Angeles"/>
+    let result = parse(
+        calendar(event: ["UID:tz@example.com", "DTSTART;TZID=Pacific Standard Time:20260308T093000", "DURATION:PT1H"]))
+    #expect(result.diagnostics.isEmpty)
+    let event = try #require(result.document.events.first)
+    #expect(
+        event.start?.timeZone == TimeZoneReference(name: "Pacific Standard Time", ianaIdentifier: "America/Los_Angeles")
+    )
+    #expect(unfoldedLines(serialize(result.document)).contains("DTSTART;TZID=Pacific Standard Time:20260308T093000"))
 }
 
 @Test func tzidDefinedByAVTIMEZONELaterInTheFileIsNotUnknown() {

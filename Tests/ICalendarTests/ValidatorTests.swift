@@ -25,7 +25,9 @@ private func codes(_ lines: [String]) -> [String] {
         codes(["UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "DTEND:20260105T090000Z"])
             == ["end-before-start"])
     #expect(
-        codes(["UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "DTEND:20260105T110000Z", "DURATION:PT1H"])
+        codes([
+            "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "DTEND:20260105T110000Z", "DURATION:PT1H",
+        ])
             == ["dtend-and-duration"])
     #expect(
         codes(["UID:1", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260105", "DTEND:20260106T000000Z"])
@@ -33,21 +35,28 @@ private func codes(_ lines: [String]) -> [String] {
 }
 
 @Test func propertiesOfOtherComponentsAndRepeatsAreErrors() {
-    let found = codes(["UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "DUE:20260106T100000Z", "SUMMARY:a", "SUMMARY:b"])
+    let found = codes([
+        "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "DUE:20260106T100000Z", "SUMMARY:a",
+        "SUMMARY:b",
+    ])
     #expect(found.contains("misplaced-property"))
     #expect(found.contains("repeated-property"))
 }
 
 @Test func rruleWithCountAndUntilIsAnError() {
     // RFC 5545 §3.3.10: UNTIL and COUNT MUST NOT occur in the same recur.
-    let found = codes(["UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "RRULE:FREQ=DAILY;COUNT=3;UNTIL=20260110T000000Z"])
+    let found = codes([
+        "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+        "RRULE:FREQ=DAILY;COUNT=3;UNTIL=20260110T000000Z",
+    ])
     #expect(found.contains("invalid-rrule"))
 }
 
 @Test func alarmsNeedWhatTheirActionRequires() {
     // RFC 5545 §3.6.6: DISPLAY needs DESCRIPTION; DURATION and REPEAT go together.
     let found = codes([
-        "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M",
+        "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "BEGIN:VALARM", "ACTION:DISPLAY",
+        "TRIGGER:-PT5M",
         "REPEAT:2", "END:VALARM",
     ])
     #expect(found.sorted() == ["missing-property", "repeat-without-duration"])

@@ -126,3 +126,10 @@ import Testing
             ])
     }
 }
+
+/// Current tzdata names that are only the *targets* of links (tzdata `L Asia/Kolkata Asia/Calcutta`)
+/// and that ICU's older list may lack must still resolve to themselves.
+@Test(arguments: ["Asia/Kolkata", "Europe/Kyiv", "America/Nuuk", "Asia/Kathmandu", "Asia/Yangon"])
+func linkTargetsResolveToThemselves(name: String) {
+    #expect(TimeZoneResolver().resolve(name).ianaIdentifier == name)
+}

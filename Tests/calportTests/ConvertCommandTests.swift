@@ -71,13 +71,13 @@ import Testing
 @Test func missingInputIsAnIOError() {
     let run = runCalport(["convert", "/nonexistent/calendar.ics"])
     #expect(run.status == .ioError)
-    #expect(run.errors.contains("/nonexistent/calendar.ics: error: cannot read input: no such file"))
+    #expect(run.errors.contains("/nonexistent/calendar.ics: error: cannot read input: No such file or directory"))
 }
 
 @Test func nonCalendarInputIsRejectedWithItsLocation() {
     let run = runCalport(["convert"], stdin: "hello\n")
     #expect(run.status == .dataProblem)
-    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar data"))
+    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
 }
 
 @Test func helpIsGeneratedFromTheDeclaration() {
@@ -92,7 +92,8 @@ import Testing
 @Test func batchConversionMirrorsPathsAndSurvivesABadFile() throws {
     let input = try temporaryDirectory()
     let output = try temporaryDirectory()
-    try FileManager.default.createDirectory(at: input.appendingPathComponent("team/2026"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+        at: input.appendingPathComponent("team/2026"), withIntermediateDirectories: true)
     try FileManager.default.copyItem(
         atPath: samplePath("team-week.ics"), toPath: input.appendingPathComponent("team/2026/week.ics").path)
     try badEvent.write(to: input.appendingPathComponent("bad.ics"), atomically: true, encoding: .utf8)
@@ -107,4 +108,18 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("notes.ics").path))
     #expect(run.errors.contains("notes.ics: error: not iCalendar data"))
     #expect(run.errors.contains("calport: 3 files, 5 events, 0 warnings, 2 failed"))
+}
+
+@Test func streamingGivesTheSameCalendarAsReadingWhole() {
+    // The sample defines every zone it uses, so no VTIMEZONE is added and the order cannot differ.
+    let whole = runCalport(["convert", samplePath("team-week.ics")])
+    let streamed = runCalport(["convert", "--stream", samplePath("team-week.ics")])
+    #expect(streamed.status == .success)
+    #expect(streamed.output == whole.output)
+}
+
+@Test func streamingStrictFailureWritesNothingToStandardOutput() {
+    let run = runCalport(["convert", "--stream", "--strict"], stdin: badEvent)
+    #expect(run.status == .dataProblem)
+    #expect(run.output.isEmpty)
 }

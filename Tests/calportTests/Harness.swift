@@ -18,7 +18,8 @@ func runCalport(_ arguments: [String], stdin: String = "") -> Run {
     let capture = Capture()
     let input = Array(stdin.utf8)
     let terminal = Terminal(
-        readStandardInput: { input }, writeOutput: { capture.output += $0 }, writeError: { capture.errors += $0 })
+        standardInput: { ChunkSource(chunks: input.isEmpty ? [] : [input]) }, writeOutput: { capture.output += $0 },
+        writeError: { capture.errors += $0 })
     let status = CalportCLI.run(arguments, terminal: terminal)
     return Run(status: status, output: String(decoding: capture.output, as: UTF8.self), errors: capture.errors)
 }

@@ -23,7 +23,7 @@ extension Event {
         guard let conference = conferences.first else { return }
         guard encoder.style == .full else {
             encoder.report(
-                .note, "graph-post-conference", "a POST cannot set a meeting link; \(conference.uri) is lost")
+                .warning, "graph-post-conference", "a POST cannot set a meeting link; \(conference.uri) is lost")
             return
         }
         var meeting = JSONObject([JSONMember("joinUrl", .string(conference.uri))])

@@ -18,7 +18,8 @@ extension Event {
         let lost = alarms.count - (minutes == nil ? 0 : 1)
         if lost > 0 {
             encoder.report(
-                .note, "graph-alarms-lost", "Graph keeps one reminder before the start; \(lost) other alarm(s) left out"
+                .warning, "graph-alarms-lost",
+                "Graph keeps one reminder before the start; \(lost) other alarm(s) left out"
             )
         }
     }

@@ -26,7 +26,7 @@ extension Event {
                 object["sensitivity"] = .string(name)
             } else {
                 encoder.report(
-                    .note, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
+                    .warning, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
             }
         }
         if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {

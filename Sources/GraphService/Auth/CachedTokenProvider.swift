@@ -9,14 +9,18 @@ public actor CachedTokenProvider: TokenProvider {
     /// Seconds before expiry at which a token counts as expired, so it does not lapse mid-request.
     private static let skew: TimeInterval = 300
 
-    public init(cache: TokenCache, endpoints: GraphEndpoints, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+        cache: TokenCache, endpoints: GraphEndpoints, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy()
+    ) {
         self.cache = cache
         self.oauth = OAuthClient(endpoints: endpoints, transport: transport, retry: retry)
     }
 
     public func accessToken(refresh: Bool) async throws(GraphServiceError) -> Secret {
         if tokens == nil { tokens = try cache.load() }
-        guard let current = tokens else { throw .notSignedIn("run calport login, or set CALPORT_TOKEN, or pass --token-file") }
+        guard let current = tokens else {
+            throw .notSignedIn("run calport login, or set CALPORT_TOKEN, or pass --token-file")
+        }
         if !refresh && current.expiresAt.timeIntervalSinceNow > Self.skew { return current.accessToken }
         guard let refreshToken = current.refreshToken else {
             throw .notSignedIn("the cached token expired and there is no refresh token; run calport login")
@@ -33,7 +37,8 @@ public actor CachedTokenProvider: TokenProvider {
             ])
         switch answer {
         case .failure(let code, let description):
-            throw .notSignedIn("refreshing the token failed (\(code)\(description.map { ": " + $0 } ?? "")); run calport login")
+            throw .notSignedIn(
+                "refreshing the token failed (\(code)\(description.map { ": " + $0 } ?? "")); run calport login")
         case .success(let object):
             let renewed = try refresher.tokens(from: object, previousRefresh: refreshToken)
             try cache.save(renewed)

@@ -53,7 +53,9 @@ public struct CalendarExporter: Sendable {
         let start = try Self.queryTime(request.start, option: "--start")
         let end = try Self.queryTime(request.end, option: "--end")
         let zone = try await timeZone(request.timeZone)
-        let headers = ["Prefer": "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"\(request.bodyContentType)\""]
+        let headers = [
+            "Prefer": "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"\(request.bodyContentType)\""
+        ]
         let calendar = request.calendarID.map { "/me/calendars/\($0.urlComponentEncoded)" } ?? "/me"
         let query = "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)"
         let occurrences = try await GraphPager(client: client).all(

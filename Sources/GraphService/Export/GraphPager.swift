@@ -28,7 +28,8 @@ struct GraphPager: Sendable {
                 guard url.host == client.endpoints.graphURL.host, url.port == client.endpoints.graphURL.port,
                     url.scheme == client.endpoints.graphURL.scheme
                 else {
-                    throw .unexpectedResponse(request: "GET \(page.path)", reason: "@odata.nextLink leaves the Graph host")
+                    throw .unexpectedResponse(
+                        request: "GET \(page.path)", reason: "@odata.nextLink leaves the Graph host")
                 }
                 return url
             }

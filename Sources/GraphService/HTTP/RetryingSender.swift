@@ -8,7 +8,9 @@ struct RetryingSender: Sendable {
     var onRetry: @Sendable (_ request: String, _ reason: String, _ delay: Double) -> Void = { _, _, _ in }
 
     /// The first non-transient response, or the last transient one when attempts run out.
-    func send(_ request: HTTPRequest, prepare: @Sendable (HTTPRequest) async throws(GraphServiceError) -> HTTPRequest = { $0 })
+    func send(
+        _ request: HTTPRequest, prepare: @Sendable (HTTPRequest) async throws(GraphServiceError) -> HTTPRequest = { $0 }
+    )
         async throws(GraphServiceError) -> HTTPResponse
     {
         var attempt = 0

@@ -22,7 +22,8 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends `request` once; retrying is the client's business.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }

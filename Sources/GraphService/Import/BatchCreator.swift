@@ -48,11 +48,14 @@ struct BatchCreator: Sendable {
                 pending = again
                 if !pending.isEmpty && round >= retry.maximumAttempts {
                     for item in pending {
-                        results[item.key] = ItemResult(outcome: .failed(reason: "still throttled after \(round) attempts"))
+                        results[item.key] = ItemResult(
+                            outcome: .failed(reason: "still throttled after \(round) attempts"))
                     }
                     return results
                 }
-                if !pending.isEmpty { try? await Task.sleep(for: .seconds(wait ?? retry.delay(afterAttempt: round, retryAfter: nil))) }
+                if !pending.isEmpty {
+                    try? await Task.sleep(for: .seconds(wait ?? retry.delay(afterAttempt: round, retryAfter: nil)))
+                }
             } catch {
                 for item in pending { results[item.key] = ItemResult(outcome: .failed(reason: error.description)) }
                 return results
@@ -80,7 +83,8 @@ struct BatchCreator: Sendable {
             case 200: done[item.key] = ItemResult(outcome: .alreadyPresent, id: body?["id"]?.stringValue)
             case let status where retry.isRetryable(status: status):
                 again.append(item)
-                let header = response["headers"]?.objectValue?.members.first { $0.key.lowercased() == "retry-after" }?.value
+                let header = response["headers"]?.objectValue?.members.first { $0.key.lowercased() == "retry-after" }?
+                    .value
                 let seconds = header?.stringValue.flatMap(RetryPolicy.seconds(retryAfter:)) ?? header?.numberValue
                 if let seconds { wait = max(wait ?? 0, min(seconds, retry.maximumDelay)) }
             default:

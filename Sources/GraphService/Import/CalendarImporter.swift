@@ -24,13 +24,16 @@ public struct CalendarImporter: Sendable {
     }
 
     /// `/me/events`, or the given calendar's events.
-    public var eventsPath: String { calendarID.map { "/me/calendars/\($0.urlComponentEncoded)/events" } ?? "/me/events" }
+    public var eventsPath: String {
+        calendarID.map { "/me/calendars/\($0.urlComponentEncoded)/events" } ?? "/me/events"
+    }
 
     /// The `$batch` bodies a run would POST for the plan's creates, for `--dry-run`.
     public func batchBodies(for plan: ImportPlan) -> [JSONValue] {
         let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: nil)
         return stride(from: 0, to: plan.creates.count, by: BatchCreator.maximumBatchSize).map { start in
-            creator.batchBody(Array(plan.creates[start..<min(start + BatchCreator.maximumBatchSize, plan.creates.count)]))
+            creator.batchBody(
+                Array(plan.creates[start..<min(start + BatchCreator.maximumBatchSize, plan.creates.count)]))
         }
     }
 
@@ -69,7 +72,9 @@ public struct CalendarImporter: Sendable {
             for masterKey in seriesOrder {
                 let changes = changesBySeries[masterKey] ?? []
                 guard let masterID = masters[masterKey]?.id else {
-                    let reason = masters[masterKey].map { _ in "the series master's id is unknown" } ?? "its series master was not created"
+                    let reason =
+                        masters[masterKey].map { _ in "the series master's id is unknown" }
+                        ?? "its series master was not created"
                     results.merge(changes.map { ($0.key, ItemResult(outcome: .failed(reason: reason))) }) { $1 }
                     continue
                 }

@@ -34,20 +34,27 @@ public struct ImportPlan: Sendable, Hashable {
             guard var object = entry.objectValue else { continue }
             let label = object["subject"]?.stringValue ?? "(no subject)"
             guard let masterKey = object[GraphEventWriter.seriesMasterAnnotation]?.stringValue else {
-                creates.append(PlannedItem(key: object["transactionId"]?.stringValue ?? "", label: label, action: .create(object)))
+                creates.append(
+                    PlannedItem(key: object["transactionId"]?.stringValue ?? "", label: label, action: .create(object)))
                 continue
             }
             let originalStart = object["originalStart"]?.stringValue ?? ""
             if object["isCancelled"]?.boolValue == true {
                 let key = GraphTransactionID.make(uid: masterKey, recurrenceID: "cancel/" + originalStart)
-                changes.append(PlannedItem(key: key, label: label, action: .cancel(masterKey: masterKey, originalStart: originalStart)))
+                changes.append(
+                    PlannedItem(
+                        key: key, label: label, action: .cancel(masterKey: masterKey, originalStart: originalStart)))
                 continue
             }
             let key = object["transactionId"]?.stringValue ?? ""
             // An occurrence is PATCHed: these members only mean something on a POST.
-            for member in [GraphEventWriter.seriesMasterAnnotation, "originalStart", "transactionId"] { object[member] = nil }
+            for member in [GraphEventWriter.seriesMasterAnnotation, "originalStart", "transactionId"] {
+                object[member] = nil
+            }
             changes.append(
-                PlannedItem(key: key, label: label, action: .update(masterKey: masterKey, originalStart: originalStart, body: object)))
+                PlannedItem(
+                    key: key, label: label,
+                    action: .update(masterKey: masterKey, originalStart: originalStart, body: object)))
         }
     }
 

@@ -42,12 +42,17 @@ struct SeriesUpdater: Sendable {
                 return ItemResult(outcome: .failed(reason: "the series has no occurrence starting at \(originalStart)"))
             case (.cancel, let id?):
                 try await journal?.recordIntent("DELETE instance", keys: [change.key])
-                let response = try await client.send("DELETE", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"))
+                let response = try await client.send(
+                    "DELETE", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"))
                 if response.isSuccess || response.status == 404 { return ItemResult(outcome: .created, id: id) }
-                return ItemResult(outcome: .failed(reason: GraphClient.error("DELETE /me/events/{id}", response.status, body: response.body).description))
+                return ItemResult(
+                    outcome: .failed(
+                        reason: GraphClient.error("DELETE /me/events/{id}", response.status, body: response.body)
+                            .description))
             case (.update(_, _, let body), let id?):
                 try await journal?.recordIntent("PATCH instance", keys: [change.key])
-                _ = try await client.json("PATCH", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"), body: .object(body))
+                _ = try await client.json(
+                    "PATCH", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"), body: .object(body))
                 // Already an exception: an earlier run patched it, and patching again changed nothing.
                 let earlier = instance?["type"]?.stringValue == "exception"
                 return ItemResult(outcome: earlier ? .alreadyPresent : .created, id: id)

@@ -10,27 +10,36 @@ struct ComponentRules {
     static let table: [String: ComponentRules] = [
         "VCALENDAR": ComponentRules(
             required: ["PRODID", "VERSION"],
-            once: ["PRODID", "VERSION", "CALSCALE", "METHOD", "UID", "LAST-MODIFIED", "URL", "REFRESH-INTERVAL", "SOURCE", "COLOR"],
+            once: [
+                "PRODID", "VERSION", "CALSCALE", "METHOD", "UID", "LAST-MODIFIED", "URL", "REFRESH-INTERVAL", "SOURCE",
+                "COLOR",
+            ],
             many: ["NAME", "DESCRIPTION", "CATEGORIES", "IMAGE"]),
         "VEVENT": ComponentRules(
             required: ["UID", "DTSTAMP"],
             once: [
-                "DTSTAMP", "UID", "DTSTART", "CLASS", "CREATED", "DESCRIPTION", "GEO", "LAST-MODIFIED", "LOCATION", "ORGANIZER",
-                "PRIORITY", "SEQUENCE", "STATUS", "SUMMARY", "TRANSP", "URL", "RECURRENCE-ID", "DTEND", "DURATION", "COLOR",
+                "DTSTAMP", "UID", "DTSTART", "CLASS", "CREATED", "DESCRIPTION", "GEO", "LAST-MODIFIED", "LOCATION",
+                "ORGANIZER",
+                "PRIORITY", "SEQUENCE", "STATUS", "SUMMARY", "TRANSP", "URL", "RECURRENCE-ID", "DTEND", "DURATION",
+                "COLOR",
             ],
             many: [
-                "ATTACH", "ATTENDEE", "CATEGORIES", "COMMENT", "CONTACT", "EXDATE", "REQUEST-STATUS", "RELATED-TO", "RESOURCES",
+                "ATTACH", "ATTENDEE", "CATEGORIES", "COMMENT", "CONTACT", "EXDATE", "REQUEST-STATUS", "RELATED-TO",
+                "RESOURCES",
                 "RDATE", "RRULE", "EXRULE", "CONFERENCE", "IMAGE",
             ]),
         "VTODO": ComponentRules(
             required: ["UID", "DTSTAMP"],
             once: [
-                "DTSTAMP", "UID", "CLASS", "COMPLETED", "CREATED", "DESCRIPTION", "DTSTART", "GEO", "LAST-MODIFIED", "LOCATION",
-                "ORGANIZER", "PERCENT-COMPLETE", "PRIORITY", "RECURRENCE-ID", "SEQUENCE", "STATUS", "SUMMARY", "URL", "DUE",
+                "DTSTAMP", "UID", "CLASS", "COMPLETED", "CREATED", "DESCRIPTION", "DTSTART", "GEO", "LAST-MODIFIED",
+                "LOCATION",
+                "ORGANIZER", "PERCENT-COMPLETE", "PRIORITY", "RECURRENCE-ID", "SEQUENCE", "STATUS", "SUMMARY", "URL",
+                "DUE",
                 "DURATION", "COLOR",
             ],
             many: [
-                "ATTACH", "ATTENDEE", "CATEGORIES", "COMMENT", "CONTACT", "EXDATE", "REQUEST-STATUS", "RELATED-TO", "RESOURCES",
+                "ATTACH", "ATTENDEE", "CATEGORIES", "COMMENT", "CONTACT", "EXDATE", "REQUEST-STATUS", "RELATED-TO",
+                "RESOURCES",
                 "RDATE", "RRULE", "EXRULE", "CONFERENCE", "IMAGE",
             ]),
         "VALARM": ComponentRules(

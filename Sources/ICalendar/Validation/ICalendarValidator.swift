@@ -9,7 +9,7 @@ public struct ICalendarValidator: Sendable {
     /// Every diagnostic for the file: what parsing reports, then the structural checks, in line order.
     public func validate(_ bytes: [UInt8], file: String? = nil) -> [Diagnostic] {
         let parsed = ICalendarParser().parse(bytes, file: file)
-        var reader = ComponentReader(bytes: bytes, file: file)
+        var reader = ComponentReader(source: InMemoryByteSource(bytes), file: file)
         var checks = Checks(file: file)
         var calendarLines: [ContentLine] = []
         while let item = reader.next() {
@@ -43,12 +43,16 @@ private struct Checks {
     private mutating func checkProperties(_ component: ContentComponent, rules: ComponentRules, uid: String?) {
         let names = component.properties.map(\.name)
         for required in rules.required.sorted() where !names.contains(required) {
-            report(.error, "missing-property", "\(component.name) has no \(required), which RFC 5545 requires", component.line, uid)
+            report(
+                .error, "missing-property", "\(component.name) has no \(required), which RFC 5545 requires",
+                component.line, uid)
         }
         var seen: Set<String> = []
         for line in component.properties {
             if rules.once.contains(line.name) && !seen.insert(line.name).inserted {
-                report(.error, "repeated-property", "\(line.name) may appear only once in \(component.name)", line.line, uid)
+                report(
+                    .error, "repeated-property", "\(line.name) may appear only once in \(component.name)", line.line,
+                    uid)
             }
             if !rules.allowed.contains(line.name) && ComponentRules.ownedElsewhere.contains(line.name) {
                 report(.error, "misplaced-property", "\(line.name) is not allowed in \(component.name)", line.line, uid)
@@ -60,26 +64,40 @@ private struct Checks {
         let start = event.properties.first { $0.name == "DTSTART" }
         let end = event.properties.first { $0.name == "DTEND" }
         if end != nil && event.properties.contains(where: { $0.name == "DURATION" }) {
-            report(.error, "dtend-and-duration", "VEVENT has both DTEND and DURATION; RFC 5545 allows one", end!.line, uid)
+            report(
+                .error, "dtend-and-duration", "VEVENT has both DTEND and DURATION; RFC 5545 allows one", end!.line, uid)
         }
-        if let start, let end, let startTime = Libical.parseTime(start.value), let endTime = Libical.parseTime(end.value) {
+        if let start, let end, let startTime = Libical.parseTime(start.value),
+            let endTime = Libical.parseTime(end.value)
+        {
             if startTime.isDate != endTime.isDate {
-                report(.error, "value-type-mismatch", "DTEND is a \(endTime.isDate ? "DATE" : "DATE-TIME") but DTSTART is not", end.line, uid)
+                report(
+                    .error, "value-type-mismatch",
+                    "DTEND is a \(endTime.isDate ? "DATE" : "DATE-TIME") but DTSTART is not", end.line, uid)
             } else if start.parameter("TZID") == end.parameter("TZID") && startTime.isUTC == endTime.isUTC
                 && endTime.local <= startTime.local
             {
-                report(.error, "end-before-start", "DTEND \(end.value) is not after DTSTART \(start.value)", end.line, uid)
+                report(
+                    .error, "end-before-start", "DTEND \(end.value) is not after DTSTART \(start.value)", end.line, uid)
             }
         }
         for rule in event.properties where rule.name == "RRULE" {
-            let parts = Set(rule.value.uppercased().split(separator: ";").compactMap { $0.split(separator: "=").first.map(String.init) })
+            let parts = Set(
+                rule.value.uppercased().split(separator: ";").compactMap {
+                    $0.split(separator: "=").first.map(String.init)
+                })
             if parts.contains("COUNT") && parts.contains("UNTIL") {
-                report(.error, "invalid-rrule", "RRULE has both COUNT and UNTIL; RFC 5545 §3.3.10 allows one", rule.line, uid)
+                report(
+                    .error, "invalid-rrule", "RRULE has both COUNT and UNTIL; RFC 5545 §3.3.10 allows one", rule.line,
+                    uid)
             }
-            if let start, start.parameter("TZID") != nil, let untilText = rule.value.split(separator: ";").first(where: { $0.uppercased().hasPrefix("UNTIL=") }),
+            if let start, start.parameter("TZID") != nil,
+                let untilText = rule.value.split(separator: ";").first(where: { $0.uppercased().hasPrefix("UNTIL=") }),
                 !untilText.hasSuffix("Z")
             {
-                report(.warning, "until-not-utc", "UNTIL of a zoned DTSTART must be in UTC (RFC 5545 §3.3.10)", rule.line, uid)
+                report(
+                    .warning, "until-not-utc", "UNTIL of a zoned DTSTART must be in UTC (RFC 5545 §3.3.10)", rule.line,
+                    uid)
             }
         }
     }
@@ -92,11 +110,14 @@ private struct Checks {
             report(.error, "missing-property", "VALARM with ACTION:\(action ?? "") needs \(property)", alarm.line, uid)
         }
         if names.contains("REPEAT") != names.contains("DURATION") {
-            report(.error, "repeat-without-duration", "VALARM needs both REPEAT and DURATION, or neither", alarm.line, uid)
+            report(
+                .error, "repeat-without-duration", "VALARM needs both REPEAT and DURATION, or neither", alarm.line, uid)
         }
     }
 
     private mutating func report(_ severity: Severity, _ code: String, _ message: String, _ line: Int, _ uid: String?) {
-        diagnostics.append(Diagnostic(severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
+        diagnostics.append(
+            Diagnostic(
+                severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
     }
 }

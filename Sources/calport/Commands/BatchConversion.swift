@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 import Dispatch
 import Foundation
@@ -28,7 +29,8 @@ struct BatchConversion {
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             outcomes.set(index, convert(inputs[index], strict: strict))
         }
-        var reporter = DiagnosticReporter(quiet: arguments.isSet(CommonOptions.quiet), strict: strict, terminal: terminal)
+        var reporter = DiagnosticReporter(
+            quiet: arguments.isSet(CommonOptions.quiet), strict: strict, terminal: terminal)
         var failures = 0
         var events = 0
         for (input, outcome) in zip(inputs, outcomes.values) {
@@ -42,7 +44,9 @@ struct BatchConversion {
         }
         terminal.writeError(
             "calport: \(inputs.count) files, \(events) events, \(reporter.warningCount) warnings, \(failures) failed\n")
-        if outcomes.values.contains(where: { $0.failure?.hasPrefix("cannot write") == true || $0.failure?.hasPrefix("cannot read") == true }) {
+        if outcomes.values.contains(where: {
+            $0.failure?.hasPrefix("cannot write") == true || $0.failure?.hasPrefix("cannot read") == true
+        }) {
             return .ioError
         }
         return failures > 0 ? .dataProblem : .success
@@ -54,7 +58,7 @@ struct BatchConversion {
             outcome.failure = "cannot read input"
             return outcome
         }
-        let file = InputFile(name: input.path, bytes: [UInt8](data))
+        let file = InputFile(name: input.path, bytes: [UInt8](data), remainder: nil)
         guard file.detectedFormat == .iCalendar else {
             outcome.failure = "not iCalendar data (expected BEGIN:VCALENDAR)"
             return outcome
@@ -68,7 +72,8 @@ struct BatchConversion {
             return outcome
         }
         let target = (directory as NSString).appendingPathComponent(
-            ((input.relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension("ics") ?? input.relativePath)
+            ((input.relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension("ics")
+                ?? input.relativePath)
         do {
             try FileManager.default.createDirectory(
                 atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

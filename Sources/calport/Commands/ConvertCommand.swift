@@ -1,20 +1,33 @@
+import ArgumentParsing
 import CalendarModel
+import GraphEvents
 import ICalendar
 
 /// `calport convert`: reads calendars and writes them in another (or the same) format.
 enum ConvertCommand {
     static let from = OptionSpec(
         names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
-        choices: ["auto", "ics"])
-    static let to = OptionSpec(names: ["--to"], valueName: "FORMAT", help: "Output format", choices: ["ics"])
+        choices: ["auto", "ics", "graph"])
+    static let to = OptionSpec(
+        names: ["--to"], valueName: "FORMAT", help: "Output format (default ics)",
+        choices: ["ics", "graph", "graph-post", "ndjson"])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let streaming = OptionSpec(
+        names: ["--stream"], help: "Stream component by component even for small inputs (added VTIMEZONEs come last)")
+    static let expandUnsupported = OptionSpec(
+        names: ["--expand-unsupported"], valueName: "START/END",
+        help: "With --to graph or graph-post: write series Graph cannot hold as single events in this window")
     static let outputDirectory = OptionSpec(
-        names: ["--out-dir"], valueName: "DIR", help: "Convert each input to its own file under DIR, keeping relative paths")
+        names: ["--out-dir"], valueName: "DIR",
+        help: "Convert each input to its own file under DIR, keeping relative paths")
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
-        options: [from, to, output, outputDirectory, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help],
+        options: [
+            from, to, output, outputDirectory, streaming, expandUnsupported, CommonOptions.strict, CommonOptions.quiet,
+            CommonOptions.help,
+        ],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -30,55 +43,139 @@ enum ConvertCommand {
             terminal: terminal)
         let inputs: [InputFile]
         do {
-            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
-        var merged = CalendarDocument()
-        var dropped = 0
+        var formats: [InputFile.Format] = []
+        var readable: [InputFile] = []
         for input in inputs {
-            if arguments.value(from) != "ics", input.detectedFormat != .iCalendar {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
+            let requested = arguments.value(from).flatMap(InputFile.Format.init(rawValue:))
+            guard let format = requested ?? input.detectedFormat else {
+                terminal.writeError(
+                    "\(input.name):1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither\n"
+                )
                 continue
             }
-            let result = ICalendarParser().parse(input.bytes, file: input.name)
-            if let stop = reporter.report(result.diagnostics) {
-                terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-                return .dataProblem
-            }
-            dropped += result.droppedComponents
-            merged.merge(result.document)
+            formats.append(format)
+            readable.append(input)
         }
-        let bytes = ICalendarSerializer().serialize(merged)
-        if let path = arguments.value(output) {
-            do {
-                try AtomicFile.write(bytes, to: path)
+        var target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+        if let text = arguments.value(expandUnsupported) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            do throws(UsageError) {
+                guard parts.count == 2, target == .graph || target == .graphPost else {
+                    throw UsageError(message: "--expand-unsupported expects START/END and --to graph or graph-post")
+                }
+                target.expansion = try ExpandWindow(start: parts[0], end: parts[1], zone: nil).window
             } catch {
-                terminal.writeError(error.description + "\n")
-                return .ioError
+                terminal.writeError("calport convert: error: \(error.message)\n")
+                return .usage
             }
-        } else {
-            terminal.writeOutput(bytes)
         }
-        return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(
+                path: arguments.value(output), holdUntilDone: arguments.isSet(CommonOptions.strict), terminal: terminal)
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        let dropped: Int?
+        if target == .iCalendar && formats.allSatisfy({ $0 == .iCalendar })
+            && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming))
+        {
+            // Large calendars stream with flat memory; small ones are read whole so that generated
+            // VTIMEZONEs can precede the events.
+            dropped = stream(readable, to: destination, reporter: &reporter)
+        } else {
+            dropped = convertWhole(zip(readable, formats).map { $0 }, to: target, destination, reporter: &reporter)
+        }
+        guard let dropped else {
+            destination.abandon()
+            return .dataProblem
+        }
+        do {
+            try destination.commit()
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        return dropped > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
+    }
+
+    /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
+    private static func convertWhole(
+        _ inputs: [(InputFile, InputFile.Format)], to target: OutputFormat, _ destination: OutputDestination,
+        reporter: inout DiagnosticReporter
+    ) -> Int? {
+        var merged = CalendarDocument()
+        var dropped = 0
+        for (input, format) in inputs {
+            let read = CalendarInput.read(input, as: format)
+            if let stop = reporter.report(read.diagnostics) {
+                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+                return nil
+            }
+            dropped += read.dropped
+            merged.merge(read.document)
+        }
+        let written = target.write(merged)
+        if let stop = reporter.report(written.diagnostics) {
+            reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+            return nil
+        }
+        destination.write(written.bytes)
+        return dropped
+    }
+
+    /// Converts inputs component by component with flat memory; same result as `convertWhole`.
+    private static func stream(
+        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+    ) -> Int? {
+        var writer = ICalendarStreamWriter(sink: destination.write)
+        var header = CalendarDocument()
+        var dropped = 0
+        for input in inputs {
+            var reader = ICalendarReader(source: input.source, file: input.name)
+            while let item = reader.next() {
+                if !writer.headerWritten { header.mergeHeader(reader.header) }
+                writer.write(item, header: header)
+                if let stop = reporter.report(reader.takeDiagnostics()) {
+                    reporter.terminal.writeError(
+                        "calport: stopped by --strict at \(stop.location); nothing was written\n")
+                    return nil
+                }
+            }
+            if let stop = reporter.report(reader.takeDiagnostics()) {
+                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+                return nil
+            }
+            if !writer.headerWritten { header.mergeHeader(reader.header) }
+            dropped += reader.droppedComponents
+        }
+        writer.finish(header: header)
+        return dropped
     }
 }
 
 extension CalendarDocument {
     /// Adds another calendar's content; the first calendar's properties win, zones are kept once per TZID.
     mutating func merge(_ other: CalendarDocument) {
-        if events.isEmpty && timeZones.isEmpty && otherComponents.isEmpty && extraProperties.isEmpty {
-            productID = productID ?? other.productID
-            method = method ?? other.method
-            name = name ?? other.name
-            timeZoneHint = timeZoneHint ?? other.timeZoneHint
-            extraProperties = other.extraProperties
-        }
+        mergeHeader(other)
         let known = Set(timeZones.map(\.identifier))
         timeZones += other.timeZones.filter { !known.contains($0.identifier) }
         events += other.events
         otherComponents += other.otherComponents
+    }
+
+    /// Takes the calendar properties this calendar lacks from another.
+    mutating func mergeHeader(_ other: CalendarDocument) {
+        productID = productID ?? other.productID
+        method = method ?? other.method
+        name = name ?? other.name
+        timeZoneHint = timeZoneHint ?? other.timeZoneHint
+        if extraProperties.isEmpty { extraProperties = other.extraProperties }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 import GraphEvents
 import GraphService
@@ -5,19 +6,25 @@ import ICalendar
 
 /// `calport export`: reads a window of a Graph calendar and writes it as iCalendar or Graph JSON.
 enum ExportCommand {
-    static let start = OptionSpec(names: ["--start"], valueName: "DATE", help: "Window start: YYYY-MM-DD or ISO 8601 (UTC without offset)")
+    static let start = OptionSpec(
+        names: ["--start"], valueName: "DATE", help: "Window start: YYYY-MM-DD or ISO 8601 (UTC without offset)")
     static let end = OptionSpec(names: ["--end"], valueName: "DATE", help: "Window end, exclusive")
-    static let calendar = OptionSpec(names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
-    static let zone = OptionSpec(names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)")
-    static let format = OptionSpec(names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph"])
+    static let calendar = OptionSpec(
+        names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
+    static let zone = OptionSpec(
+        names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)")
+    static let format = OptionSpec(
+        names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph"])
     static let instances = OptionSpec(names: ["--instances"], help: "Flat occurrences instead of series with overrides")
-    static let output = OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let output = OptionSpec(
+        names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
 
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
-        options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all + [
-            CommonOptions.quiet, CommonOptions.help,
-        ])
+        options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all
+            + [
+                CommonOptions.quiet, CommonOptions.help,
+            ])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         guard let startText = arguments.value(start), let endText = arguments.value(end) else {
@@ -47,7 +54,8 @@ enum ExportCommand {
             terminal.writeError("calport export: error: \(error)\n")
             return .ioError
         case .success(let exported):
-            var reporter = DiagnosticReporter(quiet: arguments.isSet(CommonOptions.quiet), strict: false, terminal: terminal)
+            var reporter = DiagnosticReporter(
+                quiet: arguments.isSet(CommonOptions.quiet), strict: false, terminal: terminal)
             _ = reporter.report(exported.diagnostics)
             let bytes: [UInt8]
             if arguments.value(format) == "graph" {

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 import Foundation
 import GraphEvents
@@ -7,7 +8,8 @@ import ICalendar
 /// `calport import`: creates the events of iCalendar or Graph JSON files in a Graph calendar,
 /// never twice, resuming from its journal after an interruption.
 enum ImportCommand {
-    static let calendar = OptionSpec(names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
+    static let calendar = OptionSpec(
+        names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
     static let dryRun = OptionSpec(names: ["--dry-run"], help: "Print the requests instead of sending them")
     static let journal = OptionSpec(
         names: ["--journal"], valueName: "FILE", help: "Record progress in FILE and resume from it when run again")
@@ -21,31 +23,24 @@ enum ImportCommand {
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict), terminal: terminal)
+            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            terminal: terminal)
         let inputs: [InputFile]
         do {
-            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
         var events: [Event] = []
         for input in inputs {
-            let diagnostics: [Diagnostic]
-            switch input.detectedFormat {
-            case .iCalendar?:
-                let result = ICalendarParser().parse(input.bytes, file: input.name)
-                events += result.document.events
-                diagnostics = result.diagnostics
-            case .graph?:
-                let result = GraphEventReader(file: input.name).read(input.bytes)
-                events += result.events
-                diagnostics = result.diagnostics
-            case nil:
+            guard let format = input.detectedFormat else {
                 terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
                 return .dataProblem
             }
-            if let stop = reporter.report(diagnostics) {
+            let read = CalendarInput.read(input, as: format)
+            events += read.document.events
+            if let stop = reporter.report(read.diagnostics) {
                 terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")
                 return .dataProblem
             }
@@ -63,7 +58,8 @@ enum ImportCommand {
             client =
                 arguments.isSet(dryRun)
                 ? GraphClient(
-                    endpoints: try ServiceOptions.endpoints(arguments, environment: ProcessInfo.processInfo.environment),
+                    endpoints: try ServiceOptions.endpoints(
+                        arguments, environment: ProcessInfo.processInfo.environment),
                     tokens: StaticTokenProvider(token: Secret("")))
                 : try ServiceOptions.client(arguments, output: output)
         } catch {
@@ -96,14 +92,18 @@ enum ImportCommand {
 
     /// The requests a run would send, as JSON: each `$batch`, then each occurrence change.
     static func dryRunRequests(_ plan: ImportPlan, _ importer: CalendarImporter) -> JSONValue {
-        var requests: [JSONValue] = importer.batchBodies(for: plan).map { ["method": "POST", "url": "/$batch", "body": $0] }
+        var requests: [JSONValue] = importer.batchBodies(for: plan).map {
+            ["method": "POST", "url": "/$batch", "body": $0]
+        }
         for change in plan.changes {
             switch change.action {
             case .update(let master, let originalStart, let body):
                 let url = "/me/events/{occurrence of \(master) at \(originalStart)}"
                 requests.append(["method": "PATCH", "url": .string(url), "body": .object(body)])
             case .cancel(let master, let originalStart):
-                requests.append(["method": "DELETE", "url": .string("/me/events/{occurrence of \(master) at \(originalStart)}")])
+                requests.append([
+                    "method": "DELETE", "url": .string("/me/events/{occurrence of \(master) at \(originalStart)}"),
+                ])
             case .create:
                 continue
             }
@@ -113,7 +113,8 @@ enum ImportCommand {
 
     /// The final report: counts, then each failure with its reason.
     static func summary(_ report: ImportReport) -> String {
-        var text = "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(report.failures.count)\n"
+        var text =
+            "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(report.failures.count)\n"
         for failure in report.failures { text += "  \(failure.label): \(failure.reason)\n" }
         return text
     }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import GraphService
 
@@ -23,7 +24,8 @@ enum LoginCommand {
             do throws(GraphServiceError) {
                 let tokens = try await login.signIn { prompt in
                     output.error(
-                        (prompt.message ?? "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode).")
+                        (prompt.message
+                            ?? "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode).")
                             + "\n")
                 }
                 try cache.save(tokens)

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Dispatch
 import Foundation
 import GraphService
@@ -11,10 +12,13 @@ enum ServiceOptions {
         names: ["--authority-url"], valueName: "URL",
         help: "Sign-in authority (default $CALPORT_AUTHORITY_URL, else https://login.microsoftonline.com)")
     static let tenant = OptionSpec(
-        names: ["--tenant"], valueName: "TENANT", help: "Directory (tenant) id or domain (default $CALPORT_TENANT, else common)")
+        names: ["--tenant"], valueName: "TENANT",
+        help: "Directory (tenant) id or domain (default $CALPORT_TENANT, else common)")
     static let clientID = OptionSpec(
         names: ["--client-id"], valueName: "ID",
-        help: "Application (client) id to sign in as (default $CALPORT_CLIENT_ID, else Microsoft Graph Command Line Tools)")
+        help:
+            "Application (client) id to sign in as (default $CALPORT_CLIENT_ID, else Microsoft Graph Command Line Tools)"
+    )
     static let tokenFile = OptionSpec(
         names: ["--token-file"], valueName: "FILE", help: "Read the access token from FILE instead of the login cache")
 
@@ -22,7 +26,9 @@ enum ServiceOptions {
     static let all = [graphURL, authorityURL, tenant, clientID]
 
     /// Endpoints from the options, then the environment, then the defaults.
-    static func endpoints(_ arguments: ParsedArguments, environment: [String: String]) throws(GraphServiceError) -> GraphEndpoints {
+    static func endpoints(_ arguments: ParsedArguments, environment: [String: String]) throws(GraphServiceError)
+        -> GraphEndpoints
+    {
         var endpoints = GraphEndpoints()
         if let text = arguments.value(graphURL) ?? environment["CALPORT_GRAPH_URL"] {
             endpoints.graphURL = try GraphEndpoints.parseURL(text, option: "--graph-url")
@@ -54,7 +60,9 @@ enum ServiceOptions {
         return GraphClient(
             endpoints: endpoints, tokens: try tokens(arguments, environment: environment, endpoints: endpoints),
             onRetry: { request, reason, delay in
-                if !quiet { output.error("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s\n") }
+                if !quiet {
+                    output.error("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s\n")
+                }
             })
     }
 

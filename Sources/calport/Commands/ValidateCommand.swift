@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 import ICalendar
 
@@ -10,7 +11,7 @@ enum ValidateCommand {
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         let inputs: [InputFile]
         do {
-            inputs = try InputFile.read(arguments.positionals, terminal: terminal)
+            inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
             terminal.writeError(error.message + "\n")
             return .ioError
@@ -28,7 +29,8 @@ enum ValidateCommand {
             if !errors.isEmpty { failed += 1 }
             if !quiet {
                 let verdict = errors.isEmpty ? "valid" : "invalid"
-                terminal.writeOutput(Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
+                terminal.writeOutput(
+                    Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
             }
         }
         return failed > 0 ? .dataProblem : .success

@@ -1,40 +1,69 @@
 import Foundation
 
-/// Writes files so that a reader sees the old content or the new, never a half-written file:
-/// a temporary file in the same directory, flushed to disk, then renamed over the target.
-enum AtomicFile {
+/// A file written so that a reader sees the old content or the new, never a half-written file: a
+/// temporary file in the same directory, written in chunks, flushed to disk, then renamed over the
+/// target. A run that fails calls `abandon()` and the target is untouched.
+final class AtomicFile {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
         var reason: String
         var description: String { "\(path): error: cannot write: \(reason)" }
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    let path: String
+    private let temporaryPath: String
+    private let descriptor: Int32
+    private var failure: String?
+
+    init(path: String) throws(WriteError) {
+        self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
-        let temporary =
+        temporaryPath =
             (directory.isEmpty ? "." : directory)
             + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    /// Appends bytes; the first failure is kept and reported by `commit()`.
+    func write(_ bytes: [UInt8]) {
+        guard failure == nil else { return }
         var written = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer in
+        bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
                 let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 { return String(cString: strerror(errno)) }
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
                 written += result
             }
-            return fsync(descriptor) == 0 ? nil : String(cString: strerror(errno))
         }
+    }
+
+    /// Flushes the data to disk and puts the file in place of the target.
+    func commit() throws(WriteError) {
+        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
+        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(temporary)
+            unlink(temporaryPath)
             throw WriteError(path: path, reason: failure)
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw WriteError(path: path, reason: reason)
-        }
+    }
+
+    /// Removes the temporary file; the target keeps its old content.
+    func abandon() {
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    /// Writes a whole file at once.
+    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let file = try AtomicFile(path: path)
+        file.write(bytes)
+        try file.commit()
     }
 }

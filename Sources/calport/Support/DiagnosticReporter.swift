@@ -4,7 +4,7 @@ import CalendarModel
 struct DiagnosticReporter {
     var quiet: Bool
     var strict: Bool
-    var terminal: Terminal
+    let terminal: Terminal
     private(set) var errorCount = 0
     private(set) var warningCount = 0
 

@@ -22,7 +22,8 @@ enum InputDiscovery {
                 .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted()
             for relative in found {
-                inputs.append(BatchInput(path: (path as NSString).appendingPathComponent(relative), relativePath: relative))
+                inputs.append(
+                    BatchInput(path: (path as NSString).appendingPathComponent(relative), relativePath: relative))
             }
         }
         return inputs

@@ -1,24 +1,54 @@
 import Foundation
+import ICalendar
 
-/// One input: its display name and bytes.
+/// One input, opened: small ones are read whole; large ones keep their first chunk and the open
+/// descriptor so that they can be streamed with flat memory.
 struct InputFile {
     var name: String
+    /// The whole input when it fit under the threshold, else its first chunk.
     var bytes: [UInt8]
+    /// Where the rest comes from, for large inputs; nil when `bytes` is everything.
+    var remainder: ChunkSource?
 
-    /// Reads the named files, or standard input for `-` or when none are named.
-    static func read(_ paths: [String], terminal: Terminal) throws(InputError) -> [InputFile] {
-        if paths.isEmpty { return [InputFile(name: "<stdin>", bytes: terminal.readStandardInput())] }
+    /// Inputs larger than this are streamed rather than read whole.
+    static let streamingThreshold = 8 << 20
+    /// How much of a large file is read ahead, to see what format it is.
+    static let sniffLength = 64 << 10
+
+    var isComplete: Bool { remainder == nil }
+
+    /// Opens the named files, or standard input for `-` or when none are named.
+    static func open(_ paths: [String], terminal: Terminal) throws(InputError) -> [InputFile] {
         var files: [InputFile] = []
-        for path in paths {
+        for path in paths.isEmpty ? ["-"] : paths {
+            var source: ChunkSource
+            var limit = streamingThreshold
             if path == "-" {
-                files.append(InputFile(name: "<stdin>", bytes: terminal.readStandardInput()))
-                continue
+                source = terminal.standardInput()
+            } else {
+                let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    throw InputError(message: "\(path): error: cannot read input: \(String(cString: strerror(errno)))")
+                }
+                source = ChunkSource(FileDescriptorByteSource(descriptor: descriptor), closing: descriptor)
+                // A large regular file is known to be large before reading it: read only enough to sniff it.
+                var status = stat()
+                if fstat(descriptor, &status) == 0 && Int(status.st_size) > streamingThreshold { limit = sniffLength }
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
-                throw InputError(message: "\(path): error: cannot read input: \(reason)")
+            var bytes: [UInt8] = []
+            var exhausted = false
+            while bytes.count <= limit {
+                guard let chunk = source.nextChunk() else {
+                    exhausted = true
+                    break
+                }
+                bytes += chunk
             }
-            files.append(InputFile(name: path, bytes: [UInt8](data)))
+            if let failure = source.failure {
+                throw InputError(message: "\(path): error: cannot read input: \(failure)")
+            }
+            files.append(
+                InputFile(name: path == "-" ? "<stdin>" : path, bytes: bytes, remainder: exhausted ? nil : source))
         }
         return files
     }
@@ -37,6 +67,66 @@ struct InputFile {
         if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") { return .graph }
         let head = String(decoding: bytes[index..<min(bytes.count, index + 6)], as: UTF8.self).uppercased()
         return head == "BEGIN:" ? .iCalendar : nil
+    }
+
+    /// All of the input in memory, for formats read whole.
+    var completeBytes: [UInt8] {
+        var all = bytes
+        var rest = remainder
+        while let chunk = rest?.nextChunk() { all += chunk }
+        return all
+    }
+
+    /// All of the input, chunk by chunk: what was read at open, then the rest.
+    var source: ContinuedByteSource {
+        ContinuedByteSource(first: bytes, rest: remainder)
+    }
+}
+
+/// Any source of chunks, closing its descriptor (if it has one) at the end of input.
+struct ChunkSource: ByteSource {
+    private var next: () -> [UInt8]?
+    private let failureReason: () -> String?
+
+    init(_ source: FileDescriptorByteSource, closing descriptor: Int32?) {
+        let box = SourceBox(source)
+        next = {
+            let chunk = box.source.nextChunk()
+            if chunk == nil, let descriptor { close(descriptor) }
+            return chunk
+        }
+        failureReason = { box.source.failure }
+    }
+
+    /// Chunks already in memory (tests, and pipes read ahead).
+    init(chunks: [[UInt8]]) {
+        var remaining = chunks[...]
+        next = { remaining.popFirst() }
+        failureReason = { nil }
+    }
+
+    var failure: String? { failureReason() }
+
+    mutating func nextChunk() -> [UInt8]? { next() }
+}
+
+/// Lets the closures of a `ChunkSource` share one mutable descriptor reader.
+private final class SourceBox {
+    var source: FileDescriptorByteSource
+    init(_ source: FileDescriptorByteSource) { self.source = source }
+}
+
+/// The chunk read when the input was opened, followed by the rest.
+struct ContinuedByteSource: ByteSource {
+    var first: [UInt8]?
+    var rest: ChunkSource?
+
+    mutating func nextChunk() -> [UInt8]? {
+        if let chunk = first {
+            first = nil
+            return chunk
+        }
+        return rest?.nextChunk()
     }
 }
 

@@ -1,8 +1,11 @@
 import Foundation
+import ICalendar
 
 /// Where a command reads and writes: stdin, stdout and stderr, replaceable in tests.
 struct Terminal {
-    var readStandardInput: () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    var standardInput: () -> ChunkSource = {
+        ChunkSource(FileDescriptorByteSource(descriptor: STDIN_FILENO), closing: nil)
+    }
     var writeOutput: ([UInt8]) -> Void = { FileHandle.standardOutput.write(Data($0)) }
     var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 }

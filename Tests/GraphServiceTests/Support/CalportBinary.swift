@@ -10,7 +10,8 @@ struct CalportBinary {
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("calport")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 url = candidate
                 return
             }
@@ -44,7 +45,8 @@ struct CalportBinary {
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
         process.environment = base.merging(environment) { $1 }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-run-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Files, not pipes: a killed child must not leave a reader waiting on a full pipe.

@@ -21,5 +21,6 @@ actor FakeTransport: HTTPTransport {
 
 /// A JSON response.
 func jsonResponse(_ status: Int, _ body: String, headers: [String: String] = [:]) -> HTTPResponse {
-    HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(body.utf8))
+    HTTPResponse(
+        status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(body.utf8))
 }

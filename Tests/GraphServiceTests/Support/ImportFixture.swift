@@ -47,20 +47,36 @@ struct ImportFixture {
             var lines = ["UID:single-\(index)@calport.test", "SUMMARY:\(summary)", "LOCATION:\(location)"]
             switch index % 4 {
             case 3:
-                lines += ["DTSTART;VALUE=DATE:\(Self.basic(day))", "DTEND;VALUE=DATE:\(Self.basic(day.adding(days: 1)))"]
-                singles.append(Single(summary: summary, start: Self.iso(day, 0, 0), end: Self.iso(day.adding(days: 1), 0, 0), zone: "", allDay: true, location: location))
+                lines += [
+                    "DTSTART;VALUE=DATE:\(Self.basic(day))", "DTEND;VALUE=DATE:\(Self.basic(day.adding(days: 1)))",
+                ]
+                singles.append(
+                    Single(
+                        summary: summary, start: Self.iso(day, 0, 0), end: Self.iso(day.adding(days: 1), 0, 0),
+                        zone: "", allDay: true, location: location))
             case 2:
-                lines += ["DTSTART:\(Self.basic(day))T\(Self.two(hour))0000Z", "DTEND:\(Self.basic(day))T\(Self.two(hour))4500Z"]
-                singles.append(Single(summary: summary, start: Self.iso(day, hour, 0), end: Self.iso(day, hour, 45), zone: "UTC", allDay: false, location: location))
+                lines += [
+                    "DTSTART:\(Self.basic(day))T\(Self.two(hour))0000Z",
+                    "DTEND:\(Self.basic(day))T\(Self.two(hour))4500Z",
+                ]
+                singles.append(
+                    Single(
+                        summary: summary, start: Self.iso(day, hour, 0), end: Self.iso(day, hour, 45), zone: "UTC",
+                        allDay: false, location: location))
             default:
                 let zone = Self.zones[index % 4]
                 lines += [
                     "DTSTART;TZID=\(zone.iana):\(Self.basic(day))T\(Self.two(hour))0000",
                     "DTEND;TZID=\(zone.iana):\(Self.basic(day))T\(Self.two(hour))4500",
                 ]
-                singles.append(Single(summary: summary, start: Self.iso(day, hour, 0), end: Self.iso(day, hour, 45), zone: zone.windows, allDay: false, location: location))
+                singles.append(
+                    Single(
+                        summary: summary, start: Self.iso(day, hour, 0), end: Self.iso(day, hour, 45),
+                        zone: zone.windows, allDay: false, location: location))
             }
-            if index % 5 == 0 { lines.append("ATTENDEE;CN=Guest \(index);ROLE=REQ-PARTICIPANT:mailto:guest\(index)@calport.test") }
+            if index % 5 == 0 {
+                lines.append("ATTENDEE;CN=Guest \(index);ROLE=REQ-PARTICIPANT:mailto:guest\(index)@calport.test")
+            }
             append(lines)
         }
         for index in 0..<20 {
@@ -75,7 +91,8 @@ struct ImportFixture {
             let weekday = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"][Weekday.allCases.firstIndex(of: first.weekday)!]
             append([
                 "UID:\(uid)", "SUMMARY:\(summary)",
-                "DTSTART;TZID=\(zone.iana):\(Self.basic(first))T093000", "DTEND;TZID=\(zone.iana):\(Self.basic(first))T103000",
+                "DTSTART;TZID=\(zone.iana):\(Self.basic(first))T093000",
+                "DTEND;TZID=\(zone.iana):\(Self.basic(first))T103000",
                 daily ? "RRULE:FREQ=DAILY;COUNT=8" : "RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=\(weekday)",
                 "EXDATE;TZID=\(zone.iana):\(Self.basic(cancelled))T093000",
             ])

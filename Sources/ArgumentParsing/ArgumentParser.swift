@@ -1,22 +1,24 @@
 /// What a command line said, checked against a `CommandSpec`.
-struct ParsedArguments: Sendable {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var positionals: [String] = []
+public struct ParsedArguments: Sendable {
+    public var values: [String: String] = [:]
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
 
-    func value(_ option: OptionSpec) -> String? { values[option.key] }
-    func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+    public func value(_ option: OptionSpec) -> String? { values[option.key] }
+    public func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
 }
 
 /// A command line that does not fit its command, with what was expected.
-struct UsageError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+public struct UsageError: Error, CustomStringConvertible {
+    public var message: String
+
+    public init(message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// Parses arguments against a spec: `--opt VALUE`, `--opt=VALUE`, `-o VALUE`, flags, `--` and `-`.
-enum ArgumentParser {
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false

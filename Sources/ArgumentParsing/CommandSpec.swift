@@ -1,30 +1,48 @@
 /// One option of a command, declared once: parsing, `--help`, completion scripts and the man page
 /// check all read this declaration.
-struct OptionSpec: Sendable {
+public struct OptionSpec: Sendable {
     /// Spellings, long form last: `["-o", "--output"]`.
-    var names: [String]
+    public var names: [String]
     /// The value's placeholder (`FILE`); nil for a flag.
-    var valueName: String?
-    var help: String
+    public var valueName: String?
+    public var help: String
     /// Allowed values, when the option takes one of a fixed set.
-    var choices: [String] = []
+    public var choices: [String] = []
+
+    public init(names: [String], valueName: String? = nil, help: String, choices: [String] = []) {
+        self.names = names
+        self.valueName = valueName
+        self.help = help
+        self.choices = choices
+    }
 
     /// The canonical spelling (the long one).
-    var key: String { names.last ?? "" }
+    public var key: String { names.last ?? "" }
 }
 
 /// A command: its name, what it does, its options and its positional arguments.
-struct CommandSpec: Sendable {
-    var name: String
-    var abstract: String
-    var options: [OptionSpec]
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var options: [OptionSpec]
     /// How the positional arguments read in the synopsis (`[FILE…|-]`), empty when none.
-    var positionals: String = ""
+    public var positionals: String = ""
     /// Sub-actions such as `tz windows-to-iana`, shown in help; empty when none.
-    var actions: [(name: String, synopsis: String)] = []
+    public var actions: [(name: String, synopsis: String)] = []
+
+    public init(
+        name: String, abstract: String, options: [OptionSpec], positionals: String = "",
+        actions: [(name: String, synopsis: String)] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.options = options
+        self.positionals = positionals
+        self.actions = actions
+    }
 
     /// The one-line usage, generated from the options.
-    var synopsis: String {
+    public var synopsis: String {
         var parts = ["calport", name]
         if !actions.isEmpty { parts.append("ACTION") }
         for option in options {
@@ -36,7 +54,7 @@ struct CommandSpec: Sendable {
     }
 
     /// `calport CMD --help` text.
-    var helpText: String {
+    public var helpText: String {
         var text = "\(abstract)\n\nUsage: \(synopsis)\n"
         if !actions.isEmpty {
             text += "\nActions:\n"
@@ -49,7 +67,7 @@ struct CommandSpec: Sendable {
                 if let value = option.valueName { spelling += " \(value)" }
                 var help = option.help
                 if !option.choices.isEmpty { help += " (\(option.choices.joined(separator: "|")))" }
-                text += "  " + spelling.padding(toLength: 26, withPad: " ", startingAt: 0) + " " + help + "\n"
+                text += "  " + spelling + String(repeating: " ", count: max(1, 27 - spelling.count)) + help + "\n"
             }
         }
         return text
@@ -57,8 +75,9 @@ struct CommandSpec: Sendable {
 }
 
 /// Options every command accepts.
-enum CommonOptions {
-    static let quiet = OptionSpec(names: ["-q", "--quiet"], help: "Print no warnings, only errors")
-    static let strict = OptionSpec(names: ["--strict"], help: "Fail on the first warning or error, writing nothing")
-    static let help = OptionSpec(names: ["-h", "--help"], help: "Show this help")
+public enum CommonOptions {
+    public static let quiet = OptionSpec(names: ["-q", "--quiet"], help: "Print no warnings, only errors")
+    public static let strict = OptionSpec(
+        names: ["--strict"], help: "Fail on the first warning or error, writing nothing")
+    public static let help = OptionSpec(names: ["-h", "--help"], help: "Show this help")
 }

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Writes benchmark inputs: an .ics of N events (VTIMEZONEs, attendees, RRULEs, folded lines) and a
+Graph calendarView dump of the same N events. Deterministic for a given N."""
+import json
+import random
+import sys
+
+ZONES = [
+    ("Europe/Berlin", "W. Europe Standard Time", "+0100", "+0200", "-1SU", 3, "-1SU", 10, "020000", "030000"),
+    ("America/New_York", "Eastern Standard Time", "-0500", "-0400", "2SU", 3, "1SU", 11, "020000", "020000"),
+]
+
+
+def vtimezone(zone):
+    tzid, _, std, dst, dst_day, dst_month, std_day, std_month, dst_time, std_time = zone
+    return [
+        "BEGIN:VTIMEZONE", f"TZID:{tzid}",
+        "BEGIN:DAYLIGHT", f"TZOFFSETFROM:{std}", f"TZOFFSETTO:{dst}", f"DTSTART:19700308T{dst_time}",
+        f"RRULE:FREQ=YEARLY;BYMONTH={dst_month};BYDAY={dst_day}", "END:DAYLIGHT",
+        "BEGIN:STANDARD", f"TZOFFSETFROM:{dst}", f"TZOFFSETTO:{std}", f"DTSTART:19701101T{std_time}",
+        f"RRULE:FREQ=YEARLY;BYMONTH={std_month};BYDAY={std_day}", "END:STANDARD",
+        "END:VTIMEZONE",
+    ]
+
+
+def fold(line):
+    data = line.encode()
+    out, chunk = [], 75
+    while len(data) > chunk:
+        cut = chunk
+        while cut > 0 and (data[cut] & 0xC0) == 0x80:
+            cut -= 1
+        out.append(data[:cut].decode())
+        data = b" " + data[cut:]
+    out.append(data.decode())
+    return out
+
+
+def event(i, rng, recurring_share, count=44):
+    zone = ZONES[i % len(ZONES)]
+    day = 1 + i % 28
+    month = 1 + (i // 28) % 12
+    hour = 8 + i % 9
+    lines = [
+        "BEGIN:VEVENT", f"UID:bench-{i}@calport.example", "DTSTAMP:20260101T000000Z",
+        f"DTSTART;TZID={zone[0]}:2026{month:02d}{day:02d}T{hour:02d}0000",
+        f"DTEND;TZID={zone[0]}:2026{month:02d}{day:02d}T{hour:02d}4500",
+        f"SUMMARY:Meeting {i} about the quarterly planning of project {rng.randint(1, 999)}",
+        "DESCRIPTION:" + "Agenda\\n1. Status of the rollout\\n2. Risks and mitigations\\n3. Decisions about "
+        "the next milestone, including budget, staffing and the timeline for the Q3 release",
+        "LOCATION:Conference room " + str(rng.randint(1, 40)) + "\\, building B",
+        f"ORGANIZER;CN=Organizer {i % 50}:mailto:organizer{i % 50}@example.com",
+    ]
+    for a in range(3):
+        lines.append(
+            f"ATTENDEE;CN=Attendee {a} of {i};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:"
+            f"mailto:attendee{a}.{i}@example.com")
+    if rng.random() < recurring_share:
+        lines.append(f"RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT={count}" if i % 2 else "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=132")
+    lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM", "END:VEVENT"]
+    return lines
+
+
+def write_ics(path, count, recurring_share):
+    rng = random.Random(count)
+    with open(path, "w", newline="") as out:
+        head = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport//benchmark//EN"]
+        for zone in ZONES:
+            head += vtimezone(zone)
+        out.write("\r\n".join(head) + "\r\n")
+        for i in range(count):
+            body = []
+            for line in event(i, rng, recurring_share, 132 if recurring_share >= 1 else 44):
+                body += fold(line)
+            out.write("\r\n".join(body) + "\r\n")
+        out.write("END:VCALENDAR\r\n")
+
+
+def write_graph(path, count):
+    rng = random.Random(count)
+    with open(path, "w") as out:
+        for page_start in range(0, count, 1000):
+            values = []
+            for i in range(page_start, min(count, page_start + 1000)):
+                zone = ZONES[i % len(ZONES)]
+                day, month, hour = 1 + i % 28, 1 + (i // 28) % 12, 8 + i % 9
+                values.append({
+                    "id": f"AAMk{i:010d}", "iCalUId": f"bench-{i}@calport.example",
+                    "subject": f"Meeting {i} about project {rng.randint(1, 999)}",
+                    "bodyPreview": "Agenda", "body": {"contentType": "html", "content": "<p>Agenda</p><ol><li>Status</li></ol>"},
+                    "start": {"dateTime": f"2026-{month:02d}-{day:02d}T{hour:02d}:00:00.0000000", "timeZone": zone[1]},
+                    "end": {"dateTime": f"2026-{month:02d}-{day:02d}T{hour:02d}:45:00.0000000", "timeZone": zone[1]},
+                    "isAllDay": False, "showAs": "busy", "sensitivity": "normal", "importance": "normal",
+                    "isReminderOn": True, "reminderMinutesBeforeStart": 15, "type": "singleInstance",
+                    "location": {"displayName": f"Room {rng.randint(1, 40)}"},
+                    "organizer": {"emailAddress": {"name": f"Organizer {i % 50}", "address": f"organizer{i % 50}@example.com"}},
+                    "attendees": [
+                        {"type": "required", "status": {"response": "none", "time": "0001-01-01T00:00:00Z"},
+                         "emailAddress": {"name": f"Attendee {a}", "address": f"attendee{a}.{i}@example.com"}}
+                        for a in range(3)
+                    ],
+                    "createdDateTime": "2026-01-01T00:00:00Z", "lastModifiedDateTime": "2026-01-02T00:00:00Z",
+                })
+            out.write(json.dumps({"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#users('me')/calendarView",
+                                  "value": values}) + "\n")
+
+
+if __name__ == "__main__":
+    kind, count, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if kind == "ics":
+        write_ics(path, count, 0.3)
+    elif kind == "series":
+        write_ics(path, count, 1.0)
+    else:
+        write_graph(path, count)

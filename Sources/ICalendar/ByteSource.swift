@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where iCalendar bytes come from, a chunk at a time, so that a calendar of any size is read with
+/// flat memory.
+public protocol ByteSource {
+    /// The next chunk, or nil at the end of input.
+    mutating func nextChunk() -> [UInt8]?
+}
+
+/// Bytes already in memory, handed over in one chunk.
+public struct InMemoryByteSource: ByteSource {
+    private var bytes: [UInt8]?
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public mutating func nextChunk() -> [UInt8]? {
+        defer { bytes = nil }
+        return bytes
+    }
+}
+
+/// A file descriptor read in fixed-size chunks (a file, a pipe, standard input).
+public struct FileDescriptorByteSource: ByteSource {
+    private let descriptor: Int32
+    private let chunkSize: Int
+    /// Set when a read failed, with the system's reason.
+    public private(set) var failure: String?
+
+    public init(descriptor: Int32, chunkSize: Int = 1 << 20) {
+        self.descriptor = descriptor
+        self.chunkSize = chunkSize
+    }
+
+    public mutating func nextChunk() -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+            if count > 0 {
+                chunk.removeSubrange(count...)
+                return chunk
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { failure = String(cString: strerror(errno)) }
+            return nil
+        }
+    }
+}

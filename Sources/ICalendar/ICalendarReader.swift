@@ -1,0 +1,87 @@
+import CalendarModel
+
+/// One decoded top-level component of a calendar.
+public enum ICalendarItem: Sendable {
+    case event(Event)
+    case timeZone(TimeZoneDefinition)
+    /// VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-components: kept whole.
+    case other(ExtraComponent)
+}
+
+/// Reads a calendar one component at a time, decoding each into the model as it arrives, so that
+/// memory stays flat whatever the size of the input.
+///
+/// VTIMEZONEs may follow the events that use them: a TZID is reported as unknown only when the
+/// whole input has been read without defining it.
+public struct ICalendarReader<Source: ByteSource> {
+    private var components: ComponentReader<Source>
+    private var context: DecodingContext
+    private var finished = false
+    /// The calendar's own properties read so far (it holds no components).
+    public private(set) var header = CalendarDocument()
+    private var invalidComponents = 0
+    /// Components that were dropped because they were invalid or unfinished.
+    public var droppedComponents: Int { invalidComponents + components.droppedComponents }
+    private var diagnostics: [Diagnostic] = []
+
+    public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+        components = ComponentReader(source: source, file: file, limits: limits)
+        context = DecodingContext(file: file, definedZones: [])
+    }
+
+    /// The next component, or nil at the end of input.
+    public mutating func next() -> ICalendarItem? {
+        while let item = components.next() {
+            collectReaderDiagnostics()
+            switch item {
+            case .calendarProperty(let line):
+                context.decodeCalendarProperty(line, into: &header)
+            case .component(let component):
+                context.uid = nil
+                if let decoded = decode(component) {
+                    collectContextDiagnostics()
+                    return decoded
+                }
+                invalidComponents += 1
+                collectContextDiagnostics()
+            }
+        }
+        collectReaderDiagnostics()
+        if !finished {
+            finished = true
+            // Only now is it known which TZIDs no VTIMEZONE anywhere in the input defined.
+            diagnostics += context.unresolvedZones.filter { !context.definedZones.contains($0.key) }.values
+                .sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+        }
+        return nil
+    }
+
+    /// Hands over the diagnostics found since the last call.
+    public mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics.removeAll() }
+        return diagnostics
+    }
+
+    private mutating func decode(_ component: ContentComponent) -> ICalendarItem? {
+        switch component.name {
+        case "VEVENT":
+            return Event(component: component, context: &context).map(ICalendarItem.event)
+        case "VTIMEZONE":
+            guard let zone = TimeZoneDefinition(component: component, context: &context) else { return nil }
+            context.definedZones.insert(zone.identifier)
+            return .timeZone(zone)
+        default:
+            return .other(ExtraComponent(component))
+        }
+    }
+
+    private mutating func collectReaderDiagnostics() {
+        diagnostics += components.diagnostics
+        components.clearDiagnostics()
+    }
+
+    private mutating func collectContextDiagnostics() {
+        diagnostics += context.diagnostics
+        context.diagnostics.removeAll()
+    }
+}

@@ -1,0 +1,56 @@
+import CalendarModel
+
+/// Writes a calendar component by component as it is read, so that converting a calendar of any
+/// size needs memory for one component only.
+///
+/// Zones the events use without a VTIMEZONE get one at the end, since they are known only then
+/// (RFC 5545 allows components in any order); `ICalendarSerializer` puts them first instead.
+public struct ICalendarStreamWriter {
+    private let sink: ([UInt8]) -> Void
+    private var writer = ContentWriter()
+    private var coverage = TimeZoneCoverage()
+    private let encoder = EncodingContext()
+    /// Whether the calendar's properties have been written; later ones can no longer be.
+    public private(set) var headerWritten = false
+
+    /// `sink` receives the output in chunks of about a megabyte.
+    public init(sink: @escaping ([UInt8]) -> Void) {
+        self.sink = sink
+    }
+
+    /// Writes `BEGIN:VCALENDAR` and the calendar's own properties.
+    public mutating func writeHeader(_ header: CalendarDocument) {
+        guard !headerWritten else { return }
+        headerWritten = true
+        writer.writeHeader(header)
+    }
+
+    /// Writes one component; the header first if it has not been written.
+    public mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
+        writeHeader(header)
+        switch item {
+        case .event(let event):
+            coverage.note(event)
+            writer.write(event.contentComponent(encoder))
+        case .timeZone(let zone):
+            coverage.define(zone.identifier)
+            writer.write(zone.contentComponent(encoder))
+        case .other(let component):
+            writer.write(ContentComponent(component))
+        }
+        if writer.bytes.count >= 1 << 20 { flush() }
+    }
+
+    /// Writes the VTIMEZONEs still missing and `END:VCALENDAR`.
+    public mutating func finish(header: CalendarDocument) {
+        writeHeader(header)
+        for zone in coverage.missingDefinitions { writer.write(zone.contentComponent(encoder)) }
+        writer.write(ContentLine(name: "END", value: "VCALENDAR"))
+        flush()
+    }
+
+    private mutating func flush() {
+        sink(writer.bytes)
+        writer.removeAll()
+    }
+}

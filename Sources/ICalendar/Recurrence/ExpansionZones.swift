@@ -1,0 +1,77 @@
+import CalendarModel
+import TimeZones
+
+/// The clocks an expansion reads times with: one per zone name a document uses, and the zone that
+/// floating times and dates are read in (the zone the caller displays in, as calendarView does).
+public struct ExpansionZones: Sendable {
+    /// The clock for floating times and all-day dates.
+    public let floating: ZoneClock
+    private var clocks: [String: ZoneClock]
+    /// Zone names that could not be resolved; their times are read on the floating clock.
+    public private(set) var diagnostics: [Diagnostic]
+
+    /// Clocks for every zone `document` mentions, resolved with its VTIMEZONEs and X-WR-TIMEZONE.
+    public init(document: CalendarDocument, floating: ZoneClock) {
+        self.floating = floating
+        clocks = [:]
+        diagnostics = []
+        // A VTIMEZONE is matched with tzdata over the years its events start in, not the current year: a
+        // definition that only describes 2024 must not be taken for a zone that merely agrees in 2026.
+        let years = document.events.compactMap { $0.start?.date.year }
+        let resolver = TimeZoneResolver(
+            definitions: document.timeZones, calendarHint: document.timeZoneHint,
+            years: (years.min() ?? 2000)...(years.max() ?? 2000))
+        for event in document.events {
+            for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
+                if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
+                    clocks[zone.name] = clock
+                    continue
+                }
+                let resolution = resolver.resolve(zone.name)
+                if let clock = ExpansionZones.clock(for: resolution) {
+                    clocks[zone.name] = clock
+                } else {
+                    clocks[zone.name] = floating
+                    var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
+                    diagnostic.message += "; read as floating time in the expansion's zone"
+                    diagnostic.uid = event.uid
+                    diagnostics.append(diagnostic)
+                }
+            }
+        }
+    }
+
+    /// The clock a time is read on.
+    public func clock(for time: CalendarTime) -> ZoneClock {
+        switch time {
+        case .date, .floating: return floating
+        case .utc: return .utc
+        case .zoned(_, let zone): return clocks[zone.name] ?? floating
+        }
+    }
+
+    /// The instant a time names; a date is its midnight.
+    public func instant(_ time: CalendarTime) -> Int {
+        clock(for: time).instant(time.localDateTime)
+    }
+
+    /// The clock of a resolved zone name; nil when the name is unknown.
+    public static func clock(for resolution: TimeZoneResolution) -> ZoneClock? {
+        switch resolution {
+        case .iana(let id, _): return ZoneClock.iana(id)
+        case .custom(let definition): return ZoneClock(rules: ZoneRules(definition: definition, years: ZoneClock.years))
+        case .unknown: return nil
+        }
+    }
+
+    private static func zones(of event: Event) -> [TimeZoneReference] {
+        var times: [CalendarTime] = [event.start, event.recurrenceID?.time].compactMap { $0 }
+        if case .end(let end) = event.end { times.append(end) }
+        times += event.exceptionDates
+        for date in event.recurrenceDates {
+            times.append(date.start)
+            if case .period(_, let end) = date { times.append(end) }
+        }
+        return times.compactMap(\.timeZone)
+    }
+}

@@ -1,0 +1,10 @@
+import CalendarModel
+
+extension ICalendarSerializer {
+    /// One VEVENT as iCalendar text, for writers that stream a calendar event by event.
+    public func serialize(event: Event) -> [UInt8] {
+        var writer = ContentWriter()
+        writer.write(event.contentComponent(EncodingContext()))
+        return writer.bytes
+    }
+}

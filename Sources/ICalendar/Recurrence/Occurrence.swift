@@ -1,0 +1,58 @@
+import CalendarModel
+
+/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply.
+public struct Occurrence: Hashable, Sendable {
+    /// The series' UID.
+    public var uid: String
+    /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
+    public var recurrenceID: CalendarTime
+    /// `recurrenceID` as UTC seconds.
+    public var recurrenceInstant: Int
+    public var start: CalendarTime
+    public var end: CalendarTime
+    /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
+    public var startInstant: Int
+    public var endInstant: Int
+    /// The master, or the override that replaced this occurrence, shared by all the occurrences it supplies.
+    public var source: SharedEvent
+    /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
+    public var isOverride: Bool
+
+    /// The master, or the override that replaced this occurrence.
+    public var event: Event { source.event }
+
+    /// Whether it belongs to a series (a recurring master or an override) rather than being a single event.
+    public var isInstance: Bool { event.isRecurring || event.recurrenceID != nil }
+
+    /// Whether it is a whole-day occurrence.
+    public var isAllDay: Bool { start.isDate }
+
+    /// The occurrence as a standalone VEVENT: its own start and end, no recurrence, and a RECURRENCE-ID
+    /// naming the occurrence it is when it belongs to a series (so that a consumer can still tell the
+    /// instances of one series apart).
+    public var standaloneEvent: Event {
+        var single = source.event
+        single.start = start
+        single.end = .end(end)
+        single.recurrenceRules = []
+        single.exceptionRules = []
+        single.recurrenceDates = []
+        single.exceptionDates = []
+        single.recurrenceID = isInstance ? RecurrenceIdentifier(time: recurrenceID) : nil
+        return single
+    }
+}
+
+/// An event shared, not copied, by the occurrences it supplies: copying a whole `Event` per occurrence
+/// would cost more than computing the occurrence.
+public final class SharedEvent: Hashable, Sendable {
+    public let event: Event
+
+    public init(_ event: Event) {
+        self.event = event
+    }
+
+    public static func == (lhs: SharedEvent, rhs: SharedEvent) -> Bool { lhs === rhs || lhs.event == rhs.event }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(event) }
+}

@@ -1,0 +1,64 @@
+import CalendarModel
+import TimeZones
+
+/// How long each occurrence of one VEVENT lasts, worked out once (RFC 5545 §3.8.5.3 and §3.3.6).
+enum OccurrenceLength: Sendable {
+    /// DTEND on an all-day event: a number of days.
+    case days(Int)
+    /// DTEND on a timed event: the same exact length for every occurrence, written in DTEND's form.
+    case exact(seconds: Int, endForm: CalendarTime)
+    /// DURATION: nominal days on the wall clock, then exact time.
+    case duration(EventDuration)
+
+    /// The length `event` gives its occurrences: no end means a day for a date and nothing for a time.
+    init(event: Event, start: CalendarTime, zones: ExpansionZones) {
+        switch event.end {
+        case .end(let end) where start.isDate && end.isDate:
+            self = .days(end.date.daysSinceEpoch - start.date.daysSinceEpoch)
+        case .end(let end):
+            self = .exact(seconds: zones.instant(end) - zones.instant(start), endForm: end)
+        case .duration(let duration):
+            self = .duration(duration)
+        case nil:
+            self = start.isDate ? .days(1) : .exact(seconds: 0, endForm: start)
+        }
+    }
+
+    /// The length of a PERIOD RDATE.
+    init(period: RecurrenceDate, zones: ExpansionZones) {
+        switch period {
+        case .period(let start, let end):
+            self = .exact(seconds: zones.instant(end) - zones.instant(start), endForm: end)
+        case .periodWithDuration(_, let duration): self = .duration(duration)
+        case .time(let start): self = .exact(seconds: 0, endForm: start)
+        }
+    }
+
+    /// The end of an occurrence starting at `start` (`startInstant`), and its instant.
+    func end(from start: CalendarTime, at startInstant: Int, zones: ExpansionZones) -> (CalendarTime, Int) {
+        switch self {
+        case .days(let days):
+            let end = CalendarTime.date(start.date.adding(days: days))
+            return (end, zones.instant(end))
+        case .exact(let seconds, let form):
+            let instant = startInstant + seconds
+            let wall = zones.clock(for: form).wall(at: instant)
+            return (form.isDate ? .date(wall.date) : form.withLocalDateTime(wall), instant)
+        case .duration(let duration):
+            let end = WallClock.adding(duration, to: start, rules: zones.clock(for: start).zoneRules)
+            return (end, zones.instant(end))
+        }
+    }
+
+    /// Lengths from here on reach past the year 9999 from any start calport reads.
+    static let longestSeconds = 10_000 * 366 * 86_400
+
+    /// An upper bound of the length in seconds, for deciding how far before a window to start.
+    var maximumSeconds: Int {
+        switch self {
+        case .days(let days): return abs(days) * 86_400 + 86_400
+        case .exact(let seconds, _): return abs(seconds)
+        case .duration(let duration): return abs(duration.nominalDays) * 86_400 + abs(duration.exactSeconds) + 3_600
+        }
+    }
+}

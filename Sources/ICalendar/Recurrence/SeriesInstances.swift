@@ -1,0 +1,137 @@
+import CalendarModel
+
+/// One start a series' recurrence set holds, before EXDATE and overrides.
+struct BaseInstance: Sendable {
+    var instant: Int
+    /// The start as the series writes it (DTSTART's form for rule instances, the RDATE's own form).
+    var time: CalendarTime
+    /// The RDATE that supplied it, when that RDATE is a PERIOD with its own end.
+    var period: RecurrenceDate?
+}
+
+/// The recurrence set of a master (RFC 5545 §3.8.5): DTSTART, every RRULE and every RDATE merged in
+/// time order, an instant listed once however many of them produce it, minus EXRULE instances.
+struct SeriesInstances: Sendable {
+    private let start: CalendarTime
+    private let clock: ZoneClock
+    private var rules: [RecurrenceRuleIterator]
+    /// Each rule's next instance as (instant, wall seconds); nil when it has no more.
+    private var heads: [(instant: Int, wall: Int)?]
+    private var exclusions: [RecurrenceRuleIterator]
+    private var exclusionHeads: [Int?]
+    private let dates: [(instant: Int, date: RecurrenceDate)]
+    private var dateIndex = 0
+    private var lastInstant = Int.min
+
+    /// The set of `master`, whose DTSTART is `start`, read on `clock`. `until` converts UNTIL to a wall
+    /// time on the same clock; rules without COUNT skip straight to `skipTo`, and nothing after `horizon`
+    /// is produced.
+    init(
+        master: Event, start: CalendarTime, clock: ZoneClock, zones: ExpansionZones, skipTo: LocalDateTime,
+        horizon: LocalDateTime
+    ) {
+        self.start = start
+        self.clock = clock
+        let wall = start.localDateTime
+        // Without a rule, DTSTART alone is the rule part of the set.
+        let ruleList =
+            master.recurrenceRules.isEmpty
+            ? [RecurrenceRule(frequency: .daily, end: .count(1))] : master.recurrenceRules
+        func iterator(_ rule: RecurrenceRule) -> RecurrenceRuleIterator {
+            var iterator = RecurrenceRuleIterator(
+                rule: rule, start: wall,
+                until: SeriesInstances.untilWall(rule.end, start: start, clock: clock, zones: zones),
+                horizon: horizon)
+            iterator.skip(to: skipTo)
+            return iterator
+        }
+        rules = ruleList.map(iterator)
+        exclusions = master.exceptionRules.map(iterator)
+        heads = []
+        exclusionHeads = []
+        dates = master.recurrenceDates.map { (zones.instant($0.start), $0) }.sorted { $0.instant < $1.instant }
+        for index in rules.indices { heads.append(advance(rule: index)) }
+        for index in exclusions.indices {
+            exclusionHeads.append(exclusions[index].nextWallSeconds().map(clock.instant(wallSeconds:)))
+        }
+    }
+
+    /// UNTIL as a wall time on the series' clock: a UTC (or other-zone) UNTIL is converted, a DATE UNTIL
+    /// on a DATE-TIME series includes that whole day.
+    private static func untilWall(_ end: RecurrenceEnd, start: CalendarTime, clock: ZoneClock, zones: ExpansionZones)
+        -> LocalDateTime?
+    {
+        guard case .until(let until) = end else { return nil }
+        switch until {
+        case .date(let date):
+            return start.isDate
+                ? LocalDateTime(date: date) : LocalDateTime(date: date, hour: 23, minute: 59, second: 59)
+        case .floating(let local):
+            return local
+        case .zoned(let local, let zone) where zone == start.timeZone:
+            return local
+        case .utc, .zoned:
+            let wall = clock.wall(at: zones.instant(until))
+            // An all-day series ends on the day UNTIL falls on.
+            return start.isDate ? LocalDateTime(date: wall.date) : wall
+        }
+    }
+
+    private mutating func advance(rule index: Int) -> (instant: Int, wall: Int)? {
+        guard let wall = rules[index].nextWallSeconds() else { return nil }
+        return (clock.instant(wallSeconds: wall), wall)
+    }
+
+    /// The next start in time order, or nil when the set is exhausted (or past the horizon).
+    mutating func next() -> BaseInstance? {
+        while true {
+            var best: Int?
+            for index in heads.indices {
+                if let head = heads[index], best.map({ head.instant < heads[$0]!.instant }) ?? true { best = index }
+            }
+            let ruleInstant = best.map { heads[$0]!.instant }
+            let candidate: BaseInstance
+            // On a tie a PERIOD, which carries its own end, wins over the rule; the rule wins over a plain RDATE.
+            if dateIndex < dates.count,
+                ruleInstant.map({
+                    dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].date.isPeriod)
+                }) ?? true
+            {
+                let entry = dates[dateIndex]
+                dateIndex += 1
+                candidate = BaseInstance(
+                    instant: entry.instant, time: entry.date.start, period: entry.date.isPeriod ? entry.date : nil)
+            } else if let best, let head = heads[best] {
+                heads[best] = advance(rule: best)
+                candidate = BaseInstance(
+                    instant: head.instant, time: start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: head.wall)))
+            } else {
+                return nil
+            }
+            // An RDATE equal to a rule instance is one instance (RFC 5545 §3.8.5.2: a set has no duplicates).
+            if candidate.instant == lastInstant { continue }
+            lastInstant = candidate.instant
+            if isExcluded(candidate.instant) { continue }
+            return candidate
+        }
+    }
+
+    private mutating func isExcluded(_ instant: Int) -> Bool {
+        var excluded = false
+        for index in exclusionHeads.indices {
+            while let head = exclusionHeads[index], head < instant {
+                exclusionHeads[index] = exclusions[index].nextWallSeconds().map(clock.instant(wallSeconds:))
+            }
+            if exclusionHeads[index] == instant { excluded = true }
+        }
+        return excluded
+    }
+}
+
+extension RecurrenceDate {
+    /// Whether the entry is a PERIOD rather than a bare start.
+    var isPeriod: Bool {
+        if case .time = self { return false }
+        return true
+    }
+}

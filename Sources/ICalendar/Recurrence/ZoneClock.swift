@@ -1,0 +1,96 @@
+import CalendarModel
+import Synchronization
+import TimeZones
+
+/// Converts between wall time and instants for one zone; UTC without any table.
+///
+/// The zone's transitions from 1900 to 2100 are read once into flat arrays, so that the millions of
+/// conversions an expansion makes are a binary search each, with no Foundation call; instants outside
+/// that span are left to `ZoneRules`.
+public struct ZoneClock: Sendable {
+    /// The zone's rules; nil for UTC.
+    private let rules: ZoneRules?
+    /// Transition instants, ascending, and the offsets before and after each.
+    private let instants: [Int]
+    private let offsetsBefore: [Int]
+    private let offsetsAfter: [Int]
+    /// `instant + min(before, after)`: where each transition's gap or fold starts on the wall clock.
+    private let wallStarts: [Int]
+    private let covered: Range<Int>
+
+    /// The years whose transitions are tabulated.
+    static let years = 1900...2100
+
+    /// Coordinated Universal Time.
+    public static let utc = ZoneClock(rules: nil)
+
+    /// A clock following `rules`.
+    public init(rules: ZoneRules?) {
+        self.rules = rules
+        let transitions = rules?.transitions(in: ZoneClock.years) ?? []
+        instants = transitions.map(\.utcSeconds)
+        offsetsBefore = transitions.map(\.offsetBefore)
+        offsetsAfter = transitions.map(\.offsetAfter)
+        wallStarts = transitions.map { $0.utcSeconds + min($0.offsetBefore, $0.offsetAfter) }
+        let first = CalendarDate(year: ZoneClock.years.lowerBound, month: 1, day: 2).daysSinceEpoch * 86_400
+        let last = CalendarDate(year: ZoneClock.years.upperBound, month: 12, day: 30).daysSinceEpoch * 86_400
+        covered = transitions.isEmpty ? 0..<0 : first..<last
+    }
+
+    /// The clock of an IANA zone, with rules tabulated over `years`; built once per process and zone, since
+    /// reading tzdata through Foundation costs far more than any expansion.
+    public static func iana(_ identifier: String) -> ZoneClock? {
+        if let known = cache.withLock({ $0[identifier] }) { return known }
+        guard let rules = ZoneRules(ianaIdentifier: identifier, years: years) else { return nil }
+        let clock = ZoneClock(rules: rules)
+        cache.withLock { $0[identifier] = clock }
+        return clock
+    }
+
+    private static let cache = Mutex<[String: ZoneClock]>([:])
+
+    /// The instant a wall time (as seconds) names, with RFC 5545 §3.3.5's reading of gaps and folds: a
+    /// time in a gap or a fold is read with the offset before the change.
+    @inline(__always)
+    public func instant(wallSeconds wall: Int) -> Int {
+        guard let rules else { return wall }
+        guard covered.contains(wall) else { return rules.utcSeconds(for: LocalDateTime(secondsSinceEpoch: wall)) }
+        var low = 0
+        var high = wallStarts.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if wallStarts[middle] <= wall { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return wall - offsetsBefore[0] }
+        let index = low - 1
+        let before = offsetsBefore[index]
+        let after = offsetsAfter[index]
+        return wall < instants[index] + max(before, after) ? wall - before : wall - after
+    }
+
+    /// The instant a wall time names.
+    public func instant(_ wall: LocalDateTime) -> Int {
+        instant(wallSeconds: wall.secondsSinceEpoch)
+    }
+
+    /// The wall time at an instant.
+    public func wall(at instant: Int) -> LocalDateTime {
+        LocalDateTime(secondsSinceEpoch: instant + offset(at: instant))
+    }
+
+    /// Seconds east of UTC at an instant.
+    public func offset(at instant: Int) -> Int {
+        guard let rules else { return 0 }
+        guard covered.contains(instant) else { return rules.offset(atUTCSeconds: instant) }
+        var low = 0
+        var high = instants.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if instants[middle] <= instant { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? offsetsBefore[0] : offsetsAfter[low - 1]
+    }
+
+    /// The zone's rules, for wall-clock arithmetic; nil for UTC.
+    public var zoneRules: ZoneRules? { rules }
+}

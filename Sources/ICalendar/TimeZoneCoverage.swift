@@ -1,0 +1,53 @@
+import CalendarModel
+import TimeZones
+
+/// The VTIMEZONEs a calendar needs: Outlook reads a TZID only when the file defines it, so every
+/// zone the events use without a definition gets one, built from tzdata over the years they cover.
+struct TimeZoneCoverage {
+    private var defined: Set<String> = []
+    private var used: [String: (zone: TimeZoneReference, years: ClosedRange<Int>)] = [:]
+
+    /// Notes a definition the calendar has.
+    mutating func define(_ identifier: String) {
+        defined.insert(identifier)
+    }
+
+    /// Notes the zones and years an event uses.
+    mutating func note(_ event: Event) {
+        for case .zoned(let local, let zone) in event.statedTimes where zone.ianaIdentifier != nil {
+            let year = local.date.year
+            let known = used[zone.name]?.years ?? year...year
+            used[zone.name] = (zone, min(known.lowerBound, year)...max(known.upperBound, year))
+        }
+    }
+
+    /// Definitions, from tzdata, of the zones used but not defined.
+    var missingDefinitions: [TimeZoneDefinition] {
+        used.keys.sorted().compactMap { name in
+            guard !defined.contains(name), let entry = used[name], let identifier = entry.zone.ianaIdentifier,
+                let rules = ZoneRules(ianaIdentifier: identifier, years: entry.years)
+            else { return nil }
+            return VTimeZoneBuilder.definition(identifier: name, rules: rules, years: entry.years)
+        }
+    }
+
+    static func missingDefinitions(for document: CalendarDocument) -> [TimeZoneDefinition] {
+        var coverage = TimeZoneCoverage()
+        for zone in document.timeZones { coverage.define(zone.identifier) }
+        for event in document.events { coverage.note(event) }
+        return coverage.missingDefinitions
+    }
+}
+
+extension Event {
+    /// Every time the event states, for finding the zones and years it uses.
+    var statedTimes: [CalendarTime] {
+        var times = [start, recurrenceID?.time, created, lastModified, timestamp].compactMap { $0 }
+        if case .end(let end) = end { times.append(end) }
+        times += exceptionDates + recurrenceDates.map(\.start)
+        for rule in recurrenceRules + exceptionRules {
+            if case .until(let until) = rule.end { times.append(until) }
+        }
+        return times
+    }
+}

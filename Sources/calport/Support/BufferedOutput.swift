@@ -1,0 +1,28 @@
+/// Collects output bytes and hands them to the terminal in large writes, so that streaming millions of
+/// small records costs few system calls and little memory.
+struct BufferedOutput {
+    private var bytes: [UInt8] = []
+    private let terminal: Terminal
+    private let threshold = 1 << 16
+
+    init(terminal: Terminal) {
+        self.terminal = terminal
+        bytes.reserveCapacity(threshold + 4_096)
+    }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        if bytes.count >= threshold { flush() }
+    }
+
+    mutating func append(_ data: [UInt8]) {
+        bytes.append(contentsOf: data)
+        if bytes.count >= threshold { flush() }
+    }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        terminal.writeOutput(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ICalendar
+
+/// Where a command's output goes: standard output as it is produced, or a file written atomically.
+/// With `holdUntilDone`, standard output receives nothing until the run has succeeded (a spool
+/// file keeps memory flat), so that `--strict` failures write nothing anywhere.
+final class OutputDestination {
+    private let terminal: Terminal
+    private let file: AtomicFile?
+    private let spoolsStandardOutput: Bool
+
+    init(path: String?, holdUntilDone: Bool, terminal: Terminal) throws(AtomicFile.WriteError) {
+        self.terminal = terminal
+        if let path {
+            file = try AtomicFile(path: path)
+            spoolsStandardOutput = false
+        } else if holdUntilDone {
+            let spool = NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            file = try AtomicFile(path: spool)
+            spoolsStandardOutput = true
+        } else {
+            file = nil
+            spoolsStandardOutput = false
+        }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        if let file { file.write(bytes) } else { terminal.writeOutput(bytes) }
+    }
+
+    /// Puts the output in place: renames the file, or copies the spool to standard output.
+    func commit() throws(AtomicFile.WriteError) {
+        guard let file else { return }
+        try file.commit()
+        guard spoolsStandardOutput else { return }
+        defer { unlink(file.path) }
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw AtomicFile.WriteError(path: file.path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var source = FileDescriptorByteSource(descriptor: descriptor)
+        while let chunk = source.nextChunk() { terminal.writeOutput(chunk) }
+    }
+
+    func abandon() {
+        file?.abandon()
+    }
+}

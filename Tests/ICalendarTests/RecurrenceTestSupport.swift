@@ -1,0 +1,48 @@
+import CalendarModel
+import Foundation
+
+@testable import ICalendar
+
+/// A calendar holding the given VEVENTs, each given as its body lines.
+func calendar(events: [[String]], extra: [String] = []) -> [UInt8] {
+    ics(
+        ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"] + extra
+            + events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] } + ["END:VCALENDAR"])
+}
+
+/// UTC seconds of a UTC wall time.
+func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Int {
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute).secondsSinceEpoch
+}
+
+/// The occurrences of a parsed calendar in a window, floating times and dates read in UTC unless told.
+func occurrences(
+    _ bytes: [UInt8], from start: Int = utc(1900, 1, 1), to end: Int = utc(2100, 1, 1), floating: ZoneClock = .utc,
+    limit: Int = 10_000
+) -> [Occurrence] {
+    let result = ICalendarParser().parse(bytes, file: "test.ics")
+    return Array(
+        DocumentOccurrences(
+            document: result.document, window: ExpansionWindow(start: start, end: end), floating: floating
+        )
+        .prefix(limit))
+}
+
+/// A wall time as `YYYYMMDDTHHMMSS`, or `YYYYMMDD` for a date.
+func text(_ time: CalendarTime) -> String {
+    let date = time.date
+    let day = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+    guard !time.isDate else { return day }
+    let local = time.localDateTime
+    return day + String(format: "T%02d%02d%02d", local.hour, local.minute, local.second)
+}
+
+/// An instant as `YYYYMMDDTHHMMSSZ`.
+func utcText(_ instant: Int) -> String {
+    text(.utc(LocalDateTime(secondsSinceEpoch: instant))) + "Z"
+}
+
+/// `YYYYMMDDTHHMMSS` wall times on the given days of one month, at one time of day.
+func days(_ year: Int, _ month: Int, _ days: [Int], at time: String = "090000") -> [String] {
+    days.map { String(format: "%04d%02d%02dT", year, month, $0) + time }
+}

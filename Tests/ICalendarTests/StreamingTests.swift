@@ -1,0 +1,87 @@
+import CalendarModel
+import Foundation
+import Testing
+
+@testable import ICalendar
+
+/// Hands bytes over in small chunks of varying size, so that lines, folds and CRLFs straddle chunks.
+private struct ChunkedSource: ByteSource {
+    var bytes: ArraySlice<UInt8>
+    var sizes: [Int]
+    var index = 0
+
+    mutating func nextChunk() -> [UInt8]? {
+        guard !bytes.isEmpty else { return nil }
+        let size = sizes[index % sizes.count]
+        index += 1
+        defer { bytes = bytes.dropFirst(size) }
+        return Array(bytes.prefix(size))
+    }
+}
+
+private func readAll(_ bytes: [UInt8], sizes: [Int]) -> ([ICalendarItem], [Diagnostic]) {
+    var reader = ICalendarReader(source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "test.ics")
+    var items: [ICalendarItem] = []
+    while let item = reader.next() { items.append(item) }
+    return (items, reader.takeDiagnostics())
+}
+
+@Test(arguments: [[1], [2, 3, 5, 7], [64], [1 << 20]])
+func chunkBoundariesDoNotChangeWhatIsRead(sizes: [Int]) throws {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:chunk@example.com",
+        "DTSTART:20260105T100000Z",
+        "SUMMARY:a long summary that is folded", " across two lines with é and 日本", "DESCRIPTION:x", "", " continued",
+        "END:VEVENT", "BEGIN:VTODO", "UID:t", "END:VTODO", "END:VCALENDAR",
+    ])
+    let whole = parse(bytes)
+    let (items, diagnostics) = readAll(bytes, sizes: sizes)
+    #expect(diagnostics == whole.diagnostics)
+    guard case .event(let event) = try #require(items.first) else {
+        Issue.record("expected an event first")
+        return
+    }
+    #expect(event == whole.document.events.first)
+    #expect(event.summary == "a long summary that is foldedacross two lines with é and 日本")
+    #expect(event.description == "xcontinued")
+    #expect(items.count == 2)
+}
+
+@Test func unknownTZIDIsReportedOnlyIfNoLaterVTIMEZONEDefinesIt() {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTART;TZID=Later:20260101T100000",
+        "DTEND;TZID=Never:20260101T110000", "END:VEVENT", "BEGIN:VTIMEZONE", "TZID:Later", "BEGIN:STANDARD",
+        "DTSTART:19700101T000000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+        "END:VCALENDAR",
+    ])
+    let (_, diagnostics) = readAll(bytes, sizes: [3])
+    #expect(diagnostics.map(\.code) == ["unknown-tzid"])
+    #expect(diagnostics.first?.message.contains("'Never'") == true)
+    #expect(diagnostics.first?.location.line == 7)
+}
+
+@Test func overlongLinesAreDroppedWithTheLimitNamed() {
+    let long = "DESCRIPTION:" + String(repeating: "x", count: 5_000)
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z", long, "SUMMARY:kept"])
+    var reader = ICalendarReader(
+        source: InMemoryByteSource(bytes), file: "long.ics", limits: ICalendarLimits(maximumLineLength: 1_000))
+    var events: [Event] = []
+    while let item = reader.next() { if case .event(let event) = item { events.append(event) } }
+    let diagnostics = reader.takeDiagnostics()
+    #expect(diagnostics.map(\.code) == ["line-too-long"])
+    #expect(diagnostics.first?.location.line == 7)
+    #expect(events.first?.summary == "kept")
+    #expect(events.first?.description == nil)
+}
+
+@Test func deepNestingIsCutAtTheLimit() {
+    let depth = 10_000
+    let lines =
+        ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + Array(repeating: "BEGIN:X-NEST", count: depth)
+        + Array(repeating: "END:X-NEST", count: depth) + [
+            "BEGIN:VEVENT", "UID:after", "DTSTART:20260105T100000Z", "END:VEVENT", "END:VCALENDAR",
+        ]
+    let result = parse(ics(lines))
+    #expect(result.diagnostics.map(\.code) == ["nesting-limit"])
+    #expect(result.document.events.map(\.uid) == ["after"])
+}

@@ -1,0 +1,55 @@
+import CalendarModel
+import Foundation
+import Testing
+import TimeZones
+
+@testable import ICalendar
+
+/// Twenty zones people schedule in, across both hemispheres, half-hour offsets and zones without DST.
+private let commonZones = [
+    "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo",
+    "America/Santiago", "America/Mexico_City", "America/Toronto", "Europe/London", "Europe/Berlin", "Europe/Paris",
+    "Europe/Moscow", "Africa/Johannesburg", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Asia/Dubai",
+    "Australia/Sydney", "Australia/Adelaide", "Pacific/Auckland",
+]
+
+@Test(arguments: commonZones)
+func emittedVTimeZoneMeansToLibicalWhatTzdataMeans(zone identifier: String) throws {
+    let years = 2024...2027
+    let definition = try #require(VTimeZoneBuilder.definition(forIANA: identifier, years: years))
+    let text = String(decoding: ICalendarSerializer().serialize(definition), as: UTF8.self)
+    #expect(!text.contains("freeassociation"))
+    let reference = try #require(TimeZone(identifier: identifier))
+    let start = LocalDateTime(year: years.lowerBound, month: 1, day: 2).secondsSinceEpoch
+    let end = LocalDateTime(year: years.upperBound, month: 12, day: 30).secondsSinceEpoch
+    let hours = Array(stride(from: start, to: end, by: 3_600))
+    let offsets = try #require(Libical.utcOffsets(vtimezone: text, atUTCSeconds: hours))
+    var mismatches: [String] = []
+    for (instant, offset) in zip(hours, offsets) {
+        // Foundation's tzdata (ICU's copy) is the independent reference.
+        let expected = reference.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+        if offset != expected {
+            mismatches.append("\(LocalDateTime(secondsSinceEpoch: instant)): \(offset) ≠ \(expected)")
+        }
+    }
+    #expect(mismatches.isEmpty, "\(identifier): \(mismatches.prefix(3))")
+}
+
+@Test func zonesUsedWithoutADefinitionGetOneAndOnlyThoseYears() throws {
+    let result = parse(
+        calendar(event: [
+            "UID:1", "DTSTART;TZID=Pacific Standard Time:20260308T093000", "DTEND;TZID=Europe/Berlin:20260308T183000",
+        ]))
+    let output = serialize(result.document)
+    let lines = unfoldedLines(output)
+    #expect(lines.contains("TZID:Pacific Standard Time"))
+    #expect(lines.contains("TZID:Europe/Berlin"))
+    // US rules in force since 2007: second Sunday of March, first Sunday of November, at 02:00.
+    #expect(lines.contains("RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3"))
+    #expect(lines.contains("RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11"))
+    #expect(
+        !lines.contains { $0.hasPrefix("DTSTART:18") || $0.hasPrefix("DTSTART:19") },
+        "no history before the events' years")
+    let vtimezones = lines.firstIndex(of: "BEGIN:VTIMEZONE")!
+    #expect(vtimezones < lines.firstIndex(of: "BEGIN:VEVENT")!)
+}

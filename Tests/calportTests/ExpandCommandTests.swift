@@ -1,0 +1,99 @@
+import CalendarModel
+import Foundation
+import ICalendar
+import Testing
+
+@testable import calport
+
+/// `calport expand` end to end: arguments, window, formats, escaping, exit statuses. Expected text is
+/// worked out by hand (Berlin is UTC+1 in winter, UTC+2 from 2024-03-31 01:00Z).
+struct ExpandCommandTests {
+    func run(_ arguments: [String], input: String) -> Run {
+        runCalport(["expand"] + arguments, stdin: input)
+    }
+
+    static let standup =
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:s1",
+            "SUMMARY:Stand \"up\"\\, \\\\ daily\\nsecond line",
+            "DTSTART;TZID=Europe/Berlin:20240329T093000", "DTEND;TZID=Europe/Berlin:20240329T094500",
+            "RRULE:FREQ=DAILY;COUNT=4", "EXDATE;TZID=Europe/Berlin:20240330T093000", "END:VEVENT", "BEGIN:VEVENT",
+            "UID:s1", "RECURRENCE-ID;TZID=Europe/Berlin:20240331T093000", "SUMMARY:moved",
+            "DTSTART;TZID=Europe/Berlin:20240331T120000", "DTEND;TZID=Europe/Berlin:20240331T130000", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:h", "SUMMARY:Holiday", "DTSTART;VALUE=DATE:20240401", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+
+    @Test func ndjsonListsEachOccurrenceWithOffsetsOfTheDisplayZone() {
+        let result = run(
+            ["--start", "2024-03-01", "--end", "2024-05-01", "--tz", "Europe/Berlin"], input: Self.standup)
+        #expect(result.status == calport.ExitStatus.success)
+        let summary = #""Stand \"up\", \\ daily\nsecond line""#
+        #expect(
+            result.output.split(separator: "\n").map(String.init) == [
+                #"{"uid":"s1","recurrenceId":"2024-03-29T09:30:00+01:00","start":"2024-03-29T09:30:00+01:00","end":"2024-03-29T09:45:00+01:00","isAllDay":false,"isOverride":false,"summary":"#
+                    + summary + #","location":null,"status":null,"timeZone":"Europe/Berlin"}"#,
+                #"{"uid":"s1","recurrenceId":"2024-03-31T09:30:00+02:00","start":"2024-03-31T12:00:00+02:00","end":"2024-03-31T13:00:00+02:00","isAllDay":false,"isOverride":true,"summary":"moved","location":null,"status":null,"timeZone":"Europe/Berlin"}"#,
+                #"{"uid":"s1","recurrenceId":"2024-04-01T09:30:00+02:00","start":"2024-04-01T09:30:00+02:00","end":"2024-04-01T09:45:00+02:00","isAllDay":false,"isOverride":false,"summary":"#
+                    + summary + #","location":null,"status":null,"timeZone":"Europe/Berlin"}"#,
+                #"{"uid":"h","recurrenceId":null,"start":"2024-04-01","end":"2024-04-02","isAllDay":true,"isOverride":false,"summary":"Holiday","location":null,"status":null,"timeZone":null}"#,
+            ])
+    }
+
+    /// Every line is JSON that Foundation reads back to the same strings.
+    @Test func ndjsonEscapesControlCharactersAndLineSeparators() throws {
+        let input = Self.standup.replacingOccurrences(of: "SUMMARY:Holiday", with: "SUMMARY:a\u{1}b\u{2028}c")
+        let result = run(["--start", "2024-04-01", "--end", "2024-04-02"], input: input)
+        let last = try #require(result.output.split(separator: "\n").last)
+        #expect(last.contains(#""summary":"a\u0001b\u2028c""#))
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(object["summary"] as? String == "a\u{1}b\u{2028}c")
+    }
+
+    /// The window is read in --tz: from 10:00 Berlin on April 1st the 09:30 occurrence is over and none
+    /// follows, so only the all-day event, which overlaps, is listed.
+    @Test func windowBoundsWithoutOffsetAreReadInTheDisplayZone() {
+        let result = run(
+            [
+                "--start", "2024-04-01T10:00", "--end", "2024-04-02T00:00:00+02:00", "--tz", "Europe/Berlin",
+                "--format", "table",
+            ],
+            input: Self.standup)
+        #expect(
+            result.output == "START                     END                       SUMMARY\n"
+                + "2024-04-01                2024-04-02                Holiday\n")
+    }
+
+    @Test func icsOutputHasOneStandaloneEventPerOccurrence() {
+        let result = run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "ics"], input: Self.standup)
+        let parsed = ICalendarParser().parse(Array(result.output.utf8))
+        #expect(parsed.diagnostics.filter { $0.severity == .error }.isEmpty)
+        #expect(parsed.document.events.count == 4)
+        #expect(parsed.document.events.allSatisfy { $0.recurrenceRules.isEmpty && $0.exceptionDates.isEmpty })
+        #expect(parsed.document.events.map { $0.recurrenceID != nil } == [true, true, true, false])
+    }
+
+    @Test func theCapIsReportedOnStandardError() {
+        let result = run(
+            ["--start", "2024-03-01", "--end", "2024-05-01", "--max-occurrences", "1"], input: Self.standup)
+        #expect(result.output.split(separator: "\n").count == 2)
+        #expect(result.errors.contains("[occurrence-cap]"))
+        #expect(result.errors.contains("UID s1"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() {
+        #expect(run(["--start", "2024-03-01"], input: Self.standup).status == calport.ExitStatus.usage)
+        #expect(
+            run(["--start", "2024-13-01", "--end", "2024-05-01"], input: Self.standup).status
+                == calport.ExitStatus.usage)
+        #expect(
+            run(["--start", "2024-05-01", "--end", "2024-03-01"], input: Self.standup).status
+                == calport.ExitStatus.usage)
+        #expect(
+            run(["--start", "2024-03-01", "--end", "2024-05-01", "--tz", "Nowhere/Else"], input: "").status
+                == calport.ExitStatus.usage)
+        #expect(
+            run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "graph"], input: "").status
+                == calport.ExitStatus.usage)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import calport
+
+private func unfolded(_ text: String) -> [String] {
+    text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+}
+
+/// Samples/graph-work-week.json is a calendarView page: a weekday stand-up seriesMaster (weekly,
+/// monday–friday, firstDayOfWeek sunday) whose Wednesday occurrence was moved (exception with
+/// originalStart 2026-12-02T17:00:00Z = 09:00 PST) and whose Thursday one is absent (cancelled), an
+/// all-day release freeze on Friday 2026-12-04, and single meetings.
+@Test func graphWorkWeekBecomesASeriesWithItsOverrideAndCancellation() {
+    let run = runCalport(["convert", samplePath("graph-work-week.json")])
+    #expect(run.status == .success, "\(run.errors)")
+    let lines = unfolded(run.output)
+    #expect(lines.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;WKST=SU"))
+    #expect(lines.contains("EXDATE;TZID=Pacific Standard Time:20261203T090000"))
+    #expect(lines.contains("RECURRENCE-ID;TZID=Pacific Standard Time:20261202T090000"))
+    #expect(lines.contains("DTSTART;TZID=Pacific Standard Time:20261202T110000"))
+    #expect(lines.contains("DTSTART;VALUE=DATE:20261204"))
+    #expect(lines.contains("DTEND;VALUE=DATE:20261205"))
+    #expect(lines.contains("TZID:Pacific Standard Time"), "a VTIMEZONE for the zone the events use")
+}
+
+@Test func graphToICalendarToGraphKeepsTheEvents() throws {
+    let directory = try temporaryDirectory()
+    let ics = directory.appendingPathComponent("week.ics").path
+    #expect(runCalport(["convert", samplePath("graph-work-week.json"), "-o", ics]).status == .success)
+    let direct = runCalport(["convert", "--to", "graph", samplePath("graph-work-week.json")])
+    let roundTripped = runCalport(["convert", "--to", "graph", ics])
+    // RFC 5545 §3.3.11 TEXT writes a line break as \n only: a body's CRLF comes back as LF.
+    #expect(roundTripped.output == direct.output.replacingOccurrences(of: "\\r\\n", with: "\\n"))
+}
+
+@Test func postBodiesCarryStableTransactionIds() {
+    let first = runCalport(["convert", "--to", "graph-post", samplePath("team-week.ics")])
+    let second = runCalport(["convert", "--to", "graph-post", samplePath("team-week.ics")])
+    #expect(first.output == second.output)
+    #expect(first.output.contains("\"transactionId\":"))
+    // Windows names go to Graph: Europe/Berlin is CLDR's "W. Europe Standard Time" (territory 001).
+    #expect(first.output.contains("\"timeZone\":\"W. Europe Standard Time\""))
+}
+
+/// FREQ=HOURLY is beyond Graph; expanded in a stated window it becomes single events. From 09:00
+/// Berlin (08:00Z) every 4 hours: 09, 13, 17, 21 fall before 2026-01-06T00:00Z; 01:00 on the 6th does not.
+@Test func seriesGraphRefusesAreRefusedOrExpandedOnRequest() {
+    let hourly = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:x\r
+        BEGIN:VEVENT\r
+        UID:pump@example.com\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART;TZID=Europe/Berlin:20260105T090000\r
+        DURATION:PT15M\r
+        RRULE:FREQ=HOURLY;INTERVAL=4;COUNT=5\r
+        SUMMARY:Pump check\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+    let refused = runCalport(["convert", "--to", "graph-post"], stdin: hourly)
+    #expect(refused.status == .dataProblem)
+    #expect(refused.errors.contains("RRULE:FREQ=HOURLY"))
+    #expect(!refused.output.contains("Pump check"))
+    let expanded = runCalport(
+        ["convert", "--to", "graph-post", "--expand-unsupported", "2026-01-05/2026-01-06"], stdin: hourly)
+    #expect(expanded.status == .success)
+    #expect(expanded.errors.contains("[graph-series-expanded]"))
+    let starts = ["09", "13", "17", "21"].map { "\"start\":{\"dateTime\":\"2026-01-05T\($0):00:00\"" }
+    for start in starts { #expect(expanded.output.contains(start)) }
+    #expect(expanded.output.components(separatedBy: "\"subject\":\"Pump check\"").count - 1 == 4)
+}

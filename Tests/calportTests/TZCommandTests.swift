@@ -1,0 +1,38 @@
+import Testing
+
+@testable import calport
+
+// Expected values from CLDR windowsZones.xml (../shared/cldr): "Romance Standard Time" has
+// territory="001" type="Europe/Paris" and territory="ES" type="Europe/Madrid Africa/Ceuta";
+// "India Standard Time" 001 is Asia/Calcutta, which tzdata now names Asia/Kolkata.
+@Test func windowsToIANAUsesTheTerritoryRowWhenGiven() {
+    #expect(runCalport(["tz", "windows-to-iana", "Romance Standard Time"]).output == "Europe/Paris\n")
+    #expect(
+        runCalport(["tz", "windows-to-iana", "Romance Standard Time", "--territory", "ES"]).output == "Europe/Madrid\n")
+    #expect(
+        runCalport(["tz", "windows-to-iana", "(UTC-05:00) Eastern Time (US & Canada)"]).output == "America/New_York\n")
+}
+
+@Test func ianaToWindowsFollowsLegacyNames() {
+    #expect(runCalport(["tz", "iana-to-windows", "Asia/Kolkata"]).output == "India Standard Time\n")
+    #expect(runCalport(["tz", "iana-to-windows", "Asia/Calcutta"]).output == "India Standard Time\n")
+    #expect(runCalport(["tz", "iana-to-windows", "Europe/Kiev"]).output == "FLE Standard Time\n")
+}
+
+@Test func vtimezoneIsTruncatedToTheYearsAsked() {
+    let run = runCalport(["tz", "vtimezone", "Europe/Berlin", "--from", "2026", "--to", "2027"])
+    #expect(run.status == .success)
+    let lines = run.output.components(separatedBy: "\r\n")
+    #expect(lines.first == "BEGIN:VTIMEZONE")
+    #expect(lines.contains("TZID:Europe/Berlin"))
+    // EU rules: last Sunday of March 01:00 UTC (02:00 local) and of October (03:00 local).
+    #expect(lines.contains("DTSTART:20260329T020000"))
+    #expect(lines.contains("DTSTART:20261025T030000"))
+    #expect(lines.contains("RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3"))
+}
+
+@Test func unknownZonesAndActionsAreErrors() {
+    #expect(runCalport(["tz", "iana-to-windows", "Mars/Olympus_Mons"]).status == .dataProblem)
+    #expect(runCalport(["tz", "frobnicate", "x"]).status == .usage)
+    #expect(runCalport(["tz", "vtimezone", "UTC", "--from", "2030", "--to", "2020"]).status == .usage)
+}
