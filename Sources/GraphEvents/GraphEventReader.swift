@@ -48,74 +48,15 @@ public struct GraphEventReader: Sendable {
     /// need not be held as events; the result carries the diagnostics and no records. An
     /// exception listed before its series master is handed over once the master is read.
     public func read(_ bytes: [UInt8], each: (GraphEventRecord) -> Void) -> GraphReadResult {
+        var assembler = GraphSeriesAssembler()
         var result = GraphReadResult(records: [], diagnostics: [], nextLink: nil)
-        var series = GraphSeriesIndex()
-        var waiting: [GraphInputItem] = []
         bytes.withUnsafeBufferPointer { buffer in
             var walker = GraphDocumentWalker(scanner: JSONScanner(bytes: buffer, limits: limits), file: file)
-            walker.walk { item in
-                if item.isInstance {
-                    if let master = series.master(of: item) {
-                        mapInstance(item, master: master, into: &result, each)
-                    } else {
-                        waiting.append(item)
-                    }
-                    return
-                }
-                let mapping = mapper.events(from: .object(item.object), location: item.location)
-                result.diagnostics += mapping.diagnostics
-                if let master = mapping.output.first { series.add(master, item) }
-                for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
-            }
-            result.diagnostics += walker.diagnostics
+            walker.walk { assembler.add($0, each) }
+            assembler.finish(each)
+            result.diagnostics = assembler.diagnostics + walker.diagnostics
             result.nextLink = walker.nextLink
         }
-        for item in waiting { mapInstance(item, master: series.master(of: item), into: &result, each) }
         return result
-    }
-
-    private let mapper = GraphEventMapper()
-
-    /// An exception becomes an override of its master; an occurrence of a known master is left to
-    /// the RRULE; an instance whose master is absent stays a single event.
-    private func mapInstance(
-        _ item: GraphInputItem, master: Event?, into result: inout GraphReadResult, _ each: (GraphEventRecord) -> Void
-    ) {
-        if let master {
-            guard item.object["type"]?.stringValue == "exception" else { return }
-            let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
-            result.diagnostics += mapping.diagnostics
-            if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
-            return
-        }
-        let mapping = mapper.events(from: .object(item.object), location: item.location)
-        result.diagnostics += mapping.diagnostics
-        result.diagnostics.append(
-            Diagnostic(
-                .note, code: "graph-instance-without-master",
-                message: "an instance whose series master is not in the input is kept as a single event",
-                location: item.location, uid: item.object["id"]?.stringValue))
-        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
-    }
-}
-
-/// The series masters read so far, by the names instances use for them.
-private struct GraphSeriesIndex {
-    private var masters: [String: Event] = [:]
-
-    /// Remembers `event` when it can have instances: a series master, or an event with exceptions.
-    /// An instance names its master by `id`; events written by calport without one use the iCalUId.
-    mutating func add(_ event: Event, _ item: GraphInputItem) {
-        guard
-            item.object["type"]?.stringValue == "seriesMaster" || event.isRecurring || !event.exceptionDates.isEmpty
-                || item.object["exceptionOccurrences"] != nil
-        else { return }
-        for key in ["id", "iCalUId"] {
-            if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = event }
-        }
-    }
-
-    func master(of item: GraphInputItem) -> Event? {
-        item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }
     }
 }

@@ -41,6 +41,13 @@ import Testing
         #expect(throws: Never.self) { try JSONParser.parse(deep, limits: JSONLimits(maximumDepth: 400)) }
     }
 
+    @Test func limitsStringLength() {
+        let limits = JSONLimits(maximumStringLength: 4)
+        #expect(throws: Never.self) { try JSONParser.parse("[\"abcd\", \"a\\nc\"]", limits: limits) }
+        #expect(throws: JSONError.self) { try JSONParser.parse("[\"abcde\"]", limits: limits) }
+        #expect(throws: JSONError.self) { try JSONParser.parse("[\"ab\\ncde\"]", limits: limits) }
+    }
+
     @Test func reportsDuplicateKeysAndKeepsTheLastValue() throws {
         var reader = JSONStreamReader(bytes: Array("{\"a\": 1,\n \"a\": 2}".utf8))
         let document = try #require(try reader.next())

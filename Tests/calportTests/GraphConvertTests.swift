@@ -73,3 +73,13 @@ private func unfolded(_ text: String) -> [String] {
     for start in starts { #expect(expanded.output.contains(start)) }
     #expect(expanded.output.components(separatedBy: "\"subject\":\"Pump check\"").count - 1 == 4)
 }
+
+@Test func streamingGraphInputGivesTheSameCalendarWithZonesLast() {
+    let whole = runCalport(["convert", samplePath("graph-work-week.json")])
+    let streamed = runCalport(["convert", "--stream", samplePath("graph-work-week.json")])
+    #expect(streamed.status == .success)
+    // Same lines; only the generated VTIMEZONE moves after the events when streaming.
+    #expect(unfolded(streamed.output).sorted() == unfolded(whole.output).sorted())
+    let lines = unfolded(streamed.output)
+    #expect(lines.firstIndex(of: "BEGIN:VTIMEZONE")! > lines.firstIndex(of: "BEGIN:VEVENT")!)
+}

@@ -144,6 +144,9 @@ struct JSONScanner {
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if index - start > limits.maximumStringLength {
+                    throw error("string longer than the limit", at: start - 1)
+                }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text

@@ -83,12 +83,10 @@ enum ConvertCommand {
             return .ioError
         }
         let dropped: Int?
-        if target == .iCalendar && formats.allSatisfy({ $0 == .iCalendar })
-            && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming))
-        {
-            // Large calendars stream with flat memory; small ones are read whole so that generated
+        if target == .iCalendar && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)) {
+            // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
-            dropped = stream(readable, to: destination, reporter: &reporter)
+            dropped = stream(zip(readable, formats).map { $0 }, to: destination, reporter: &reporter)
         } else {
             dropped = convertWhole(zip(readable, formats).map { $0 }, to: target, destination, reporter: &reporter)
         }
@@ -130,30 +128,41 @@ enum ConvertCommand {
         return dropped
     }
 
-    /// Converts inputs component by component with flat memory; same result as `convertWhole`.
+    /// Converts inputs component by component (iCalendar) or event by event (Graph JSON) with flat
+    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last.
     private static func stream(
-        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+        _ inputs: [(InputFile, InputFile.Format)], to destination: OutputDestination, reporter: inout DiagnosticReporter
     ) -> Int? {
         var writer = ICalendarStreamWriter(sink: destination.write)
         var header = CalendarDocument()
         var dropped = 0
-        for input in inputs {
-            var reader = ICalendarReader(source: input.source, file: input.name)
-            while let item = reader.next() {
-                if !writer.headerWritten { header.mergeHeader(reader.header) }
-                writer.write(item, header: header)
-                if let stop = reporter.report(reader.takeDiagnostics()) {
-                    reporter.terminal.writeError(
-                        "calport: stopped by --strict at \(stop.location); nothing was written\n")
-                    return nil
+        func stop(_ diagnostics: [Diagnostic]) -> Bool {
+            guard let stop = reporter.report(diagnostics) else { return false }
+            reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
+            return true
+        }
+        for (input, format) in inputs {
+            switch format {
+            case .iCalendar:
+                var reader = ICalendarReader(source: input.source, file: input.name)
+                while let item = reader.next() {
+                    if !writer.headerWritten { header.mergeHeader(reader.header) }
+                    writer.write(item, header: header)
+                    if stop(reader.takeDiagnostics()) { return nil }
                 }
+                if stop(reader.takeDiagnostics()) { return nil }
+                if !writer.headerWritten { header.mergeHeader(reader.header) }
+                dropped += reader.droppedComponents
+            case .graph:
+                var events = GraphEventStream(file: input.name)
+                var source = input.source
+                while let chunk = source.nextChunk() {
+                    events.append(chunk) { writer.write(.event($0.event), header: header) }
+                }
+                let diagnostics = events.finish { writer.write(.event($0.event), header: header) }
+                dropped += diagnostics.filter { $0.severity == .error }.count
+                if stop(diagnostics) { return nil }
             }
-            if let stop = reporter.report(reader.takeDiagnostics()) {
-                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-                return nil
-            }
-            if !writer.headerWritten { header.mergeHeader(reader.header) }
-            dropped += reader.droppedComponents
         }
         writer.finish(header: header)
         return dropped

@@ -1,0 +1,69 @@
+import CalendarModel
+
+/// Maps event objects given in input order into records, tying instances to their series:
+/// an exception becomes an override of its master, an occurrence of a master that is present is
+/// left to the RRULE, and an instance whose master never comes stays a single event.
+struct GraphSeriesAssembler {
+    private let mapper = GraphEventMapper()
+    /// Events that can have instances, by the names instances use for them.
+    private var masters: [String: Event] = [:]
+    /// Instances read before their master.
+    private var waiting: [GraphInputItem] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Maps one object, handing its events to `each` (an instance waits for its master).
+    mutating func add(_ item: GraphInputItem, _ each: (GraphEventRecord) -> Void) {
+        if item.isInstance {
+            if let master = master(of: item) {
+                mapInstance(item, master: master, each)
+            } else {
+                waiting.append(item)
+            }
+            return
+        }
+        let mapping = mapper.events(from: .object(item.object), location: item.location)
+        diagnostics += mapping.diagnostics
+        if let master = mapping.output.first { remember(master, item) }
+        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+    }
+
+    /// Hands over the instances still waiting, now that no master can come.
+    mutating func finish(_ each: (GraphEventRecord) -> Void) {
+        for item in waiting { mapInstance(item, master: master(of: item), each) }
+        waiting = []
+    }
+
+    private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
+        if let master {
+            guard item.object["type"]?.stringValue == "exception" else { return }
+            let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
+            diagnostics += mapping.diagnostics
+            if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+            return
+        }
+        let mapping = mapper.events(from: .object(item.object), location: item.location)
+        diagnostics += mapping.diagnostics
+        diagnostics.append(
+            Diagnostic(
+                .note, code: "graph-instance-without-master",
+                message: "an instance whose series master is not in the input is kept as a single event",
+                location: item.location, uid: item.object["id"]?.stringValue))
+        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+    }
+
+    /// Remembers `event` when it can have instances: a series master, or an event with exceptions.
+    /// An instance names its master by `id`; events written by calport without one use the iCalUId.
+    private mutating func remember(_ event: Event, _ item: GraphInputItem) {
+        guard
+            item.object["type"]?.stringValue == "seriesMaster" || event.isRecurring || !event.exceptionDates.isEmpty
+                || item.object["exceptionOccurrences"] != nil
+        else { return }
+        for key in ["id", "iCalUId"] {
+            if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = event }
+        }
+    }
+
+    private func master(of item: GraphInputItem) -> Event? {
+        item.object["seriesMasterId"]?.stringValue.flatMap { masters[$0] }
+    }
+}
