@@ -37,7 +37,7 @@ enum ExportCommand {
             client = try ServiceOptions.client(arguments, output: output)
         } catch {
             terminal.writeError("calport export: error: \(error)\n")
-            return .usage
+            return ServiceOptions.exitStatus(error)
         }
         let request = ExportRequest(
             start: startText, end: endText, calendarID: arguments.value(calendar), timeZone: arguments.value(zone),
@@ -52,7 +52,7 @@ enum ExportCommand {
         switch result {
         case .failure(let error):
             terminal.writeError("calport export: error: \(error)\n")
-            return .ioError
+            return ServiceOptions.exitStatus(error)
         case .success(let exported):
             var reporter = DiagnosticReporter(
                 quiet: arguments.isSet(CommonOptions.quiet), strict: false, terminal: terminal)

@@ -64,7 +64,7 @@ enum ImportCommand {
                 : try ServiceOptions.client(arguments, output: output)
         } catch {
             terminal.writeError("calport import: error: \(error)\n")
-            return .usage
+            return ServiceOptions.exitStatus(error)
         }
         let importer = CalendarImporter(
             client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
@@ -83,7 +83,7 @@ enum ImportCommand {
         switch outcome {
         case .failure(let error):
             terminal.writeError("calport import: error: \(error)\n")
-            return .ioError
+            return ServiceOptions.exitStatus(error)
         case .success(let report):
             terminal.writeOutput(Array(summary(report).utf8))
             return report.failures.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem

@@ -15,7 +15,7 @@ enum LoginCommand {
             endpoints = try ServiceOptions.endpoints(arguments, environment: environment)
         } catch {
             terminal.writeError("calport login: error: \(error)\n")
-            return .usage
+            return ServiceOptions.exitStatus(error)
         }
         let cache = TokenCache(path: TokenCache.defaultPath(environment: environment))
         let output = SharedOutput(terminal)
@@ -36,7 +36,7 @@ enum LoginCommand {
         }
         if let result {
             terminal.writeError("calport login: error: \(result)\n")
-            return .ioError
+            return ServiceOptions.exitStatus(result)
         }
         terminal.writeError("Signed in; the token is cached in \(cache.path)\n")
         return .success

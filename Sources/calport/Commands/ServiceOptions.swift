@@ -66,6 +66,12 @@ enum ServiceOptions {
             })
     }
 
+    /// The exit status for a service error: a bad setting is a usage error, anything else an I/O one.
+    static func exitStatus(_ error: GraphServiceError) -> ExitStatus {
+        if case .invalidConfiguration = error { return .usage }
+        return .ioError
+    }
+
     /// Runs async work from the synchronous CLI and waits for its result.
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
         let box = ResultBox<T>()
