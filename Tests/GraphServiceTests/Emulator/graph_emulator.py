@@ -119,6 +119,8 @@ class Store:
         self.device_codes = {}  # device_code -> polls left before sign-in completes
         self.requests = 0
         self.faults = 0
+        self.in_flight = 0
+        self.max_in_flight = 0  # most Graph requests being served at once
         self.log = []
 
     # ----- validation, as the service does it
@@ -321,7 +323,7 @@ class Store:
             entry["exceptions"] = {key: value for key, value in sorted(event["_exceptions"].items())}
             entry["cancelled"] = sorted(event["_cancelled"])
             events.append(entry)
-        return {"events": events, "requests": self.requests, "faults": self.faults}
+        return {"events": events, "requests": self.requests, "faults": self.faults, "maxInFlight": self.max_in_flight}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -375,7 +377,18 @@ class Handler(BaseHTTPRequestHandler):
             return self.control(method, path, raw)
         if "/oauth2/v2.0/" in path:
             return self.oauth(path, raw)
-        fault = self.next_fault(path)
+        with store.lock:
+            store.in_flight += 1
+            store.max_in_flight = max(store.max_in_flight, store.in_flight)
+        try:
+            self.serve_graph(method, path, query, raw)
+        finally:
+            with store.lock:
+                store.in_flight -= 1
+
+    def serve_graph(self, method, path, query, raw):
+        store = self.server.store
+        fault = self.next_fault()
         if fault == "drop":
             return self.drop()
         if fault in ("429", "503", "504"):
@@ -401,7 +414,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.drop()
         self.send(status, answer, headers)
 
-    def next_fault(self, path):
+    def next_fault(self):
         store = self.server.store
         with store.lock:
             store.requests += 1
