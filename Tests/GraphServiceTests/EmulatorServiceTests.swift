@@ -51,6 +51,23 @@ import Testing
         #expect(flat.events.allSatisfy { $0.recurrenceRules.isEmpty })
     }
 
+    @Test func importsIntoAndExportsFromANamedCalendar() async throws {
+        let emulator = try GraphEmulator()
+        let client = emulator.client()
+        let entry = event(
+            "Second calendar", "2027-01-05T09:00:00", "2027-01-05T10:00:00",
+            extra: JSONObject([JSONMember("transactionId", "TX-2ND")]))
+        let report = try await CalendarImporter(client: client, calendarID: "AAMkSecond").run(
+            ImportPlan(entries: [entry]))
+        #expect(report.created == 1)
+        let exporter = CalendarExporter(client: client)
+        let mine = try await exporter.export(
+            ExportRequest(start: "2027-01-01", end: "2027-02-01", calendarID: "AAMkSecond", timeZone: "UTC"))
+        #expect(mine.values.map { $0["subject"] } == ["Second calendar"])
+        let other = try await exporter.export(ExportRequest(start: "2027-01-01", end: "2027-02-01", timeZone: "UTC"))
+        #expect(other.values.isEmpty, "the default calendar holds nothing")
+    }
+
     @Test func signsInWithADeviceCodeAndRefreshesAnExpiringToken() async throws {
         let emulator = try GraphEmulator(["--token-lifetime", "60", "--pending-polls", "2"])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -35,7 +35,8 @@ import Testing
         let second = try await calport.run(arguments, environment: environment) {
             let events = (try? await emulator.state())?["events"]?.arrayValue ?? []
             return events.reduce(0) { count, event in
-                count + (event["exceptions"]?.objectValue?.members.count ?? 0) + (event["cancelled"]?.arrayValue?.count ?? 0)
+                count + (event["exceptions"]?.objectValue?.members.count ?? 0)
+                    + (event["cancelled"]?.arrayValue?.count ?? 0)
             } >= 6
         }
         #expect(second.killed, "the second run should have been killed while changing occurrences")
