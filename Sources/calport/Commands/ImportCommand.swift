@@ -66,9 +66,12 @@ enum ImportCommand {
             terminal.writeError("calport import: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         }
+        let showsProgress = !arguments.isSet(CommonOptions.quiet) && isatty(STDERR_FILENO) != 0
         let importer = CalendarImporter(
             client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
-            progress: Self.progress(quiet: arguments.isSet(CommonOptions.quiet), output: output))
+            progress: { done, total in
+                if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
+            })
         if arguments.isSet(dryRun) {
             terminal.writeOutput(Array((JSONWriter(pretty: true).string(dryRunRequests(plan, importer)) + "\n").utf8))
             return reporter.errorCount > 0 ? .dataProblem : .success
@@ -80,6 +83,7 @@ enum ImportCommand {
                 return .failure(error)
             }
         }
+        if showsProgress { terminal.writeError("\n") }  // end the progress line
         switch outcome {
         case .failure(let error):
             terminal.writeError("calport import: error: \(error)\n")
@@ -117,11 +121,5 @@ enum ImportCommand {
             "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(report.failures.count)\n"
         for failure in report.failures { text += "  \(failure.label): \(failure.reason)\n" }
         return text
-    }
-
-    /// Progress on stderr, only when it is a terminal.
-    private static func progress(quiet: Bool, output: SharedOutput) -> @Sendable (Int, Int) -> Void {
-        guard !quiet, isatty(STDERR_FILENO) != 0 else { return { _, _ in } }
-        return { done, total in output.error("\rcalport import: \(done)/\(total)") }
     }
 }
