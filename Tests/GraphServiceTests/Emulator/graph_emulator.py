@@ -121,7 +121,6 @@ class Store:
         self.faults = 0
         self.in_flight = 0
         self.max_in_flight = 0  # most Graph requests being served at once
-        self.log = []
 
     # ----- validation, as the service does it
 
@@ -190,7 +189,7 @@ class Store:
             raise GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
         if key:
             if event["type"] != "seriesMaster" or key in event["_cancelled"] or key not in {
-                    occ_key for occ_key, _ in self.occurrences(event, None, None)}:
+                    occ_key for occ_key, _ in self.occurrences(event, None)}:
                 raise GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
             return event, key
         return event, None
@@ -243,7 +242,7 @@ class Store:
                     remaining -= 1
             day += dt.timedelta(days=1)
 
-    def occurrences(self, master, window_start, window_end):
+    def occurrences(self, master, window_end):
         """(original start key, occurrence start UTC) of every uncancelled occurrence up to window_end."""
         local = parse_local(master["start"]["dateTime"])
         tz = zone(master["start"]["timeZone"])
@@ -257,7 +256,7 @@ class Store:
     def instances(self, master, window_start, window_end, out_zone):
         duration = to_utc(master["end"]) - to_utc(master["start"])
         result = []
-        for key, start in self.occurrences(master, window_start, window_end):
+        for key, start in self.occurrences(master, window_end):
             instance = self.render(master, key, out_zone, occurrence_start=start, duration=duration)
             begin, end = to_utc(instance["start"]), to_utc(instance["end"])
             if window_start is None or (begin < window_end and end > window_start) or \
