@@ -80,25 +80,48 @@ public struct CalendarExporter: Sendable {
     }
 
     /// Single events as they are, and each series once, as its master with `exceptionOccurrences`
-    /// expanded, in the order the view first shows them.
+    /// expanded, in the order the view first shows them. Masters are fetched side by side (the
+    /// client's gate keeps four requests in flight).
     private func seriesView(of occurrences: [JSONValue], headers: [String: String]) async throws(GraphServiceError)
         -> [JSONValue]
     {
-        var values: [JSONValue] = []
+        var order: [Int: String] = [:]  // position in the view → master id, at its first appearance
         var seen: Set<String> = []
-        for occurrence in occurrences {
-            guard let masterID = occurrence["seriesMasterId"]?.stringValue,
-                occurrence["type"]?.stringValue != "singleInstance"
-            else {
-                values.append(occurrence)
-                continue
+        for (position, occurrence) in occurrences.enumerated() {
+            if let masterID = Self.seriesMasterID(of: occurrence), seen.insert(masterID).inserted {
+                order[position] = masterID
             }
-            guard seen.insert(masterID).inserted else { continue }
-            let url = client.endpoints.graph(
-                "/me/events/\(masterID.urlComponentEncoded)", query: "$expand=exceptionOccurrences")
-            values.append(try await client.json("GET", url, headers: headers))
+        }
+        let client = self.client
+        let masters = await withTaskGroup(of: (String, Result<JSONValue, GraphServiceError>).self) { group in
+            for masterID in seen {
+                group.addTask {
+                    let url = client.endpoints.graph(
+                        "/me/events/\(masterID.urlComponentEncoded)", query: "$expand=exceptionOccurrences")
+                    do throws(GraphServiceError) {
+                        return (masterID, .success(try await client.json("GET", url, headers: headers)))
+                    } catch {
+                        return (masterID, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Result<JSONValue, GraphServiceError>]()) { $0[$1.0] = $1.1 }
+        }
+        var values: [JSONValue] = []
+        for (position, occurrence) in occurrences.enumerated() {
+            if let masterID = order[position], let master = masters[masterID] {
+                values.append(try master.get())
+            } else if Self.seriesMasterID(of: occurrence) == nil {
+                values.append(occurrence)
+            }
         }
         return values
+    }
+
+    /// The series an occurrence or exception belongs to; nil for a single event.
+    private static func seriesMasterID(of occurrence: JSONValue) -> String? {
+        guard occurrence["type"]?.stringValue != "singleInstance" else { return nil }
+        return occurrence["seriesMasterId"]?.stringValue
     }
 
     /// A query bound: a date means its midnight.
