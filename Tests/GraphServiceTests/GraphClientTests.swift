@@ -102,34 +102,3 @@ actor InFlightCounter {
     }
     func leave() { current -= 1 }
 }
-
-@Suite struct CachedTokenProviderTests {
-    @Test func concurrentRequestsShareOneRefresh() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "calport-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = TokenCache(path: directory.appendingPathComponent("token.json").path)
-        try cache.save(
-            CachedTokens(
-                accessToken: Secret("old"), refreshToken: Secret("refresh-1"), expiresAt: Date().addingTimeInterval(10),
-                clientID: "client", tenant: "contoso"))
-        let transport = FakeTransport([
-            jsonResponse(200, #"{"access_token":"new","refresh_token":"refresh-2","expires_in":3600}"#)
-        ])
-        let provider = CachedTokenProvider(
-            cache: cache, endpoints: GraphEndpoints(authorityURL: URL(string: "http://127.0.0.1:9")!),
-            transport: transport,
-            retry: RetryPolicy(maximumAttempts: 1))
-        let tokens = await withTaskGroup(of: String?.self) { group in
-            for _ in 0..<8 { group.addTask { try? await provider.accessToken(refresh: false).reveal() } }
-            return await group.reduce(into: [String?]()) { $0.append($1) }
-        }
-        #expect(tokens == Array(repeating: "new", count: 8))
-        let requests = await transport.requests
-        #expect(requests.count == 1)
-        #expect(requests.first?.url.absoluteString == "http://127.0.0.1:9/contoso/oauth2/v2.0/token")
-        let form = String(decoding: requests.first?.body ?? [], as: UTF8.self)
-        #expect(form.contains("grant_type=refresh_token") && form.contains("refresh_token=refresh-1"))
-        #expect(try cache.load()?.refreshToken == Secret("refresh-2"))
-    }
-}
