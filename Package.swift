@@ -38,6 +38,6 @@ let package = Package(
             dependencies: ["GraphService", "GraphEvents", "CalendarModel", "ICalendar"],
             exclude: ["Emulator"]
         ),
-        .testTarget(name: "calportTests", dependencies: ["calport"]),
+        .testTarget(name: "calportTests", dependencies: ["calport", "ICalendar", "GraphEvents", "CalendarModel"]),
     ]
 )

@@ -77,6 +77,8 @@ public struct CommandSpec: Sendable {
 /// Options every command accepts.
 public enum CommonOptions {
     public static let quiet = OptionSpec(names: ["-q", "--quiet"], help: "Print no warnings, only errors")
+    public static let verbose = OptionSpec(
+        names: ["-v", "--verbose"], help: "Also print notes: what was adjusted without loss")
     public static let strict = OptionSpec(
         names: ["--strict"], help: "Fail on the first warning or error, writing nothing")
     public static let help = OptionSpec(names: ["-h", "--help"], help: "Show this help")

@@ -5,8 +5,13 @@ import TimeZones
 struct DecodingContext {
     var file: String?
     var diagnostics: [Diagnostic] = []
+    /// The document's VTIMEZONEs read so far, by TZID.
+    var definitions: [String: TimeZoneDefinition] = [:]
+    /// What each VTIMEZONE without a known name matched in tzdata (nil: its own rules are used).
+    var matchedDefinitions: [String: String?] = [:]
+
     /// TZIDs that have a VTIMEZONE in the document.
-    var definedZones: Set<String>
+    var definedZones: Set<String> { Set(definitions.keys) }
     /// The UID of the component being decoded, for diagnostics.
     var uid: String?
     /// TZIDs used but not defined (yet), with the first place each was used; reported at the end of
@@ -15,9 +20,8 @@ struct DecodingContext {
     /// Name resolutions already made: a calendar uses few zones, many times.
     var resolvedNames: [String: TimeZoneReference] = [:]
 
-    init(file: String?, definedZones: Set<String>) {
+    init(file: String?) {
         self.file = file
-        self.definedZones = definedZones
     }
 
     mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int) {
@@ -44,13 +48,16 @@ struct DecodingContext {
         if parsed.isDate { return .date(parsed.local.date) }
         if parsed.isUTC { return .utc(parsed.local) }
         guard let tzid = line.parameter("TZID") else { return .floating(parsed.local) }
-        return .zoned(parsed.local, zone(named: tzid, line: line))
+        return .zoned(parsed.local, zone(named: tzid, line: line, year: parsed.local.date.year))
     }
 
     /// A TZID resolved by name (IANA, Windows, Outlook display name, vendor-prefixed); names that
     /// neither resolve nor have a VTIMEZONE are kept as written and reported at the end of input.
-    mutating func zone(named tzid: String, line: ContentLine) -> TimeZoneReference {
-        let zone = TimeZoneReference(resolvingName: tzid, cache: &resolvedNames)
+    mutating func zone(named tzid: String, line: ContentLine, year: Int) -> TimeZoneReference {
+        var zone = TimeZoneReference(resolvingName: tzid, cache: &resolvedNames)
+        if zone.ianaIdentifier == nil, let definition = definitions[zone.name] {
+            zone.ianaIdentifier = match(definition, year: year, line: line)
+        }
         if zone.ianaIdentifier == nil && !definedZones.contains(zone.name) && unresolvedZones[zone.name] == nil {
             unresolvedZones[zone.name] = Diagnostic(
                 .warning, code: "unknown-tzid",
@@ -59,6 +66,21 @@ struct DecodingContext {
                 location: SourceLocation(file: file, line: line.line), uid: uid)
         }
         return zone
+    }
+
+    /// The IANA zone an unnamed VTIMEZONE (Outlook's "Customized Time Zone") agrees with over the
+    /// years around its first use, matched once; when none does, its own rules apply and a warning says so.
+    private mutating func match(_ definition: TimeZoneDefinition, year: Int, line: ContentLine) -> String? {
+        if let known = matchedDefinitions[definition.identifier] { return known }
+        let match = VTimeZoneMatcher.ianaIdentifier(matching: definition, years: (year - 1)...(year + 1))
+        matchedDefinitions[definition.identifier] = match
+        if match == nil {
+            report(
+                .warning, "custom-time-zone",
+                "VTIMEZONE '\(definition.identifier)' matches no IANA zone around \(year); its own rules are used",
+                line: line.line)
+        }
+        return match
     }
 
     mutating func duration(_ line: ContentLine) -> EventDuration? {

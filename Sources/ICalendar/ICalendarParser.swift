@@ -36,6 +36,7 @@ public struct ICalendarParser: Sendable {
         document.events = events
         document.timeZones = zones
         document.otherComponents = others
+        ForwardZoneReferences.resolve(&document)
         return Result(
             document: document, diagnostics: reader.takeDiagnostics(), droppedComponents: reader.droppedComponents)
     }

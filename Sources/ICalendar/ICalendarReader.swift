@@ -26,7 +26,7 @@ public struct ICalendarReader<Source: ByteSource> {
 
     public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
         components = ComponentReader(source: source, file: file, limits: limits)
-        context = DecodingContext(file: file, definedZones: [])
+        context = DecodingContext(file: file)
     }
 
     /// The next component, or nil at the end of input.
@@ -68,7 +68,7 @@ public struct ICalendarReader<Source: ByteSource> {
             return Event(component: component, context: &context).map(ICalendarItem.event)
         case "VTIMEZONE":
             guard let zone = TimeZoneDefinition(component: component, context: &context) else { return nil }
-            context.definedZones.insert(zone.identifier)
+            context.definitions[zone.identifier] = zone
             return .timeZone(zone)
         default:
             return .other(ExtraComponent(component))

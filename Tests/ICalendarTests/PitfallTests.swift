@@ -113,3 +113,32 @@ import Testing
     #expect(unfoldedLines(output).contains("TZID:Europe/Berlin"))
     #expect(unfoldedLines(output).contains("DTSTART;TZID=Europe/Berlin:20260105T100000"))
 }
+
+/// Outlook writes a zone it cannot name as "Customized Time Zone" with its rules: here the EU rules
+/// (last Sunday of March and October) between UTC+1 and UTC+2, which the CLDR default zones of
+/// "W. Europe", "Romance", "Central Europe" and "Central European Standard Time" all follow.
+@Test func customizedTimeZoneIsMatchedByItsTransitions() throws {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:Customized Time Zone", "BEGIN:STANDARD",
+        "DTSTART:16010101T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
+        "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:16010101T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+        "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "END:DAYLIGHT", "END:VTIMEZONE", "BEGIN:VEVENT", "UID:c",
+        "DTSTART;TZID=Customized Time Zone:20260615T100000", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let result = parse(bytes)
+    #expect(result.diagnostics.isEmpty)
+    let zone = try #require(result.document.events.first?.start?.timeZone)
+    #expect(zone.name == "Customized Time Zone")
+    #expect(["Europe/Berlin", "Europe/Paris", "Europe/Budapest", "Europe/Warsaw"].contains(zone.ianaIdentifier ?? ""))
+}
+
+@Test func aVTimeZoneNoIANAZoneFollowsIsUsedAsItIsAndReported() throws {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:Base Camp Time", "BEGIN:STANDARD",
+        "DTSTART:19700101T000000", "TZOFFSETFROM:+0517", "TZOFFSETTO:+0517", "END:STANDARD", "END:VTIMEZONE",
+        "BEGIN:VEVENT", "UID:b", "DTSTART;TZID=Base Camp Time:20260615T100000", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let result = parse(bytes)
+    #expect(result.diagnostics.map(\.code) == ["custom-time-zone"])
+    #expect(result.document.events.first?.start?.timeZone == TimeZoneReference(name: "Base Camp Time"))
+}

@@ -106,7 +106,7 @@ import Testing
     let bad = try String(contentsOf: output.appendingPathComponent("bad.ics"), encoding: .utf8)
     #expect(bad.contains("UID:good@example.com"))
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("notes.ics").path))
-    #expect(run.errors.contains("notes.ics: error: not iCalendar data"))
+    #expect(run.errors.contains("notes.ics: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
     #expect(run.errors.contains("calport: 3 files, 5 events, 0 warnings, 2 failed"))
 }
 

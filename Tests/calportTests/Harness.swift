@@ -52,3 +52,9 @@ let badEvent = """
     END:VCALENDAR\r
 
     """
+
+/// `../shared` beside the checkout, when present (CI has it; a fresh clone may not).
+var sharedDirectoryBesideCheckout: URL? {
+    let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+}

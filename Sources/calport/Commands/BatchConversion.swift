@@ -9,6 +9,9 @@ import ICalendar
 struct BatchConversion {
     var arguments: ParsedArguments
     var directory: String
+    /// What each input is read as; detected per file when nil.
+    var requestedFormat: InputFile.Format?
+    var target: OutputFormat
 
     /// What converting one file produced, reported in input order once all are done.
     private struct Outcome: Sendable {
@@ -26,11 +29,16 @@ struct BatchConversion {
         }
         let strict = arguments.isSet(CommonOptions.strict)
         let outcomes = OutcomeSlots<Outcome>(count: inputs.count)
+        let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             outcomes.set(index, convert(inputs[index], strict: strict))
+            let done = outcomes.values
+            progress.update(filesDone: done.count, of: inputs.count, events: done.reduce(0) { $0 + $1.events })
         }
+        progress.finish()
         var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: strict, terminal: terminal)
+            quiet: arguments.isSet(CommonOptions.quiet), strict: strict,
+            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
         var failures = 0
         var events = 0
         for (input, outcome) in zip(inputs, outcomes.values) {
@@ -59,27 +67,28 @@ struct BatchConversion {
             return outcome
         }
         let file = InputFile(name: input.path, bytes: [UInt8](data), remainder: nil)
-        guard file.detectedFormat == .iCalendar else {
-            outcome.failure = "not iCalendar data (expected BEGIN:VCALENDAR)"
+        guard let format = requestedFormat ?? file.detectedFormat else {
+            outcome.failure = "expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither"
             return outcome
         }
-        let result = ICalendarParser().parse(file.bytes, file: input.path)
-        outcome.diagnostics = result.diagnostics
-        outcome.events = result.document.events.count
-        outcome.dropped = result.droppedComponents
-        if strict, let first = result.diagnostics.first(where: { $0.severity >= .warning }) {
+        let read = CalendarInput.read(file, as: format)
+        let written = target.write(read.document)
+        outcome.diagnostics = read.diagnostics + written.diagnostics
+        outcome.events = read.document.events.count
+        outcome.dropped = read.dropped + written.diagnostics.filter { $0.severity == .error }.count
+        if strict, let first = outcome.diagnostics.first(where: { $0.severity >= .warning }) {
             outcome.failure = "stopped by --strict at \(first.location); nothing was written"
             return outcome
         }
-        let target = (directory as NSString).appendingPathComponent(
-            ((input.relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension("ics")
-                ?? input.relativePath)
+        let path = (directory as NSString).appendingPathComponent(
+            ((input.relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension(
+                target.fileExtension) ?? input.relativePath)
         do {
             try FileManager.default.createDirectory(
-                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try AtomicFile.write(ICalendarSerializer().serialize(result.document), to: target)
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try AtomicFile.write(written.bytes, to: path)
         } catch {
-            outcome.failure = "cannot write \(target): \(error)"
+            outcome.failure = "cannot write \(path): \(error)"
         }
         return outcome
     }

@@ -26,7 +26,7 @@ enum ConvertCommand {
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
             from, to, output, outputDirectory, streaming, expandUnsupported, CommonOptions.strict, CommonOptions.quiet,
-            CommonOptions.help,
+            CommonOptions.verbose, CommonOptions.help,
         ],
         positionals: "[FILE…|-]")
 
@@ -36,10 +36,15 @@ enum ConvertCommand {
                 terminal.writeError("calport convert: error: use either -o FILE or --out-dir DIR, not both\n")
                 return .usage
             }
-            return BatchConversion(arguments: arguments, directory: directory).run(terminal: terminal)
+            return BatchConversion(
+                arguments: arguments, directory: directory,
+                requestedFormat: arguments.value(from).flatMap(InputFile.Format.init(rawValue:)),
+                target: OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+            ).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            verbose: arguments.isSet(CommonOptions.verbose),
             terminal: terminal)
         let inputs: [InputFile]
         do {

@@ -19,7 +19,10 @@ enum ExpandCommand {
 
     static let spec = CommandSpec(
         name: "expand", abstract: "List every occurrence of recurring events in a window.",
-        options: [start, end, zone, format, cap, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help],
+        options: [
+            start, end, zone, format, cap, CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose,
+            CommonOptions.help,
+        ],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -37,6 +40,7 @@ enum ExpandCommand {
         }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
+            verbose: arguments.isSet(CommonOptions.verbose),
             terminal: terminal)
         let inputs: [InputFile]
         do {

@@ -23,7 +23,7 @@ enum ExportCommand {
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
         options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all
             + [
-                CommonOptions.quiet, CommonOptions.help,
+                CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
             ])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -55,7 +55,8 @@ enum ExportCommand {
             return ServiceOptions.exitStatus(error)
         case .success(let exported):
             var reporter = DiagnosticReporter(
-                quiet: arguments.isSet(CommonOptions.quiet), strict: false, terminal: terminal)
+                quiet: arguments.isSet(CommonOptions.quiet), strict: false,
+                verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
             _ = reporter.report(exported.diagnostics)
             let bytes: [UInt8]
             if arguments.value(format) == "graph" {

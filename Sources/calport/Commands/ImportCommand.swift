@@ -17,14 +17,14 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import", abstract: "Import events into a Microsoft Graph calendar.",
         options: [calendar, dryRun, journal, ServiceOptions.tokenFile] + ServiceOptions.all + [
-            CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
+            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
         ],
         positionals: "FILE…")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            terminal: terminal)
+            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
         let inputs: [InputFile]
         do {
             inputs = try InputFile.open(arguments.positionals, terminal: terminal)

@@ -28,6 +28,15 @@ struct OutputFormat: Equatable {
         self.expansion = expansion
     }
 
+    /// The extension of files written in this format.
+    var fileExtension: String {
+        switch kind {
+        case .iCalendar: return "ics"
+        case .graph, .graphPost: return "json"
+        case .ndjson: return "ndjson"
+        }
+    }
+
     init?(rawValue: String) {
         guard let kind = Kind(rawValue: rawValue) else { return nil }
         self.init(kind: kind)

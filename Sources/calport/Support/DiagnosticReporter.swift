@@ -4,13 +4,16 @@ import CalendarModel
 struct DiagnosticReporter {
     var quiet: Bool
     var strict: Bool
+    /// Whether notes (facts that lose nothing, such as a DTSTART moved to the first occurrence) are shown.
+    var verbose: Bool
     let terminal: Terminal
     private(set) var errorCount = 0
     private(set) var warningCount = 0
 
-    init(quiet: Bool, strict: Bool, terminal: Terminal) {
+    init(quiet: Bool, strict: Bool, verbose: Bool = false, terminal: Terminal) {
         self.quiet = quiet
         self.strict = strict
+        self.verbose = verbose
         self.terminal = terminal
     }
 
@@ -23,7 +26,7 @@ struct DiagnosticReporter {
             case .warning: warningCount += 1
             case .note: break
             }
-            if diagnostic.severity == .error || !quiet {
+            if diagnostic.severity == .error || (!quiet && (diagnostic.severity == .warning || verbose)) {
                 terminal.writeError(diagnostic.description + "\n")
             }
             if strict && diagnostic.severity == .error { return diagnostic }
