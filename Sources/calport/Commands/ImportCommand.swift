@@ -89,7 +89,11 @@ enum ImportCommand {
             terminal.writeError("calport import: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         case .success(let report):
-            terminal.writeOutput(Array(summary(report).utf8))
+            // Events Graph cannot hold were never sent; they count as failed too.
+            let refused = written.diagnostics.filter { $0.severity == .error }.map {
+                (label: $0.uid ?? $0.location.description, reason: $0.message)
+            }
+            terminal.writeOutput(Array(summary(report, refused: refused).utf8))
             return report.failures.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
         }
     }
@@ -116,10 +120,10 @@ enum ImportCommand {
     }
 
     /// The final report: counts, then each failure with its reason.
-    static func summary(_ report: ImportReport) -> String {
-        var text =
-            "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(report.failures.count)\n"
-        for failure in report.failures { text += "  \(failure.label): \(failure.reason)\n" }
+    static func summary(_ report: ImportReport, refused: [(label: String, reason: String)]) -> String {
+        let failures = refused + report.failures
+        var text = "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(failures.count)\n"
+        for failure in failures { text += "  \(failure.label): \(failure.reason)\n" }
         return text
     }
 }
