@@ -74,11 +74,11 @@ import Testing
             "calport-login-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = TokenCache(path: directory.appendingPathComponent("calport/token.json").path)
-        let prompts = PromptLog()
+        let prompts = LockedList<DeviceCodePrompt>()
         let tokens = try await DeviceCodeLogin(
             endpoints: emulator.endpoints, transport: URLSessionTransport(), sleep: { _ in }
         )
-        .signIn { prompt in prompts.add(prompt) }
+        .signIn { prompt in prompts.append(prompt) }
         #expect(prompts.all.map(\.userCode) == ["EMU-CODE"])
         #expect(prompts.all.first?.verificationURL == "https://microsoft.com/devicelogin")
         try cache.save(tokens)
@@ -127,12 +127,4 @@ import Testing
         #expect(try JSONParser.parse(first.body)["id"] == JSONParser.parse(second.body)["id"])
         #expect(try await emulator.state()["events"]?.arrayValue?.count == 1)
     }
-}
-
-/// Collects prompts shown during sign-in.
-final class PromptLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var prompts: [DeviceCodePrompt] = []
-    func add(_ prompt: DeviceCodePrompt) { lock.withLock { prompts.append(prompt) } }
-    var all: [DeviceCodePrompt] { lock.withLock { prompts } }
 }

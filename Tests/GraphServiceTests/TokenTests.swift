@@ -61,4 +61,35 @@ import Testing
         #expect(form.contains("grant_type=refresh_token") && form.contains("refresh_token=refresh-1"))
         #expect(try cache.load()?.refreshToken == Secret("refresh-2"))
     }
+
+    @Test func deviceCodeLoginPollsSlowerWhenAskedAndStopsWhenDeclined() async throws {
+        let grant =
+            #"{"device_code":"D","user_code":"U-1","verification_uri":"https://microsoft.com/devicelogin","interval":2}"#
+        let transport = FakeTransport([
+            jsonResponse(200, grant),
+            jsonResponse(400, #"{"error":"authorization_pending"}"#),
+            jsonResponse(400, #"{"error":"slow_down"}"#),
+            jsonResponse(200, #"{"access_token":"A","refresh_token":"R","expires_in":3600}"#),
+            jsonResponse(200, grant),
+            jsonResponse(400, #"{"error":"access_denied","error_description":"the user declined"}"#),
+        ])
+        let sleeps = LockedList<Double>()
+        let login = DeviceCodeLogin(
+            endpoints: GraphEndpoints(authorityURL: URL(string: "http://127.0.0.1:9")!), transport: transport,
+            sleep: { sleeps.append($0) })
+        let tokens = try await login.signIn { _ in }
+        #expect(tokens.accessToken == Secret("A") && tokens.refreshToken == Secret("R"))
+        // RFC 8628 §3.5: slow_down adds 5 seconds to the interval.
+        #expect(sleeps.all == [2, 2, 7])
+        await #expect(throws: GraphServiceError.login("access_denied: the user declined")) {
+            try await login.signIn { _ in }
+        }
+        let first = await transport.requests[0]
+        #expect(first.url.absoluteString == "http://127.0.0.1:9/common/oauth2/v2.0/devicecode")
+        let form = String(decoding: first.body, as: UTF8.self)
+        #expect(
+            form
+                == "client_id=14d82eec-204b-4c2f-b7e8-296a70dab67e&scope=Calendars.ReadWrite%20User.Read%20MailboxSettings.Read%20offline_access"
+        )
+    }
 }
