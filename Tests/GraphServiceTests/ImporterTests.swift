@@ -109,4 +109,18 @@ import Testing
         #expect(body.members.map(\.key) == ["subject", "start"])
         #expect(plan.changes[1].action == .cancel(masterKey: master, originalStart: "2027-01-18T10:00:00Z"))
     }
+
+    @Test func changesToASeriesWhoseMasterFailedFailWithoutBeingSent() async throws {
+        let transport = FakeTransport([
+            jsonResponse(
+                200, #"{"responses":[{"id":"1","status":400,"body":{"error":{"code":"ErrorInvalidRecurrence"}}}]}"#)
+        ])
+        let cancel: JSONValue = [
+            "isCancelled": true, .init(stringLiteral: GraphEventWriter.seriesMasterAnnotation): "TX-1",
+            "originalStart": "2027-01-11T10:00:00Z",
+        ]
+        let report = try await importer(transport).run(ImportPlan(entries: [single(1), cancel]))
+        #expect(report.results.map(\.outcome).last == .failed(reason: "its series master was not created"))
+        #expect(await transport.requests.count == 1)
+    }
 }

@@ -56,7 +56,7 @@ public struct CalendarImporter: Sendable {
             for batch in batches { group.addTask { await creator.create(batch) } }
             for await batchResults in group {
                 results.merge(batchResults) { $1 }
-                progress(results.count, total)
+                progress(plan.items.count { results[$0.key] != nil }, total)
             }
         }
         let updater = SeriesUpdater(client: client, journal: journal)
@@ -72,9 +72,11 @@ public struct CalendarImporter: Sendable {
             for masterKey in seriesOrder {
                 let changes = changesBySeries[masterKey] ?? []
                 guard let masterID = masters[masterKey]?.id else {
-                    let reason =
-                        masters[masterKey].map { _ in "the series master's id is unknown" }
-                        ?? "its series master was not created"
+                    let reason: String
+                    switch masters[masterKey]?.outcome {
+                    case nil, .failed?: reason = "its series master was not created"
+                    default: reason = "the series master's id is unknown"
+                    }
                     results.merge(changes.map { ($0.key, ItemResult(outcome: .failed(reason: reason))) }) { $1 }
                     continue
                 }
@@ -82,7 +84,7 @@ public struct CalendarImporter: Sendable {
             }
             for await seriesResults in group {
                 results.merge(seriesResults) { $1 }
-                progress(results.count, total)
+                progress(plan.items.count { results[$0.key] != nil }, total)
             }
         }
         return ImportReport(

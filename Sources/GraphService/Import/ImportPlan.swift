@@ -25,8 +25,8 @@ public struct ImportPlan: Sendable, Hashable {
     /// Updates and cancellations, in input order; each names its master's key.
     public var changes: [PlannedItem]
 
-    /// The plan for writer entries; an entry with no `transactionId` or `originalStart` where one is
-    /// needed is a programming error in the writer, reported as a failed item.
+    /// The plan for writer entries, which carry a `transactionId` on every create and update and an
+    /// `originalStart` on every series change.
     public init(entries: [JSONValue]) {
         creates = []
         changes = []
