@@ -33,20 +33,18 @@ public struct GraphClient: Sendable {
         let tokens = self.tokens
         let sender = self.sender
         let request = draft
-        let authorised = { @Sendable (refresh: Bool) async throws(GraphServiceError) -> HTTPResponse in
+        let authorised = { @Sendable () async throws(GraphServiceError) -> HTTPResponse in
             try await sender.send(request) { (request: HTTPRequest) async throws(GraphServiceError) -> HTTPRequest in
                 var request = request
-                request.headers["Authorization"] = "Bearer " + (try await tokens.accessToken(refresh: refresh)).reveal()
+                request.headers["Authorization"] = "Bearer " + (try await tokens.accessToken(refresh: false)).reveal()
                 return request
             }
         }
-        let response = try await gate.withSlot { () async throws(GraphServiceError) -> HTTPResponse in
-            try await authorised(false)
-        }
+        let response = try await gate.withSlot(authorised)
         guard response.status == 401 else { return response }
-        return try await gate.withSlot { () async throws(GraphServiceError) -> HTTPResponse in
-            try await authorised(true)
-        }
+        // The token was refused: get a new one, once, and try again.
+        _ = try await tokens.accessToken(refresh: true)
+        return try await gate.withSlot(authorised)
     }
 
     /// The JSON object a successful request answers; an error status becomes `GraphServiceError.http`.

@@ -92,4 +92,29 @@ import Testing
                 == "client_id=14d82eec-204b-4c2f-b7e8-296a70dab67e&scope=Calendars.ReadWrite%20User.Read%20MailboxSettings.Read%20offline_access"
         )
     }
+
+    @Test func aRefusedCachedTokenIsRefreshedOnceAndTheRequestSentAgain() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = TokenCache(path: directory.appendingPathComponent("token.json").path)
+        try cache.save(
+            CachedTokens(
+                accessToken: Secret("old"), refreshToken: Secret("refresh-1"),
+                expiresAt: Date().addingTimeInterval(3600), clientID: "client", tenant: "common"))
+        let transport = FakeTransport([
+            jsonResponse(401, #"{"error":{"code":"InvalidAuthenticationToken"}}"#),
+            jsonResponse(200, #"{"access_token":"new","expires_in":3600}"#),
+            jsonResponse(200, #"{"displayName":"Ann"}"#),
+        ])
+        let endpoints = GraphEndpoints(
+            graphURL: URL(string: "http://127.0.0.1:9/v1.0")!, authorityURL: URL(string: "http://127.0.0.1:9")!)
+        let client = GraphClient(
+            endpoints: endpoints, tokens: CachedTokenProvider(cache: cache, endpoints: endpoints, transport: transport),
+            transport: transport)
+        #expect(try await client.json("GET", endpoints.graph("/me"))["displayName"] == "Ann")
+        let requests = await transport.requests
+        #expect(requests.map(\.url.path) == ["/v1.0/me", "/common/oauth2/v2.0/token", "/v1.0/me"])
+        #expect(requests.map { $0.headers["Authorization"] } == ["Bearer old", nil, "Bearer new"])
+        // The refresh answer had no new refresh token: the old one is kept.
+        #expect(try cache.load()?.refreshToken == Secret("refresh-1"))
+    }
 }
