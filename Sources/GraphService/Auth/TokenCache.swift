@@ -51,15 +51,12 @@ public struct TokenCache: Sendable, Hashable {
 
     /// Writes `tokens`, readable by the user alone.
     public func save(_ tokens: CachedTokens) throws(GraphServiceError) {
-        var object: JSONValue = [
-            "accessToken": .string(tokens.accessToken.reveal()),
-            "expiresAt": .number(tokens.expiresAt.timeIntervalSince1970.rounded()),
-            "clientId": .string(tokens.clientID), "tenant": .string(tokens.tenant),
-        ]
-        if let refresh = tokens.refreshToken, case .object(var members) = object {
-            members["refreshToken"] = .string(refresh.reveal())
-            object = .object(members)
-        }
+        var object = JSONObject([
+            JSONMember("accessToken", .string(tokens.accessToken.reveal())),
+            JSONMember("expiresAt", .number(tokens.expiresAt.timeIntervalSince1970.rounded())),
+            JSONMember("clientId", .string(tokens.clientID)), JSONMember("tenant", .string(tokens.tenant)),
+        ])
+        object["refreshToken"] = tokens.refreshToken.map { .string($0.reveal()) }
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(
@@ -68,7 +65,8 @@ public struct TokenCache: Sendable, Hashable {
             throw .storage(path: directory, reason: "cannot create the directory")
         }
         do {
-            try DurableFile.replace(path, with: Array(JSONWriter(pretty: true).string(object).utf8), mode: 0o600)
+            try DurableFile.replace(
+                path, with: Array(JSONWriter(pretty: true).string(.object(object)).utf8), mode: 0o600)
         } catch {
             throw .storage(path: path, reason: error.reason)
         }
