@@ -13,6 +13,7 @@ public struct UsageError: Error, CustomStringConvertible {
     public var message: String
 
     public init(message: String) { self.message = message }
+
     public var description: String { message }
 }
 

@@ -7,6 +7,14 @@ public struct CalendarDocument: Hashable, Sendable {
     public var name: String?
     /// The zone a calendar without TZIDs means (X-WR-TIMEZONE).
     public var timeZoneHint: String?
+    /// The colour clients show the calendar in: a CSS3 colour name or `#rrggbb` (RFC 7986 COLOR).
+    public var colour: String?
+    /// What the calendar is for (RFC 7986 DESCRIPTION or X-WR-CALDESC).
+    public var description: String?
+    /// How often a subscriber should fetch the calendar again (RFC 7986 REFRESH-INTERVAL or X-PUBLISHED-TTL).
+    public var refreshInterval: EventDuration?
+    /// Where the calendar can be fetched again (RFC 7986 SOURCE).
+    public var sourceURL: String?
     /// Calendar properties the model does not interpret, in order.
     public var extraProperties: [ExtraProperty]
     /// Events in source order: series masters and their overrides alike.

@@ -229,6 +229,10 @@ public struct Alarm: Hashable, Sendable {
 
     /// A display reminder `minutes` minutes before the start, as Outlook and Graph set them.
     public static func minutesBeforeStart(_ minutes: Int) -> Alarm {
-        Alarm(action: .display, trigger: .relative(EventDuration(exactSeconds: -minutes * 60), relatedToEnd: false))
+        var alarm = Alarm(
+            action: .display, trigger: .relative(EventDuration(exactSeconds: -minutes * 60), relatedToEnd: false))
+        // RFC 5545 §3.6.6 requires DESCRIPTION in a DISPLAY alarm; "Reminder" is what Outlook writes.
+        alarm.description = "Reminder"
+        return alarm
     }
 }

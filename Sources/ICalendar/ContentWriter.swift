@@ -14,12 +14,7 @@ struct ContentWriter {
     /// `BEGIN:VCALENDAR` and the calendar's own properties.
     mutating func writeHeader(_ document: CalendarDocument) {
         write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
-        write(ContentLine(name: "VERSION", value: "2.0"))
-        write(ContentLine(name: "PRODID", value: document.productID ?? ICalendarSerializer.defaultProductID))
-        if let method = document.method { write(ContentLine(name: "METHOD", value: method)) }
-        if let name = document.name { write(ContentLine(name: "X-WR-CALNAME", value: TextCodec.escape(name))) }
-        if let hint = document.timeZoneHint { write(ContentLine(name: "X-WR-TIMEZONE", value: hint)) }
-        for property in document.extraProperties { write(ContentLine(property)) }
+        for line in document.headerLines { write(line) }
     }
 
     mutating func write(_ component: ContentComponent) {

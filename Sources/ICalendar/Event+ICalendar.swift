@@ -42,6 +42,11 @@ extension Event {
             }
             guard decode(line, context: &context) else { return nil }
         }
+        // RFC 5545 §3.6.1: a DATE start without DTEND or DURATION lasts one day. Stating it means
+        // the written VEVENT has the exclusive next-day DTEND that Outlook and Google expect.
+        if end == nil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
+        adoptAppleStructuredLocation()
+        adoptConferenceLinks()
         for child in component.components {
             if child.name == "VALARM", let alarm = Alarm(component: child, context: &context) {
                 alarms.append(alarm)
@@ -171,6 +176,7 @@ extension Event {
         for (index, location) in locations.enumerated() {
             lines += location.contentLines(primary: index == 0)
         }
+        if !hasOwnAppleStructuredLocation, let pin = appleStructuredLocationLine { lines.append(pin) }
         if let organizer { lines.append(organizer.contentLine(name: "ORGANIZER")) }
         lines += attendees.map(\.contentLine)
         add("STATUS", status?.token)
@@ -179,7 +185,8 @@ extension Event {
         add("CLASS", classification?.token)
         add("PRIORITY", priority.map(String.init))
         add("X-MICROSOFT-CDO-IMPORTANCE", importance?.token)
-        for category in categories { add("CATEGORIES", TextCodec.escape(category)) }
+        // One CATEGORIES line: RFC 5545 allows several, but ics-py 0.7.3 refuses a second one.
+        if !categories.isEmpty { add("CATEGORIES", categories.map(TextCodec.escape).joined(separator: ",")) }
         add("URL", url)
         lines += conferences.map(\.contentLine)
         for rule in recurrenceRules { lines.append(encoder.recurrenceLine("RRULE", rule)) }

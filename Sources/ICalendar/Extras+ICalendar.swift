@@ -77,7 +77,7 @@ extension Location {
 extension Conference {
     init(line: ContentLine) {
         self.init(
-            uri: line.value, label: line.parameter("LABEL").map { $0 },
+            uri: line.value, label: line.parameter("LABEL") ?? ConferenceProvider(link: line.value)?.label,
             features: line.parameters.first { $0.name.caseInsensitiveEquals("FEATURE") }?.values ?? [],
             parameters: line.parameters(excluding: ["VALUE", "LABEL", "FEATURE"]))
     }
@@ -85,7 +85,7 @@ extension Conference {
     var contentLine: ContentLine {
         var parameters = [Parameter("VALUE", "URI")]
         if !features.isEmpty { parameters.append(Parameter(name: "FEATURE", values: features)) }
-        if let label { parameters.append(Parameter("LABEL", label)) }
+        if let label = labelForOutput { parameters.append(Parameter("LABEL", label)) }
         return ContentLine(name: "CONFERENCE", parameters: parameters + self.parameters, value: uri)
     }
 }

@@ -20,10 +20,13 @@ extension TimeZoneDefinition {
                 observances.append(observance)
             }
         }
+        // RFC 5545 §3.6.5 requires at least one; written empty, Outlook and vobject reject the file.
+        // Dropped, the TZID resolves by name (and gets a VTIMEZONE from tzdata) or is reported unknown.
         if observances.isEmpty {
             context.report(
-                .warning, "invalid-vtimezone", "VTIMEZONE \(tzid) has no STANDARD or DAYLIGHT rules",
+                .error, "invalid-vtimezone", "VTIMEZONE \(tzid) has no valid STANDARD or DAYLIGHT rules; dropped",
                 line: component.line)
+            return nil
         }
     }
 

@@ -83,3 +83,27 @@ private func unfolded(_ text: String) -> [String] {
     let lines = unfolded(streamed.output)
     #expect(lines.firstIndex(of: "BEGIN:VTIMEZONE")! > lines.firstIndex(of: "BEGIN:VEVENT")!)
 }
+
+/// Google and Apple write floating times with the calendar's zone in X-WR-TIMEZONE; Graph has no
+/// floating time, so they go out in that zone (Europe/Paris is CLDR's "Romance Standard Time", 001).
+@Test func floatingTimesTakeTheCalendarsZoneOnTheWayToGraph() {
+    let floating = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:x\r
+        X-WR-TIMEZONE:Europe/Paris\r
+        BEGIN:VEVENT\r
+        UID:f@example.com\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART:20260615T100000\r
+        DTEND:20260615T110000\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+    let run = runCalport(["convert", "--to", "graph-post"], stdin: floating)
+    #expect(run.status == .success)
+    #expect(
+        run.output.contains("\"start\":{\"dateTime\":\"2026-06-15T10:00:00\",\"timeZone\":\"Romance Standard Time\"}"))
+    #expect(!run.errors.contains("graph-floating-time"))
+}

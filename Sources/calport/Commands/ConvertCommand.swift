@@ -190,6 +190,10 @@ extension CalendarDocument {
         method = method ?? other.method
         name = name ?? other.name
         timeZoneHint = timeZoneHint ?? other.timeZoneHint
+        colour = colour ?? other.colour
+        description = description ?? other.description
+        refreshInterval = refreshInterval ?? other.refreshInterval
+        sourceURL = sourceURL ?? other.sourceURL
         if extraProperties.isEmpty { extraProperties = other.extraProperties }
     }
 }

@@ -2,6 +2,7 @@ import CalendarModel
 import Foundation
 import GraphEvents
 import ICalendar
+import TimeZones
 
 /// What `convert --to` writes.
 struct OutputFormat: Equatable {
@@ -55,7 +56,7 @@ struct OutputFormat: Equatable {
             }
             return (bytes, [])
         case .graph, .graphPost:
-            let (events, expansionNotes) = expandingWhatGraphRefuses(document)
+            let (events, expansionNotes) = expandingWhatGraphRefuses(OutputFormat.anchoringFloatingTimes(document))
             let written = GraphEventWriter(style: kind == .graph ? .full : .post).write(events)
             var bytes = Array((kind == .graph ? "{\"value\":[\n" : "[\n").utf8)
             for (index, value) in written.output.enumerated() {
@@ -65,6 +66,23 @@ struct OutputFormat: Equatable {
             bytes += Array((kind == .graph ? "\n]}\n" : "\n]\n").utf8)
             return (bytes, expansionNotes + written.diagnostics)
         }
+    }
+
+    /// Graph has no floating time: a calendar that names its zone (X-WR-TIMEZONE, as Google and
+    /// Apple write) means its floating times in that zone.
+    static func anchoringFloatingTimes(_ document: CalendarDocument) -> CalendarDocument {
+        guard let hint = document.timeZoneHint, let iana = TimeZoneResolver().resolve(hint).ianaIdentifier else {
+            return document
+        }
+        var anchored = document
+        let zone = TimeZoneReference(name: hint, ianaIdentifier: iana)
+        for index in anchored.events.indices {
+            anchored.events[index].mapTimes { time in
+                if case .floating(let local) = time { return .zoned(local, zone) }
+                return time
+            }
+        }
+        return anchored
     }
 
     /// With a window, each series whose recurrence Graph refuses becomes its occurrences in the

@@ -1,0 +1,83 @@
+import CalendarModel
+import Foundation
+import Testing
+
+@testable import ICalendar
+
+/// The unfolded content lines written for the first event of a parsed calendar.
+private func written(_ input: [UInt8]) -> (model: Event?, lines: [String]) {
+    let document = parse(input).document
+    return (document.events.first, unfoldedLines(serialize(document)))
+}
+
+private func roundTrips(_ input: [UInt8]) -> Bool {
+    let first = parse(input).document
+    return parse(ICalendarSerializer().serialize(first)).document == first
+}
+
+@Test func appleStructuredLocationGivesCoordinatesAndIsKeptAsWritten() throws {
+    // The form Apple Calendar writes: RFC 5870 geo URI, title and address as parameters.
+    let pin =
+        #"X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-ADDRESS="1 Infinite Loop, Cupertino, CA 95014";X-APPLE-RADIUS=72.4;X-TITLE="Apple Inc.":geo:37.331741,-122.030333"#
+    let input = calendar(event: [
+        "UID:a", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T170000Z", "LOCATION:Apple Inc.", pin,
+    ])
+    let (event, lines) = written(input)
+    #expect(event?.locations.first?.coordinates == GeoCoordinate(latitude: 37.331741, longitude: -122.030333))
+    #expect(lines.contains("GEO:37.331741;-122.030333"))
+    // Kept as written, except that a value needing no quotes (RFC 5545 §3.1) is written without.
+    #expect(
+        lines.filter { $0.hasPrefix("X-APPLE-STRUCTURED-LOCATION") } == [
+            pin.replacingOccurrences(of: #"X-TITLE="Apple Inc.""#, with: "X-TITLE=Apple Inc.")
+        ])
+    #expect(roundTrips(input))
+}
+
+@Test func coordinatesAreWrittenAsAnAppleStructuredLocation() throws {
+    let input = calendar(event: [
+        "UID:b", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "LOCATION:Room 4.12\\, Berlin office",
+        "GEO:52.52;13.405",
+    ])
+    let (event, lines) = written(input)
+    // The title has a comma, so RFC 5545 §3.2 wants the parameter value quoted.
+    #expect(
+        lines.contains(
+            #"X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-APPLE-RADIUS=70;X-TITLE="Room 4.12, Berlin office":geo:52.52,13.405"#
+        ))
+    #expect(event?.extraProperties.isEmpty == true)
+    #expect(roundTrips(input))
+    let again = parse(Array(serialize(parse(input).document).utf8)).document.events.first
+    #expect(again?.extraProperties.isEmpty == true)
+}
+
+@Test func meetingLinksInDescriptionLocationAndGoogleConferenceBecomeConferences() throws {
+    let teams = "https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0"
+    let meet = "https://meet.google.com/abc-defg-hij"
+    let input = calendar(event: [
+        "UID:c", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+        "DESCRIPTION:Join: <\(teams)>.\\nAgenda: https://example.com/agenda",
+        "LOCATION:Online (\(meet))", "X-GOOGLE-CONFERENCE:\(meet)",
+    ])
+    let (event, lines) = written(input)
+    #expect(
+        event?.conferences == [
+            Conference(uri: meet, label: "Google Meet", features: ["AUDIO", "VIDEO"]),
+            Conference(uri: teams, label: "Microsoft Teams Meeting", features: ["AUDIO", "VIDEO"]),
+        ])
+    // RFC 7986 §5.11: CONFERENCE;VALUE=URI with FEATURE and LABEL.
+    #expect(lines.contains("CONFERENCE;VALUE=URI;FEATURE=AUDIO,VIDEO;LABEL=Microsoft Teams Meeting:\(teams)"))
+    #expect(lines.contains("CONFERENCE;VALUE=URI;FEATURE=AUDIO,VIDEO;LABEL=Google Meet:\(meet)"))
+    #expect(roundTrips(input))
+}
+
+@Test func aLinkAlreadyInAConferenceIsNotAddedTwiceAndGetsItsLabel() throws {
+    let zoom = "https://us02web.zoom.us/j/81234567890?pwd=abc"
+    let input = calendar(event: [
+        "UID:d", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "CONFERENCE;VALUE=URI:\(zoom)",
+        "DESCRIPTION:Zoom: \(zoom)",
+    ])
+    let (event, lines) = written(input)
+    #expect(event?.conferences == [Conference(uri: zoom, label: "Zoom Meeting")])
+    #expect(lines.filter { $0.hasPrefix("CONFERENCE") } == ["CONFERENCE;VALUE=URI;LABEL=Zoom Meeting:\(zoom)"])
+    #expect(roundTrips(input))
+}
