@@ -54,7 +54,8 @@ READ_ONLY = {
     "originalStart", "isCancelled", "webLink", "cancelledOccurrences", "exceptionOccurrences", "isOrganizer",
 }
 
-PATTERNS = {"daily", "weekly", "absoluteMonthly", "absoluteYearly"}
+PATTERNS = {"daily", "weekly", "absoluteMonthly", "relativeMonthly", "absoluteYearly", "relativeYearly"}
+INDEXES = ["first", "second", "third", "fourth"]
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
@@ -212,7 +213,7 @@ class Store:
             event["_exceptions"].pop(key, None)
         return 204, None
 
-    # ----- recurrence expansion (the patterns the tests use)
+    # ----- recurrence expansion: the six pattern types Graph has
 
     def pattern_dates(self, recurrence, until_date):
         pattern, range_ = recurrence["pattern"], recurrence["range"]
@@ -230,12 +231,12 @@ class Store:
             elif kind == "weekly":
                 weeks = (day - week_start).days // 7
                 match = weeks % interval == 0 and WEEKDAYS[day.weekday()] in pattern.get("daysOfWeek", [])
-            elif kind == "absoluteMonthly":
+            elif kind in ("absoluteMonthly", "relativeMonthly"):
                 months = (day.year - start.year) * 12 + day.month - start.month
-                match = months % interval == 0 and day.day == pattern.get("dayOfMonth")
+                match = months % interval == 0 and on_day(pattern, day)
             else:
                 match = (day.year - start.year) % interval == 0 and day.month == pattern.get("month") \
-                    and day.day == pattern.get("dayOfMonth")
+                    and on_day(pattern, day)
             if match:
                 yield day
                 if remaining is not None:
@@ -573,6 +574,18 @@ class Handler(BaseHTTPRequestHandler):
                     setattr(store.args, key, value)
                 return self.send(200, {"ok": True})
         return self.send(404, {"error": "unknown control endpoint"})
+
+
+def on_day(pattern, day):
+    """Whether an absolute pattern's dayOfMonth, or a relative one's index and daysOfWeek, is this day."""
+    if pattern["type"].startswith("absolute"):
+        return day.day == pattern.get("dayOfMonth")
+    if WEEKDAYS[day.weekday()] not in pattern.get("daysOfWeek", []):
+        return False
+    index = pattern.get("index", "first")
+    if index == "last":
+        return (day + dt.timedelta(days=7)).month != day.month
+    return INDEXES.index(index) == (day.day - 1) // 7
 
 
 def first(query, name, default=None):
