@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "GraphEvents", targets: ["GraphEvents"]),
+        .library(name: "GraphService", targets: ["GraphService"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,15 +23,21 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
+        .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]
+            dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
         .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),
+        .testTarget(
+            name: "GraphServiceTests",
+            dependencies: ["GraphService", "GraphEvents", "CalendarModel", "ICalendar"],
+            exclude: ["Emulator"]
+        ),
         .testTarget(name: "calportTests", dependencies: ["calport", "ICalendar", "GraphEvents", "CalendarModel"]),
     ]
 )

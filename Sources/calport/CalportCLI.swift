@@ -7,7 +7,8 @@ enum CalportCLI {
     static let version = "0.1.0"
 
     static let commands: [CommandSpec] = [
-        ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, CompletionCommand.spec,
+        ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, ExportCommand.spec,
+        ImportCommand.spec, LoginCommand.spec, LogoutCommand.spec, CompletionCommand.spec,
     ]
 
     static var helpText: String {
@@ -74,6 +75,10 @@ enum CalportCLI {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
         case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
+        case ExportCommand.spec.name: return ExportCommand.run(parsed, terminal: terminal)
+        case ImportCommand.spec.name: return ImportCommand.run(parsed, terminal: terminal)
+        case LoginCommand.spec.name: return LoginCommand.run(parsed, terminal: terminal)
+        case LogoutCommand.spec.name: return LogoutCommand.run(parsed, terminal: terminal)
         case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
         case CompletionCommand.spec.name: return CompletionCommand.run(parsed, terminal: terminal, commands: commands)
         default: return .usage

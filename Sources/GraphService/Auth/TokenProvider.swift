@@ -1,0 +1,31 @@
+import Foundation
+
+/// Supplies the bearer token for Graph requests.
+public protocol TokenProvider: Sendable {
+    /// A token to use now; `refresh` asks for a new one because the last was refused (HTTP 401).
+    func accessToken(refresh: Bool) async throws(GraphServiceError) -> Secret
+}
+
+/// A token given from outside (`CALPORT_TOKEN` or `--token-file`), used as is.
+public struct StaticTokenProvider: TokenProvider {
+    private let token: Secret
+
+    public init(token: Secret) {
+        self.token = token
+    }
+
+    /// The file's content with surrounding whitespace removed.
+    public init(file path: String) throws(GraphServiceError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .storage(path: path, reason: "cannot read the token file")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .storage(path: path, reason: "the token file is empty") }
+        self.init(token: Secret(text))
+    }
+
+    public func accessToken(refresh: Bool) async throws(GraphServiceError) -> Secret {
+        if refresh { throw .notSignedIn("the given token was refused (HTTP 401); get a new one") }
+        return token
+    }
+}

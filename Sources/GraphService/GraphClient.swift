@@ -1,0 +1,77 @@
+import Foundation
+import GraphEvents
+
+/// Authorised JSON requests to Graph: bearer token, at most four in flight, transient failures
+/// retried, one token refresh on HTTP 401.
+public struct GraphClient: Sendable {
+    public var endpoints: GraphEndpoints
+    private let tokens: any TokenProvider
+    private let sender: RetryingSender
+    private let gate: RequestGate
+
+    public init(
+        endpoints: GraphEndpoints, tokens: any TokenProvider, transport: any HTTPTransport = URLSessionTransport(),
+        retry: RetryPolicy = RetryPolicy(), gate: RequestGate = RequestGate(limit: 4),
+        onRetry: @escaping @Sendable (_ request: String, _ reason: String, _ delay: Double) -> Void = { _, _, _ in }
+    ) {
+        self.endpoints = endpoints
+        self.tokens = tokens
+        self.sender = RetryingSender(transport: transport, policy: retry, onRetry: onRetry)
+        self.gate = gate
+    }
+
+    /// A JSON request to `url` (absolute, e.g. an `@odata.nextLink`) and the response, whatever its status.
+    public func send(
+        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:]
+    ) async throws(GraphServiceError) -> HTTPResponse {
+        var draft = HTTPRequest(
+            method: method, url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })
+        if let body {
+            draft.headers["Content-Type"] = "application/json"
+            draft.body = Array(JSONWriter().string(body).utf8)
+        }
+        let tokens = self.tokens
+        let sender = self.sender
+        let request = draft
+        let authorised = { @Sendable () async throws(GraphServiceError) -> HTTPResponse in
+            try await sender.send(request) { (request: HTTPRequest) async throws(GraphServiceError) -> HTTPRequest in
+                var request = request
+                request.headers["Authorization"] = "Bearer " + (try await tokens.accessToken(refresh: false)).reveal()
+                return request
+            }
+        }
+        let response = try await gate.withSlot(authorised)
+        guard response.status == 401 else { return response }
+        // The token was refused: get a new one, once, and try again.
+        _ = try await tokens.accessToken(refresh: true)
+        return try await gate.withSlot(authorised)
+    }
+
+    /// The JSON object a successful request answers; an error status becomes `GraphServiceError.http`.
+    public func json(
+        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:]
+    ) async throws(GraphServiceError) -> JSONValue {
+        let response = try await send(method, url, body: body, headers: headers)
+        let summary = "\(method) \(url.path)"
+        guard response.isSuccess else { throw GraphClient.error(summary, response.status, body: response.body) }
+        if response.body.isEmpty { return .null }
+        do {
+            return try JSONParser.parse(response.body)
+        } catch {
+            throw .unexpectedResponse(request: summary, reason: "invalid JSON: \(error)")
+        }
+    }
+
+    /// The error for an error status, with Graph's `error.code` and `error.message` when the body has them.
+    static func error(_ request: String, _ status: Int, body: [UInt8]) -> GraphServiceError {
+        error(request, status, json: try? JSONParser.parse(body))
+    }
+
+    /// The same, from an already-parsed body (a `$batch` item's).
+    static func error(_ request: String, _ status: Int, json: JSONValue?) -> GraphServiceError {
+        let detail = json?["error"]
+        return .http(
+            request: request, status: status, code: detail?["code"]?.stringValue,
+            message: detail?["message"]?.stringValue)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where calport talks to: the Graph API root and the sign-in authority, with the app it signs in as.
+public struct GraphEndpoints: Sendable, Hashable {
+    /// Microsoft Graph v1.0, the default API root.
+    public static let defaultGraphURL = URL(string: "https://graph.microsoft.com/v1.0")!
+    /// The Microsoft identity platform, the default authority.
+    public static let defaultAuthorityURL = URL(string: "https://login.microsoftonline.com")!
+    /// Work, school and personal accounts alike.
+    public static let defaultTenant = "common"
+    /// "Microsoft Graph Command Line Tools", Microsoft's public client for delegated Graph access
+    /// from terminals; organisations that block it register their own app and pass its id.
+    public static let defaultClientID = "14d82eec-204b-4c2f-b7e8-296a70dab67e"
+    /// The delegated permissions calport asks for.
+    public static let scopes = ["Calendars.ReadWrite", "User.Read", "MailboxSettings.Read", "offline_access"]
+
+    public var graphURL: URL
+    public var authorityURL: URL
+    public var tenant: String
+    public var clientID: String
+
+    public init(
+        graphURL: URL = defaultGraphURL, authorityURL: URL = defaultAuthorityURL, tenant: String = defaultTenant,
+        clientID: String = defaultClientID
+    ) {
+        self.graphURL = graphURL
+        self.authorityURL = authorityURL
+        self.tenant = tenant
+        self.clientID = clientID
+    }
+
+    /// `{authority}/{tenant}/oauth2/v2.0/devicecode`.
+    public var deviceCodeURL: URL { oauthURL("devicecode") }
+    /// `{authority}/{tenant}/oauth2/v2.0/token`.
+    public var tokenURL: URL { oauthURL("token") }
+
+    /// The Graph URL for `path` (starting with `/`) and an already-encoded `query`.
+    public func graph(_ path: String, query: String? = nil) -> URL {
+        URL(string: graphURL.absoluteString.trimmingTrailingSlash + path + (query.map { "?" + $0 } ?? ""))!
+    }
+
+    private func oauthURL(_ name: String) -> URL {
+        authorityURL.appendingPathComponent(tenant).appendingPathComponent("oauth2/v2.0").appendingPathComponent(name)
+    }
+
+    /// A URL from a flag or variable, which must be absolute http(s).
+    public static func parseURL(_ text: String, option: String) throws(GraphServiceError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else { throw .invalidConfiguration("\(option): expected an absolute http(s) URL, found '\(text)'") }
+        return url
+    }
+}
+
+extension String {
+    var trimmingTrailingSlash: String { hasSuffix("/") ? String(dropLast()) : self }
+
+    /// Percent-encoded for a query value or path segment: unreserved characters only (RFC 3986 §2.3).
+    var urlComponentEncoded: String {
+        addingPercentEncoding(
+            withAllowedCharacters: .init(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? self
+    }
+}

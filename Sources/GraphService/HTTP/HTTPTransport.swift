@@ -1,0 +1,19 @@
+/// Sends one HTTP request and returns its response; the seam where tests put a fake.
+public protocol HTTPTransport: Sendable {
+    /// The response, or a `TransportError` when no response arrived (refused, dropped, timed out).
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+}
+
+/// No HTTP response arrived: the connection failed, dropped or timed out.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The request that failed, as `METHOD /path`.
+    public var request: String
+    public var reason: String
+
+    public init(request: String, reason: String) {
+        self.request = request
+        self.reason = reason
+    }
+
+    public var description: String { "\(request): no response: \(reason)" }
+}

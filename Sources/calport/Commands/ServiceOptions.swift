@@ -1,0 +1,104 @@
+import ArgumentParsing
+import Dispatch
+import Foundation
+import GraphService
+
+/// Options and set-up shared by the commands that talk to Graph: where it is, and how to sign in.
+enum ServiceOptions {
+    static let graphURL = OptionSpec(
+        names: ["--graph-url"], valueName: "URL",
+        help: "Graph API root (default $CALPORT_GRAPH_URL, else https://graph.microsoft.com/v1.0)")
+    static let authorityURL = OptionSpec(
+        names: ["--authority-url"], valueName: "URL",
+        help: "Sign-in authority (default $CALPORT_AUTHORITY_URL, else https://login.microsoftonline.com)")
+    static let tenant = OptionSpec(
+        names: ["--tenant"], valueName: "TENANT",
+        help: "Directory (tenant) id or domain (default $CALPORT_TENANT, else common)")
+    static let clientID = OptionSpec(
+        names: ["--client-id"], valueName: "ID",
+        help:
+            "Application (client) id to sign in as (default $CALPORT_CLIENT_ID, else Microsoft Graph Command Line Tools)"
+    )
+    static let tokenFile = OptionSpec(
+        names: ["--token-file"], valueName: "FILE", help: "Read the access token from FILE instead of the login cache")
+
+    /// The options every Graph command takes.
+    static let all = [graphURL, authorityURL, tenant, clientID]
+
+    /// Endpoints from the options, then the environment, then the defaults.
+    static func endpoints(_ arguments: ParsedArguments, environment: [String: String]) throws(GraphServiceError)
+        -> GraphEndpoints
+    {
+        var endpoints = GraphEndpoints()
+        if let text = arguments.value(graphURL) ?? environment["CALPORT_GRAPH_URL"] {
+            endpoints.graphURL = try GraphEndpoints.parseURL(text, option: "--graph-url")
+        }
+        if let text = arguments.value(authorityURL) ?? environment["CALPORT_AUTHORITY_URL"] {
+            endpoints.authorityURL = try GraphEndpoints.parseURL(text, option: "--authority-url")
+        }
+        if let value = arguments.value(tenant) ?? environment["CALPORT_TENANT"] { endpoints.tenant = value }
+        if let value = arguments.value(clientID) ?? environment["CALPORT_CLIENT_ID"] { endpoints.clientID = value }
+        return endpoints
+    }
+
+    /// The token source: `--token-file`, else `CALPORT_TOKEN`, else the login cache.
+    static func tokens(
+        _ arguments: ParsedArguments, environment: [String: String], endpoints: GraphEndpoints
+    ) throws(GraphServiceError) -> any TokenProvider {
+        if let path = arguments.value(tokenFile) { return try StaticTokenProvider(file: path) }
+        if let token = environment["CALPORT_TOKEN"], !token.isEmpty { return StaticTokenProvider(token: Secret(token)) }
+        return CachedTokenProvider(
+            cache: TokenCache(path: TokenCache.defaultPath(environment: environment)), endpoints: endpoints,
+            transport: URLSessionTransport())
+    }
+
+    /// A client for the command's options, telling `output` of retries unless quiet.
+    static func client(_ arguments: ParsedArguments, output: SharedOutput) throws(GraphServiceError) -> GraphClient {
+        let environment = ProcessInfo.processInfo.environment
+        let endpoints = try endpoints(arguments, environment: environment)
+        let quiet = arguments.isSet(CommonOptions.quiet)
+        return GraphClient(
+            endpoints: endpoints, tokens: try tokens(arguments, environment: environment, endpoints: endpoints),
+            onRetry: { request, reason, delay in
+                if !quiet {
+                    output.error("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s\n")
+                }
+            })
+    }
+
+    /// The exit status for a service error: a bad setting is a usage error, anything else an I/O one.
+    static func exitStatus(_ error: GraphServiceError) -> ExitStatus {
+        if case .invalidConfiguration = error { return .usage }
+        return .ioError
+    }
+
+    /// Runs async work from the synchronous CLI and waits for its result.
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+}
+
+/// Carries a result out of a task; written once before the semaphore is signalled, read after.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    var value: T?
+}
+
+/// The terminal's streams, usable from concurrent tasks: writes are serialised by a lock.
+final class SharedOutput: @unchecked Sendable {
+    private let terminal: Terminal
+    private let lock = NSLock()
+
+    init(_ terminal: Terminal) {
+        self.terminal = terminal
+    }
+
+    func error(_ text: String) { lock.withLock { terminal.writeError(text) } }
+    func output(_ bytes: [UInt8]) { lock.withLock { terminal.writeOutput(bytes) } }
+}

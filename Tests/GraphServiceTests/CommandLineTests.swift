@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `calport login`, `logout`, `import` and `export` as a user runs them, against the emulator.
+@Suite struct CommandLineTests {
+    @Test func logsInExportsWithTheCachedTokenAndLogsOut() async throws {
+        let emulator = try GraphEmulator(["--token-lifetime", "60"])
+        let calport = try CalportBinary()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("calport-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = [
+            "XDG_CONFIG_HOME": home.path, "CALPORT_GRAPH_URL": emulator.graphURL.absoluteString,
+            "CALPORT_AUTHORITY_URL": emulator.authorityURL.absoluteString,
+        ]
+        let cache = home.appendingPathComponent("calport/token.json").path
+
+        let login = try await calport.run(["login"], environment: environment)
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("EMU-CODE"))
+        #expect(try FileManager.default.attributesOfItem(atPath: cache)[.posixPermissions] as? Int == 0o600)
+
+        let export = try await calport.run(
+            ["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.hasPrefix("BEGIN:VCALENDAR"))
+
+        let logout = try await calport.run(["logout"], environment: environment)
+        #expect(logout.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache))
+        let afterwards = try await calport.run(
+            ["export", "--start", "2027-01-01", "--end", "2027-01-08"], environment: environment)
+        #expect(afterwards.status == 3)
+        #expect(afterwards.stderr.contains("not signed in"))
+
+        let everything = [login, export, logout, afterwards].map { $0.stdout + $0.stderr }.joined()
+        #expect(!everything.contains("emu-access") && !everything.contains("emu-refresh"), "a token was printed")
+    }
+
+    @Test func reportsEachFailureWithItsReasonAndExitsNonZero() async throws {
+        let emulator = try GraphEmulator()
+        let calport = try CalportBinary()
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-bad-\(UUID().uuidString).json")
+        let ics = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-rdate-\(UUID().uuidString).ics")
+        defer {
+            try? FileManager.default.removeItem(at: json)
+            try? FileManager.default.removeItem(at: ics)
+        }
+        // Graph refuses an unknown zone; calport itself refuses RDATE, which Graph cannot hold.
+        try #"""
+        [{"subject":"Bad zone","start":{"dateTime":"2027-01-04T10:00:00","timeZone":"Mars Standard Time"},"end":{"dateTime":"2027-01-04T11:00:00","timeZone":"Mars Standard Time"}},
+         {"subject":"Good","start":{"dateTime":"2027-01-04T10:00:00","timeZone":"UTC"},"end":{"dateTime":"2027-01-04T11:00:00","timeZone":"UTC"}}]
+        """#.write(to: json, atomically: true, encoding: .utf8)
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:rdate@calport.test\r\n\
+        DTSTAMP:20270101T000000Z\r\nDTSTART:20270104T100000Z\r\nDTEND:20270104T110000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\n\
+        RDATE:20270110T100000Z\r\nSUMMARY:Extra dates\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """.write(to: ics, atomically: true, encoding: .utf8)
+        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+        let run = try await calport.run(["import", "--quiet", json.path, ics.path], environment: environment)
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(3) == ["created: 1", "already present: 0", "failed: 2"])
+        #expect(lines.contains { $0.hasPrefix("  rdate@calport.test: ") && $0.contains("RDATE") })
+        #expect(lines.contains { $0.hasPrefix("  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException") })
+    }
+
+    @Test func aDryRunPrintsTheBatchAndSendsNothing() async throws {
+        let calport = try CalportBinary()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("calport-dry-\(UUID().uuidString).ics")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:dry@calport.test\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270104T100000Z\r\nDTEND:20270104T110000Z\r\nSUMMARY:Dry\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        // Port 9 (discard) on loopback: anything sent would fail the run.
+        let run = try await calport.run(
+            ["import", "--dry-run", file.path], environment: ["CALPORT_GRAPH_URL": "http://127.0.0.1:9/v1.0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""url": "/$batch""#))
+        #expect(run.stdout.contains(#""subject": "Dry""#))
+        #expect(run.stdout.contains(#""transactionId": ""#))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GraphEvents
+import Testing
+
+@testable import GraphService
+
+@Suite struct GraphClientTests {
+    let endpoints = GraphEndpoints(graphURL: URL(string: "http://127.0.0.1:9/v1.0")!)
+
+    func client(_ transport: FakeTransport, token: String = "secret-token") -> GraphClient {
+        GraphClient(
+            endpoints: endpoints, tokens: StaticTokenProvider(token: Secret(token)), transport: transport,
+            retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01))
+    }
+
+    @Test func sendsTheBearerTokenAndRetriesThrottlingAndDrops() async throws {
+        let transport = FakeTransport([
+            jsonResponse(429, #"{"error":{"code":"TooManyRequests"}}"#, headers: ["Retry-After": "0"]),
+            nil,
+            jsonResponse(200, #"{"timeZone":"Pacific Standard Time"}"#),
+        ])
+        let body = try await client(transport).json("GET", endpoints.graph("/me/mailboxSettings"))
+        #expect(body["timeZone"] == "Pacific Standard Time")
+        let requests = await transport.requests
+        #expect(requests.count == 3)
+        #expect(requests.allSatisfy { $0.headers["Authorization"] == "Bearer secret-token" })
+        #expect(requests[0].url.absoluteString == "http://127.0.0.1:9/v1.0/me/mailboxSettings")
+    }
+
+    @Test func reportsGraphsErrorCodeAndMessage() async {
+        let transport = FakeTransport([
+            jsonResponse(
+                404,
+                #"{"error":{"code":"ErrorItemNotFound","message":"The specified object was not found in the store."}}"#)
+        ])
+        await #expect(
+            throws: GraphServiceError.http(
+                request: "GET /v1.0/me/events/x", status: 404, code: "ErrorItemNotFound",
+                message: "The specified object was not found in the store.")
+        ) {
+            try await client(transport).json("GET", endpoints.graph("/me/events/x"))
+        }
+    }
+
+    @Test func aRefusedStaticTokenIsNotSignedInAndNeverNamed() async {
+        let transport = FakeTransport([jsonResponse(401, #"{"error":{"code":"InvalidAuthenticationToken"}}"#)])
+        do {
+            _ = try await client(transport, token: "leaky-token-123").json("GET", endpoints.graph("/me"))
+            Issue.record("expected an error")
+        } catch {
+            guard case .notSignedIn = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(!error.description.contains("leaky-token-123"))
+        }
+    }
+
+    @Test func followsNextLinksOnTheGraphHostOnly() async throws {
+        let transport = FakeTransport([
+            jsonResponse(
+                200, #"{"value":[1,2],"@odata.nextLink":"http://127.0.0.1:9/v1.0/me/calendarView?$skiptoken=2"}"#),
+            jsonResponse(200, #"{"value":[3],"@odata.nextLink":"http://attacker.example/steal"}"#),
+        ])
+        await #expect(throws: GraphServiceError.self) {
+            try await GraphPager(client: client(transport)).all(endpoints.graph("/me/calendarView"))
+        }
+        #expect(await transport.requests.count == 2)
+    }
+
+    @Test func aSecretNeverPrintsItsText() {
+        let secret = Secret("hidden-value")
+        #expect("\(secret)" == "<redacted>")
+        #expect(String(reflecting: secret) == "<redacted>")
+    }
+
+    @Test func theGateKeepsAtMostFourRequestsInFlight() async {
+        let gate = RequestGate(limit: 4)
+        let counter = InFlightCounter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    await gate.withSlot { () async -> Void in
+                        await counter.enter()
+                        try? await Task.sleep(for: .milliseconds(10))
+                        await counter.leave()
+                    }
+                }
+            }
+        }
+        #expect(await counter.highest == 4)
+    }
+}
+
+/// Counts concurrent holders and remembers the most at once.
+actor InFlightCounter {
+    private var current = 0
+    private(set) var highest = 0
+    func enter() {
+        current += 1
+        highest = max(highest, current)
+    }
+    func leave() { current -= 1 }
+}

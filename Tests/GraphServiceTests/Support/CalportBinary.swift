@@ -1,0 +1,73 @@
+import Foundation
+
+/// The built `calport` executable, run as a child process.
+struct CalportBinary {
+    let url: URL
+
+    /// Finds `calport` next to the test bundle (both live in `.build/<triple>/debug`).
+    init() throws {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("calport")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
+                url = candidate
+                return
+            }
+            directory.deleteLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/calport")
+        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
+            throw EmulatorError(message: "calport binary not found; run swift build first")
+        }
+        url = fallback
+    }
+
+    /// What a run printed and how it ended.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Whether it was ended by SIGKILL.
+        var killed: Bool
+    }
+
+    /// Runs calport with `arguments` and `environment` (added to a minimal one); `killWhen` is polled
+    /// every 50 ms and SIGKILLs the process as soon as it returns true.
+    func run(
+        _ arguments: [String], environment: [String: String], killWhen: (@Sendable () async -> Bool)? = nil
+    ) async throws -> Run {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        process.environment = base.merging(environment) { $1 }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "calport-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Files, not pipes: a killed child must not leave a reader waiting on a full pipe.
+        let out = directory.appendingPathComponent("stdout")
+        let err = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        var killed = false
+        while process.isRunning {
+            if let killWhen, !killed, await killWhen() {
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "", killed: killed)
+    }
+}
