@@ -62,9 +62,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         self.uid = uid
     }
 
-    /// `file:line:column: severity: message [code] (UID …)`, the way compilers print.
+    /// `file:line:column: severity: message [code] (UID …)`, the way compilers print; a problem of
+    /// no particular input (found while writing) is prefixed `calport:` instead.
     public var description: String {
-        var text = "\(location): \(severity): \(message) [\(code)]"
+        let place = location == SourceLocation() ? "calport" : location.description
+        var text = "\(place): \(severity): \(message) [\(code)]"
         if let uid { text += " (UID \(uid))" }
         return text
     }
