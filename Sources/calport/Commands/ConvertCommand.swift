@@ -7,7 +7,7 @@ import ICalendar
 enum ConvertCommand {
     static let from = OptionSpec(
         names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
-        choices: ["auto", "ics", "graph"])
+        choices: ["auto", "ics", "graph", "ndjson"])
     static let to = OptionSpec(
         names: ["--to"], valueName: "FORMAT", help: "Output format (default ics)",
         choices: ["ics", "graph", "graph-post", "ndjson"])
@@ -158,6 +158,11 @@ enum ConvertCommand {
                 let diagnostics = events.finish { writer.write(.event($0.event), header: header) }
                 dropped += diagnostics.filter { $0.severity == .error }.count
                 if stop(diagnostics) { return nil }
+            case .ndjson:
+                let read = EventJSONReader.read(input.completeBytes, file: input.name)
+                for event in read.events { writer.write(.event(event), header: header) }
+                dropped += read.diagnostics.count
+                if stop(read.diagnostics) { return nil }
             }
         }
         writer.finish(header: header)

@@ -140,7 +140,7 @@ enum EventJSON {
     }
 
     /// An enumeration case as its lower-camel-case name (`outOfOffice`), `other` cases as their token.
-    private static func token<T>(_ value: T) -> String {
+    static func token<T>(_ value: T) -> String {
         let text = String(describing: value)
         guard text.hasPrefix("other(\"") else { return text }
         return String(text.dropFirst(7).dropLast(2))

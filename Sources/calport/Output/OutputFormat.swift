@@ -128,6 +128,9 @@ enum CalendarInput {
         case .iCalendar:
             let result = ICalendarParser().parse(input.completeBytes, file: input.name)
             return (result.document, result.diagnostics, result.droppedComponents)
+        case .ndjson:
+            let result = EventJSONReader.read(input.completeBytes, file: input.name)
+            return (CalendarDocument(events: result.events), result.diagnostics, result.diagnostics.count)
         case .graph:
             let result = GraphEventReader(file: input.name).read(input.completeBytes)
             let dropped = result.diagnostics.filter { $0.severity == .error }.count

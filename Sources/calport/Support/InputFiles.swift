@@ -67,6 +67,8 @@ struct InputFile {
     enum Format: String {
         case iCalendar = "ics"
         case graph
+        /// calport's own NDJSON (docs/ndjson.md).
+        case ndjson
     }
 
     /// Detects iCalendar (`BEGIN:`) versus Graph JSON (`{` or `[`) from the first meaningful bytes.
@@ -74,6 +76,9 @@ struct InputFile {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "{") && EventJSONReader.looksLikeModelNDJSON(Array(bytes[index...])) {
+            return .ndjson
+        }
         if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") { return .graph }
         let head = String(decoding: bytes[index..<min(bytes.count, index + 6)], as: UTF8.self).uppercased()
         return head == "BEGIN:" ? .iCalendar : nil

@@ -1,0 +1,177 @@
+import CalendarModel
+import GraphEvents
+import ICalendar
+
+/// Reads `--to ndjson` lines back into the model, so that calport's own NDJSON can be filtered with
+/// jq or grep and converted on. What the schema does not carry (unknown parameters, unknown
+/// sub-components) is not there to read back.
+enum EventJSONReader {
+    /// The events of an NDJSON input, and a diagnostic for each line that is not an event.
+    static func read(_ bytes: [UInt8], file: String) -> (events: [Event], diagnostics: [Diagnostic]) {
+        var events: [Event] = []
+        var diagnostics: [Diagnostic] = []
+        var reader = JSONStreamReader(bytes: bytes)
+        while true {
+            do {
+                guard let document = try reader.next() else { break }
+                let location = SourceLocation(file: file, line: document.line)
+                if let event = event(document.value) {
+                    events.append(event)
+                } else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, code: "ndjson-not-an-event",
+                            message:
+                                "expected an event object with a string \"uid\" (docs/ndjson.md); the line was dropped",
+                            location: location))
+                }
+            } catch {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, code: "json-syntax", message: error.message,
+                        location: SourceLocation(file: file, line: error.line, column: error.column)))
+                break
+            }
+        }
+        return (events, diagnostics)
+    }
+
+    /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and
+    /// no Graph `subject`, `iCalUId` or `@odata` member.
+    static func looksLikeModelNDJSON(_ bytes: [UInt8]) -> Bool {
+        var reader = JSONStreamReader(bytes: Array(bytes.prefix(1 << 16).split(separator: 0x0A).first ?? []))
+        guard let document = try? reader.next(), case .object(let object) = document.value else { return false }
+        return object["uid"]?.stringValue != nil && object["subject"] == nil && object["iCalUId"] == nil
+            && object["@odata.context"] == nil
+    }
+
+    static func event(_ value: JSONValue) -> Event? {
+        guard case .object(let object) = value, let uid = object["uid"]?.stringValue else { return nil }
+        var event = Event(uid: uid)
+        if let value = object["recurrenceId"], let time = time(value) {
+            event.recurrenceID = RecurrenceIdentifier(
+                time: time, thisAndFuture: value["thisAndFuture"]?.boolValue ?? false)
+        }
+        event.sequence = object["sequence"]?.numberValue.map { Int($0) }
+        event.summary = object["summary"]?.stringValue
+        event.description = object["description"]?.stringValue
+        event.htmlDescription = object["htmlDescription"]?.stringValue
+        event.start = object["start"].flatMap(time)
+        if let end = object["end"].flatMap(time) {
+            event.end = .end(end)
+        } else if let duration = object["duration"]?.stringValue.flatMap(EventDuration.init(iCalendarText:)) {
+            event.end = .duration(duration)
+        }
+        event.locations = list(object["locations"]) { value in
+            guard let name = value["name"]?.stringValue else { return nil }
+            var location = Location(name: name, uri: value["uri"]?.stringValue)
+            if let latitude = value["latitude"]?.numberValue, let longitude = value["longitude"]?.numberValue {
+                location.coordinates = GeoCoordinate(latitude: latitude, longitude: longitude)
+            }
+            return location
+        }
+        event.organizer = object["organizer"].flatMap(participant)
+        event.attendees = list(object["attendees"]) { value in
+            participant(value).map { person in
+                Attendee(
+                    participant: person,
+                    role: value["role"]?.stringValue.map {
+                        token($0, [.chair, .required, .optional, .nonParticipant], AttendeeRole.other)
+                    },
+                    participationStatus: value["status"]?.stringValue.map {
+                        token(
+                            $0, [.needsAction, .accepted, .declined, .tentative, .delegated], ParticipationStatus.other)
+                    },
+                    rsvp: value["rsvp"]?.boolValue,
+                    userType: value["type"]?.stringValue.map {
+                        token($0, [.individual, .group, .resource, .room, .unknown], CalendarUserType.other)
+                    })
+            }
+        }
+        event.status = object["status"]?.stringValue.map {
+            token($0, [.tentative, .confirmed, .cancelled], EventStatus.other)
+        }
+        event.transparency = object["transparency"]?.stringValue.map { $0 == "transparent" ? .transparent : .opaque }
+        event.busyStatus = object["busyStatus"]?.stringValue.map {
+            token($0, [.free, .tentative, .busy, .outOfOffice, .workingElsewhere], { _ in BusyStatus.unknown })
+        }
+        event.classification = object["classification"]?.stringValue.map {
+            token($0, [.public, .private, .confidential, .personal], Classification.other)
+        }
+        event.priority = object["priority"]?.numberValue.map { Int($0) }
+        event.importance = object["importance"]?.stringValue.map {
+            token($0, [.low, .high], { _ in Importance.normal })
+        }
+        event.categories = list(object["categories"]) { $0.stringValue }
+        event.alarms = list(object["alarms"], alarm)
+        event.url = object["url"]?.stringValue
+        event.conferences = list(object["conferences"]) { value in
+            value["uri"]?.stringValue.map { Conference(uri: $0, label: value["label"]?.stringValue) }
+        }
+        event.recurrenceRules = list(object["rrules"]) { $0.stringValue.flatMap(RecurrenceRule.init(iCalendarText:)) }
+        event.exceptionRules = list(object["exrules"]) { $0.stringValue.flatMap(RecurrenceRule.init(iCalendarText:)) }
+        event.recurrenceDates = list(object["rdates"]) { time($0).map(RecurrenceDate.time) }
+        event.exceptionDates = list(object["exdates"], time)
+        event.created = object["created"].flatMap(time)
+        event.lastModified = object["lastModified"].flatMap(time)
+        event.timestamp = object["timestamp"].flatMap(time)
+        event.attachments = list(object["attachments"]) { $0.stringValue.map { Attachment(content: .uri($0)) } }
+        event.allowsNewTimeProposals = object["allowsNewTimeProposals"]?.boolValue
+        event.extraProperties = list(object["extraProperties"]) { value in
+            guard let name = value["name"]?.stringValue, let text = value["value"]?.stringValue else { return nil }
+            return ExtraProperty(name: name, value: text)
+        }
+        return event
+    }
+
+    /// The four shapes of docs/ndjson.md's time.
+    static func time(_ value: JSONValue) -> CalendarTime? {
+        if let text = value["date"]?.stringValue, let local = local(text + "T00:00:00") { return .date(local.date) }
+        if let text = value["floating"]?.stringValue, let local = local(text) { return .floating(local) }
+        if let text = value["utc"]?.stringValue, text.hasSuffix("Z"), let local = local(String(text.dropLast())) {
+            return .utc(local)
+        }
+        if let text = value["local"]?.stringValue, let name = value["timeZone"]?.stringValue, let local = local(text) {
+            return .zoned(local, TimeZoneReference(name: name, ianaIdentifier: value["iana"]?.stringValue))
+        }
+        return nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS`.
+    private static func local(_ text: String) -> LocalDateTime? {
+        let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
+        guard parts.count == 6, text.utf8.count == 19 else { return nil }
+        let local = LocalDateTime(
+            year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
+        return local.isValid ? local : nil
+    }
+
+    private static func participant(_ value: JSONValue) -> Participant? {
+        value["address"]?.stringValue.map { Participant(address: $0, commonName: value["name"]?.stringValue) }
+    }
+
+    private static func alarm(_ value: JSONValue) -> Alarm? {
+        let action =
+            value["action"]?.stringValue.map { token($0, [.audio, .display, .email], Alarm.Action.other) } ?? .display
+        let trigger: Alarm.Trigger
+        if let text = value["trigger"]?.stringValue, let duration = EventDuration(iCalendarText: text) {
+            trigger = .relative(duration, relatedToEnd: value["relatedToEnd"]?.boolValue ?? false)
+        } else if let at = value["triggerAt"].flatMap(time) {
+            trigger = .absolute(at)
+        } else {
+            return nil
+        }
+        var alarm = Alarm(action: action, trigger: trigger)
+        alarm.description = value["description"]?.stringValue
+        return alarm
+    }
+
+    private static func list<T>(_ value: JSONValue?, _ transform: (JSONValue) -> T?) -> [T] {
+        value?.arrayValue?.compactMap(transform) ?? []
+    }
+
+    /// The case whose schema name (EventJSON's lower-camel-case token) is `text`, else `other`.
+    private static func token<T>(_ text: String, _ cases: [T], _ other: (String) -> T) -> T {
+        cases.first { EventJSON.token($0) == text } ?? other(text)
+    }
+}
