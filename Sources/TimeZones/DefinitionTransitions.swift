@@ -47,7 +47,8 @@ struct DefinitionTransitions: TransitionSource {
             let isDaylight = observance.kind == .daylight
             var locals = [observance.start] + observance.dates
             if let rule = observance.rule {
-                let evaluator = YearlyRuleEvaluator(rule: rule, start: observance.start, offsetFrom: observance.offsetFrom)
+                let evaluator = YearlyRuleEvaluator(
+                    rule: rule, start: observance.start, offsetFrom: observance.offsetFrom)
                 locals += evaluator.occurrences(in: firstYear...lastYear)
             }
             result += locals.map { local in

@@ -16,7 +16,9 @@ struct FoundationTransitions: TransitionSource {
     func transitions(in range: Range<Int>) -> [ZoneTransition] {
         var result: [ZoneTransition] = []
         var cursor = Date(timeIntervalSince1970: Double(range.lowerBound - 1))
-        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 < Double(range.upperBound) {
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor),
+            next.timeIntervalSince1970 < Double(range.upperBound)
+        {
             let seconds = Int(next.timeIntervalSince1970.rounded())
             let before = offset(atUTCSeconds: seconds - 1)
             let after = offset(atUTCSeconds: seconds)

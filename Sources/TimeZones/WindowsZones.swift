@@ -18,8 +18,10 @@ public enum WindowsZones {
     public static func windowsID(forIANA id: String) -> String? {
         let index = WindowsZoneIndex.shared
         if let windowsID = index.windowsIDByZone[id] { return windowsID }
-        let current = tzdataLinks[id] ?? id
-        return index.windowsIDByZone[current] ?? index.windowsIDByCurrentZone[current]
+        // Names are compared as tzdata spells them, so `america/new_york` is found too.
+        let spelled = ZoneNames.ianaName(id) ?? id
+        let current = tzdataLinks[spelled] ?? spelled
+        return index.windowsIDByZone[spelled] ?? index.windowsIDByZone[current] ?? index.windowsIDByCurrentZone[current]
     }
 
     /// The Windows id as CLDR spells it, for any capitalisation of a known Windows id.
@@ -87,8 +89,9 @@ struct WindowsZoneIndex: Sendable {
         var byCurrentZone: [String: String] = [:]
         for entry in entries {
             let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
-            byRow[key] = byRow[key] ?? current(entry.ianaIdentifier)
-            byCurrentZone[current(entry.ianaIdentifier)] = byCurrentZone[current(entry.ianaIdentifier)] ?? entry.windowsID
+            let zone = current(entry.ianaIdentifier)
+            byRow[key] = byRow[key] ?? zone
+            byCurrentZone[zone] = byCurrentZone[zone] ?? entry.windowsID
         }
         zoneByRow = byRow
         windowsIDByCurrentZone = byCurrentZone

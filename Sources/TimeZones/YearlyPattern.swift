@@ -26,15 +26,17 @@ enum YearlyPattern: Hashable, Sendable {
 
     /// A yearly RRULE recurring on this pattern in `month` on `weekday`.
     func rule(month: Int, weekday: Weekday, end: RecurrenceEnd) -> RecurrenceRule {
+        let byDay: WeekdayNumber
+        var byMonthDay: [Int] = []
         switch self {
         case .nth(let ordinal):
-            return RecurrenceRule(frequency: .yearly, end: end, byDay: [WeekdayNumber(weekday, ordinal: ordinal)], byMonth: [month])
+            byDay = WeekdayNumber(weekday, ordinal: ordinal)
         case .last:
-            return RecurrenceRule(frequency: .yearly, end: end, byDay: [WeekdayNumber(weekday, ordinal: -1)], byMonth: [month])
+            byDay = WeekdayNumber(weekday, ordinal: -1)
         case .onOrAfter(let day):
-            return RecurrenceRule(
-                frequency: .yearly, end: end, byDay: [WeekdayNumber(weekday)], byMonthDay: Array(day...(day + 6)),
-                byMonth: [month])
+            byDay = WeekdayNumber(weekday)
+            byMonthDay = Array(day...(day + 6))
         }
+        return RecurrenceRule(frequency: .yearly, end: end, byDay: [byDay], byMonthDay: byMonthDay, byMonth: [month])
     }
 }

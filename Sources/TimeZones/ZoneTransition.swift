@@ -4,12 +4,14 @@ import CalendarModel
 public struct ZoneTransition: Hashable, Sendable {
     /// The instant of the change, in seconds since 1970-01-01T00:00:00Z.
     public var utcSeconds: Int
-    /// Seconds east of UTC before and after the change.
+    /// Seconds east of UTC before the change.
     public var offsetBefore: Int
+    /// Seconds east of UTC after the change.
     public var offsetAfter: Int
     /// Whether the offset after the change is daylight saving time.
     public var isDaylightSaving: Bool
 
+    /// A transition at `utcSeconds` from one offset to another.
     public init(utcSeconds: Int, offsetBefore: Int, offsetAfter: Int, isDaylightSaving: Bool) {
         self.utcSeconds = utcSeconds
         self.offsetBefore = offsetBefore

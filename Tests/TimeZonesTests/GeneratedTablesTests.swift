@@ -40,7 +40,9 @@ import Testing
     private static func runGenerator(_ arguments: [String]) throws -> String? {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
         guard
-            let python = paths.map({ "\($0)/python3" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+            let python = paths.map({ "\($0)/python3" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
         else {
             print("SKIPPED: python3 is not installed")
             return nil

@@ -22,8 +22,10 @@ import Testing
         ("/freeassociation.sourceforge.net/Tzfile/Europe/Berlin", "Europe/Berlin", .vendorPrefix),
         ("/mozilla.org/20050126_1/America/New_York", "America/New_York", .vendorPrefix),
         ("/citadel.org/20190103_1/Europe/Paris", "Europe/Paris", .vendorPrefix),
-        ("/softwarestudio.org/Olson_20011030_5/America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires",
-            .vendorPrefix),
+        (
+            "/softwarestudio.org/Olson_20011030_5/America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires",
+            .vendorPrefix
+        ),
     ]
 
     @Test(arguments: names)
@@ -42,6 +44,17 @@ import Testing
             #expect(resolution.diagnostic?.severity == .error)
             #expect(resolution.diagnostic?.code == "unknown-tzid")
         }
+    }
+
+    /// A VTIMEZONE without observances defines nothing: its name is resolved as a name, or is unknown,
+    /// rather than matched to a zone with offset zero.
+    @Test func emptyDefinitionIsNotUTC() {
+        let definitions = [
+            TimeZoneDefinition(identifier: "Customized Time Zone"), TimeZoneDefinition(identifier: "Europe/Oslo"),
+        ]
+        let resolver = TimeZoneResolver(definitions: definitions, calendarHint: nil, years: 2024...2024)
+        #expect(resolver.resolve("Customized Time Zone") == .unknown("Customized Time Zone"))
+        #expect(resolver.resolve("Europe/Oslo") == .iana("Europe/Oslo", via: .ianaName))
     }
 
     /// X-WR-TIMEZONE names the zone of a calendar without TZIDs.
@@ -97,8 +110,11 @@ import Testing
     static func outlookDefinition(
         _ id: String, standard: Int, daylight: Int, daylightMonth: Int, standardMonth: Int, ordinal: Int
     ) -> TimeZoneDefinition {
-        func observance(_ kind: TimeZoneObservance.Kind, month: Int, hour: Int, from: Int, to: Int) -> TimeZoneObservance {
-            let rule = RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: ordinal)], byMonth: [month])
+        func observance(_ kind: TimeZoneObservance.Kind, month: Int, hour: Int, from: Int, to: Int)
+            -> TimeZoneObservance
+        {
+            let rule = RecurrenceRule(
+                frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: ordinal)], byMonth: [month])
             let start = LocalDateTime(year: 1601, month: 1, day: 1, hour: hour)
             return TimeZoneObservance(kind: kind, start: start, offsetFrom: from, offsetTo: to, rule: rule)
         }

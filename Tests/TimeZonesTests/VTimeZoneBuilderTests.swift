@@ -34,10 +34,14 @@ import Testing
         let daylight = try #require(definition.observances.first { $0.kind == .daylight })
         #expect(daylight.start == LocalDateTime(year: 2018, month: 3, day: 11, hour: 2))
         #expect((daylight.offsetFrom, daylight.offsetTo) == (-18000, -14400))
-        #expect(daylight.rule == RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: 2)], byMonth: [3]))
+        #expect(
+            daylight.rule
+                == RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: 2)], byMonth: [3]))
         let standard = try #require(definition.observances.first { $0.kind == .standard })
         #expect(standard.start == LocalDateTime(year: 2018, month: 11, day: 4, hour: 2))
-        #expect(standard.rule == RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: 1)], byMonth: [11]))
+        #expect(
+            standard.rule
+                == RecurrenceRule(frequency: .yearly, byDay: [WeekdayNumber(.sunday, ordinal: 1)], byMonth: [11]))
     }
 
     /// EU rules: last Sunday of March and October at 01:00 UTC.

@@ -25,7 +25,7 @@ import Testing
         ("America/Santiago", "2024-09-07T00:30", 1, 0, "2024-09-08T01:30"),
         ("America/Santiago", "2024-09-07T12:00", 0, 86400, "2024-09-08T13:00"),
         ("Australia/Adelaide", "2024-04-06T08:00", 14, 0, "2024-04-20T08:00"),
-        ("Australia/Adelaide", "2024-04-06T08:00", 0, 1209600, "2024-04-20T07:00"),
+        ("Australia/Adelaide", "2024-04-06T08:00", 0, 1_209_600, "2024-04-20T07:00"),
         ("Australia/Lord_Howe", "2024-10-05T02:15", 1, 0, "2024-10-06T02:45"),
         ("Australia/Lord_Howe", "2024-10-05T12:00", 0, 86400, "2024-10-06T12:30"),
         ("Asia/Kolkata", "2024-10-05T12:00", 1, 3600, "2024-10-06T13:00"),
@@ -62,11 +62,15 @@ import Testing
 
     @Test func datesFloatingAndUTC() {
         let date = CalendarTime.date(CalendarDate(year: 2024, month: 2, day: 28))
-        #expect(WallClock.adding(EventDuration(days: 2), to: date, rules: nil) == .date(CalendarDate(year: 2024, month: 3, day: 1)))
+        #expect(
+            WallClock.adding(EventDuration(days: 2), to: date, rules: nil)
+                == .date(CalendarDate(year: 2024, month: 3, day: 1)))
         let floating = CalendarTime.floating(LocalDateTime("2024-03-30T09:00"))
         let movedFloating = WallClock.adding(EventDuration(days: 1, hours: 1), to: floating, rules: nil)
         #expect(movedFloating == .floating(LocalDateTime("2024-03-31T10:00")))
         let utc = CalendarTime.utc(LocalDateTime("2024-12-31T23:30"))
-        #expect(WallClock.adding(EventDuration(minutes: 45), to: utc, rules: nil) == .utc(LocalDateTime("2025-01-01T00:15")))
+        #expect(
+            WallClock.adding(EventDuration(minutes: 45), to: utc, rules: nil) == .utc(LocalDateTime("2025-01-01T00:15"))
+        )
     }
 }
