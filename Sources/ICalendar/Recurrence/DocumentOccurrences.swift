@@ -1,14 +1,13 @@
 import CalendarModel
 
-/// Every occurrence of every series of a document in a window: series in document order, each
-/// series' occurrences in start order, produced lazily.
+/// Every occurrence of every series of a document in a window, in start order as calendarView lists
+/// them (ties in document order), produced lazily: one pending occurrence per series is held, never the
+/// list.
 public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
-    private let series: [EventSeries]
-    private let window: ExpansionWindow
-    private let zones: ExpansionZones
-    private let options: ExpansionOptions
-    private var seriesIndex = 0
-    private var current: SeriesOccurrences?
+    private var series: [SeriesOccurrences]
+    /// A binary min-heap of each unfinished series' next occurrence, keyed by (start, series index).
+    private var heap: [(occurrence: Occurrence, series: Int)] = []
+    private var started = false
     /// Unresolved zones, caps reached and other problems met so far.
     public private(set) var diagnostics: [Diagnostic]
 
@@ -17,23 +16,57 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
         document: CalendarDocument, window: ExpansionWindow, floating: ZoneClock = .utc,
         options: ExpansionOptions = .init()
     ) {
-        series = document.series
-        self.window = window
-        zones = ExpansionZones(document: document, floating: floating)
-        self.options = options
+        let zones = ExpansionZones(document: document, floating: floating)
+        series = document.series.map { SeriesOccurrences(series: $0, window: window, zones: zones, options: options) }
         diagnostics = zones.diagnostics
     }
 
     public mutating func next() -> Occurrence? {
-        while true {
-            if current == nil {
-                guard seriesIndex < series.count else { return nil }
-                current = SeriesOccurrences(series: series[seriesIndex], window: window, zones: zones, options: options)
-                seriesIndex += 1
-            }
-            if let occurrence = current?.next() { return occurrence }
-            diagnostics += current?.diagnostics ?? []
-            current = nil
+        if !started {
+            started = true
+            for index in series.indices { pull(index) }
         }
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        pull(top.series)
+        return top.occurrence
+    }
+
+    /// Adds the next occurrence of series `index` to the heap, or collects its diagnostics when it is done.
+    private mutating func pull(_ index: Int) {
+        guard let occurrence = series[index].next() else {
+            diagnostics += series[index].diagnostics
+            return
+        }
+        heap.append((occurrence, index))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(child, parent) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            var smallest = left
+            if left + 1 < heap.count && precedes(left + 1, left) { smallest = left + 1 }
+            guard precedes(smallest, parent) else { return }
+            heap.swapAt(smallest, parent)
+            parent = smallest
+        }
+    }
+
+    private func precedes(_ first: Int, _ second: Int) -> Bool {
+        let (a, b) = (heap[first], heap[second])
+        return (a.occurrence.startInstant, a.series) < (b.occurrence.startInstant, b.series)
     }
 }
