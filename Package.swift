@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TimeZones", targets: ["TimeZones"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "GraphEvents", targets: ["GraphEvents"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
+        .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]
@@ -32,5 +34,6 @@ let package = Package(
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),
         .testTarget(name: "GraphEventsTests", dependencies: ["GraphEvents", "CalendarModel", "TimeZones"]),
         .testTarget(name: "calportTests", dependencies: ["calport"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ]
 )

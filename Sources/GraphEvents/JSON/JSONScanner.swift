@@ -140,6 +140,7 @@ struct JSONScanner {
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if index - start > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
@@ -168,6 +169,10 @@ struct JSONScanner {
         }
     }
 
+    private mutating func stringTooLong(at offset: Int) -> JSONError {
+        error("string longer than the limit of \(limits.maximumStringLength) bytes", at: offset)
+    }
+
     /// The slow path, for strings with escapes: decode into a byte buffer.
     private mutating func parseEscapedString(from start: Int) throws(JSONError) -> String {
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -184,7 +189,7 @@ struct JSONScanner {
             default:
                 buffer.append(byte)
             }
-            if buffer.count > limits.maximumStringLength { throw error("string longer than the limit") }
+            if buffer.count > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
         }
         throw error("unterminated string", at: start - 1)
     }
@@ -276,6 +281,8 @@ struct JSONScanner {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number", at: start) }
+        // A Double cannot hold it, and JSON has no infinity to write it back as.
+        guard value.isFinite else { throw error("number out of range", at: start) }
         return value
     }
 

@@ -1,5 +1,6 @@
 import CLibical
 import CalendarModel
+import Glibc
 
 extension Libical {
     /// libical's BY-lists are fixed C arrays ended by this marker.
@@ -10,6 +11,8 @@ extension Libical {
     /// Parses RRULE text with libical; nil when libical cannot read it.
     static func parseRecurrence(_ text: String) -> RecurrenceRule? {
         var recur = icalrecurrencetype_from_string(text)
+        // libical strdup()s RSCALE into the struct and leaves freeing it to the caller.
+        defer { free(recur.rscale) }
         guard recur.freq != ICAL_NO_RECURRENCE,
             let frequency = RecurrenceFrequency(rawValue: String(cString: icalrecur_freq_to_string(recur.freq)))
         else { return nil }

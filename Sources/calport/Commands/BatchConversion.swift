@@ -9,6 +9,7 @@ import ICalendar
 struct BatchConversion {
     var arguments: ParsedArguments
     var directory: String
+    var limits: InputLimits
 
     /// What converting one file produced, reported in input order once all are done.
     private struct Outcome: Sendable {
@@ -54,6 +55,13 @@ struct BatchConversion {
 
     private func convert(_ input: BatchInput, strict: Bool) -> Outcome {
         var outcome = Outcome()
+        // Each file is read whole: refuse one over the limit before reading it.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int,
+            size > limits.maximumInputSize
+        {
+            outcome.failure = limits.inputTooLarge(input.path).message
+            return outcome
+        }
         guard let data = FileManager.default.contents(atPath: input.path) else {
             outcome.failure = "cannot read input"
             return outcome
@@ -63,7 +71,7 @@ struct BatchConversion {
             outcome.failure = "not iCalendar data (expected BEGIN:VCALENDAR)"
             return outcome
         }
-        let result = ICalendarParser().parse(file.bytes, file: input.path)
+        let result = ICalendarParser(limits: limits.iCalendar).parse(file.bytes, file: input.path)
         outcome.diagnostics = result.diagnostics
         outcome.events = result.document.events.count
         outcome.dropped = result.droppedComponents

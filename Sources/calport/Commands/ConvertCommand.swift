@@ -21,18 +21,25 @@ enum ConvertCommand {
 
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
-        options: [
-            from, to, output, outputDirectory, streaming, CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
+        options: [from, to, output, outputDirectory, streaming] + InputLimits.options + [
+            CommonOptions.strict, CommonOptions.quiet, CommonOptions.help,
         ],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
+        let limits: InputLimits
+        do {
+            limits = try InputLimits(arguments)
+        } catch {
+            terminal.writeError("calport convert: error: \(error.message)\n")
+            return .usage
+        }
         if let directory = arguments.value(outputDirectory) {
             guard arguments.value(output) == nil else {
                 terminal.writeError("calport convert: error: use either -o FILE or --out-dir DIR, not both\n")
                 return .usage
             }
-            return BatchConversion(arguments: arguments, directory: directory).run(terminal: terminal)
+            return BatchConversion(arguments: arguments, directory: directory, limits: limits).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
@@ -57,6 +64,8 @@ enum ConvertCommand {
             formats.append(format)
             readable.append(input)
         }
+        // With nothing to convert, an existing output file is left as it was.
+        guard !readable.isEmpty else { return .dataProblem }
         let target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
         let destination: OutputDestination
         do {
@@ -72,9 +81,10 @@ enum ConvertCommand {
         {
             // Large calendars stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
-            dropped = stream(readable, to: destination, reporter: &reporter)
+            dropped = stream(readable, to: destination, limits: limits.iCalendar, reporter: &reporter)
         } else {
-            dropped = convertWhole(zip(readable, formats).map { $0 }, to: target, destination, reporter: &reporter)
+            dropped = convertWhole(
+                zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
         }
         guard let dropped else {
             destination.abandon()
@@ -92,12 +102,12 @@ enum ConvertCommand {
     /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
     private static func convertWhole(
         _ inputs: [(InputFile, InputFile.Format)], to target: OutputFormat, _ destination: OutputDestination,
-        reporter: inout DiagnosticReporter
+        limits: InputLimits, reporter: inout DiagnosticReporter
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
         for (input, format) in inputs {
-            let read = CalendarInput.read(input, as: format)
+            let read = CalendarInput.read(input, as: format, limits: limits)
             if let stop = reporter.report(read.diagnostics) {
                 reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
                 return nil
@@ -116,13 +126,14 @@ enum ConvertCommand {
 
     /// Converts inputs component by component with flat memory; same result as `convertWhole`.
     private static func stream(
-        _ inputs: [InputFile], to destination: OutputDestination, reporter: inout DiagnosticReporter
+        _ inputs: [InputFile], to destination: OutputDestination, limits: ICalendarLimits,
+        reporter: inout DiagnosticReporter
     ) -> Int? {
         var writer = ICalendarStreamWriter(sink: destination.write)
         var header = CalendarDocument()
         var dropped = 0
         for input in inputs {
-            var reader = ICalendarReader(source: input.source, file: input.name)
+            var reader = ICalendarReader(source: input.source, file: input.name, limits: limits)
             while let item = reader.next() {
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 writer.write(item, header: header)

@@ -19,8 +19,12 @@ enum ValidateCommand {
         let strict = arguments.isSet(CommonOptions.strict)
         let quiet = arguments.isSet(CommonOptions.quiet)
         var failed = 0
+        let limits = InputLimits()
         for input in inputs {
-            let diagnostics = ICalendarValidator().validate(input.bytes, file: input.name)
+            // `bytes` is only the first chunk of a large file; validation needs all of it.
+            let whole = input.completeBytes(limit: limits.maximumInputSize)
+            let diagnostics =
+                whole.map { ICalendarValidator().validate($0, file: input.name) } ?? [limits.inputTooLarge(input.name)]
             let errors = diagnostics.filter { $0.severity == .error || (strict && $0.severity == .warning) }
             for diagnostic in diagnostics where !quiet || errors.contains(diagnostic) {
                 terminal.writeError(diagnostic.description + "\n")
