@@ -115,6 +115,11 @@ enum ConvertCommand {
             dropped += read.dropped
             merged.merge(read.document)
         }
+        if merged.isEmpty && reporter.errorCount > 0 {
+            // Only errors were read: an existing output file is better left as it was than emptied.
+            reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+            return nil
+        }
         let written = target.write(merged)
         if let stop = reporter.report(written.diagnostics) {
             reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
@@ -132,9 +137,11 @@ enum ConvertCommand {
         var writer = ICalendarStreamWriter(sink: destination.write)
         var header = CalendarDocument()
         var dropped = 0
+        var items = 0
         for input in inputs {
             var reader = ICalendarReader(source: input.source, file: input.name, limits: limits)
             while let item = reader.next() {
+                items += 1
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 writer.write(item, header: header)
                 if let stop = reporter.report(reader.takeDiagnostics()) {
@@ -150,6 +157,10 @@ enum ConvertCommand {
             if !writer.headerWritten { header.mergeHeader(reader.header) }
             dropped += reader.droppedComponents
         }
+        if items == 0 && reporter.errorCount > 0 {
+            reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+            return nil
+        }
         writer.finish(header: header)
         return dropped
     }
@@ -164,6 +175,9 @@ extension CalendarDocument {
         events += other.events
         otherComponents += other.otherComponents
     }
+
+    /// Whether the calendar has no components at all.
+    var isEmpty: Bool { events.isEmpty && timeZones.isEmpty && otherComponents.isEmpty }
 
     /// Takes the calendar properties this calendar lacks from another.
     mutating func mergeHeader(_ other: CalendarDocument) {
