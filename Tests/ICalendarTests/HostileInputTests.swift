@@ -110,3 +110,20 @@ private struct ChunkedSource: ByteSource {
     var chunks: [[UInt8]]
     mutating func nextChunk() -> [UInt8]? { chunks.isEmpty ? nil : chunks.removeFirst() }
 }
+
+@Test(.timeLimit(.minutes(1)))
+func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
+    // Regression (fuzz-icalendar timeout): one EXDATE in a far year made the generated VTIMEZONE
+    // cover every year up to it, quadratically. Europe/Vienna has followed the EU rule since 1996:
+    // last Sunday of March and of October (RFC 5545 §3.6.5 VTIMEZONE with yearly RRULEs, no end).
+    let bytes = calendar(event: [
+        "UID:1", "DTSTART;TZID=Europe/Vienna:20260105T100000", "RRULE:FREQ=WEEKLY",
+        "EXDATE;TZID=Europe/Vienna:99990105T100000",
+    ])
+    let lines = unfoldedLines(serialize(parse(bytes).document))
+    #expect(
+        lines.filter { $0.hasPrefix("RRULE:FREQ=YEARLY") }.sorted() == [
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+        ])
+    #expect(lines.contains("EXDATE;TZID=Europe/Vienna:99990105T100000"))
+}
