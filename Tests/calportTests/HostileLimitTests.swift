@@ -62,7 +62,7 @@ func invalidSizesAreUsageErrors(_ text: String) {
 }
 
 @Test func validateReadsAllOfALargeFile() throws {
-    // Regression: validate checked only the first 64 KiB of a file over the streaming threshold and
+    // Regression: validate checked only the first chunk (1 MiB) of a file over the streaming threshold and
     // reported its own cut as missing END lines.
     let events = (0..<45_000).map {
         "BEGIN:VEVENT\r\nUID:\($0)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T100000Z\r\nSUMMARY:"
