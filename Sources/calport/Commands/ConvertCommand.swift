@@ -115,11 +115,7 @@ enum ConvertCommand {
             dropped += read.dropped
             merged.merge(read.document)
         }
-        if merged.isEmpty && reporter.errorCount > 0 {
-            // Only errors were read: an existing output file is better left as it was than emptied.
-            reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
-            return nil
-        }
+        if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         let written = target.write(merged)
         if let stop = reporter.report(written.diagnostics) {
             reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
@@ -127,6 +123,14 @@ enum ConvertCommand {
         }
         destination.write(written.bytes)
         return dropped
+    }
+
+    /// Whether nothing but errors was read, said once: such a run writes nothing, since an existing
+    /// output file is better left as it was than emptied.
+    private static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
+        guard nothingRead && reporter.errorCount > 0 else { return false }
+        reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+        return true
     }
 
     /// Converts inputs component by component with flat memory; same result as `convertWhole`.
@@ -157,10 +161,7 @@ enum ConvertCommand {
             if !writer.headerWritten { header.mergeHeader(reader.header) }
             dropped += reader.droppedComponents
         }
-        if items == 0 && reporter.errorCount > 0 {
-            reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
-            return nil
-        }
+        if readOnlyErrors(items == 0, reporter) { return nil }
         writer.finish(header: header)
         return dropped
     }
