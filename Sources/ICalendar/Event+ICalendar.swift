@@ -91,7 +91,16 @@ extension Event {
             guard let duration = context.duration(line) else { return false }
             end = .duration(duration)
         case "LOCATION", "X-CALPORT-LOCATION":
-            locations.append(Location(line: line))
+            var location = Location(line: line)
+            // A GEO read before LOCATION left a nameless first location holding its coordinates.
+            if line.name == "LOCATION", locations.count == 1, let geo = locations[0].coordinates,
+                locations[0] == Location(name: "", coordinates: geo)
+            {
+                location.coordinates = location.coordinates ?? geo
+                locations[0] = location
+            } else {
+                locations.append(location)
+            }
         case "GEO":
             guard let geo = Libical.parseGeo(line.value) else {
                 context.report(

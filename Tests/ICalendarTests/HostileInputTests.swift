@@ -127,3 +127,16 @@ func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
         ])
     #expect(lines.contains("EXDATE;TZID=Europe/Vienna:99990105T100000"))
 }
+
+@Test func geoBeforeLocationBelongsToThatLocation() {
+    // Regression (fuzz-icalendar): RFC 5545 leaves property order free, but a GEO read first made
+    // a nameless location, and LOCATION became a second one, written as X-CALPORT-LOCATION.
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z", "GEO:38.9;-77.01", "LOCATION:Fathom"])
+    let event = parse(bytes).document.events.first
+    #expect(
+        event?.locations == [Location(name: "Fathom", coordinates: GeoCoordinate(latitude: 38.9, longitude: -77.01))])
+    let lines = unfoldedLines(serialize(parse(bytes).document))
+    #expect(lines.contains("LOCATION:Fathom"))
+    #expect(lines.contains("GEO:38.9;-77.01"))
+    #expect(!lines.contains { $0.hasPrefix("X-CALPORT-LOCATION") })
+}
