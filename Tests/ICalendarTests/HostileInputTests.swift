@@ -140,3 +140,18 @@ func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
     #expect(lines.contains("GEO:38.9;-77.01"))
     #expect(!lines.contains { $0.hasPrefix("X-CALPORT-LOCATION") })
 }
+
+@Test func dtendAndDurationKeepTheFirstAndReportTheSecond() {
+    // Regression (fuzz-icalendar): DURATION after DTEND silently replaced it, and a later invalid
+    // DTEND kept as an extra then came first when the output was read back, dropping the event.
+    let bytes = calendar(event: [
+        "UID:1", "DTSTART:20260105T100000Z", "DTEND:20260105T110000Z", "DURATION:PT15M", "DTEND:bad",
+    ])
+    let result = parse(bytes)
+    #expect(result.document.events.first?.end == .end(.utc(LocalDateTime(year: 2026, month: 1, day: 5, hour: 11))))
+    #expect(codes(result) == ["dtend-and-duration", "duplicate-property"])
+    #expect(result.diagnostics.map(\.location.line) == [8, 9])
+    let reread = parse(ICalendarSerializer().serialize(result.document))
+    #expect(reread.document.events.count == 1)
+    #expect(reread.document.events.first?.end == result.document.events.first?.end)
+}
