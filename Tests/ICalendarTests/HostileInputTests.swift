@@ -155,3 +155,15 @@ func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
     #expect(reread.document.events.count == 1)
     #expect(reread.document.events.first?.end == result.document.events.first?.end)
 }
+
+@Test func byDayOrdinalsPastFiftyThreeAreInvalid() {
+    // Regression (fuzz-rrule): libical overflowed a long ordinal into one it could not read back.
+    // RFC 5545 §3.3.10: ordwk = 1*2DIGIT ;1 to 53.
+    let overflowing =
+        "FREQ=DAILY;BYDAY=TU,WE,88888888888888888888888888802236FR,FR,000000000000000000000001355519360FR,FR"
+    if let rule = RecurrenceRule(iCalendarText: overflowing) {
+        #expect(RecurrenceRule(iCalendarText: rule.iCalendarText) == rule, "what was written reads back")
+    }
+    #expect(RecurrenceRule(iCalendarText: "FREQ=YEARLY;BYDAY=54MO") == nil)
+    #expect(RecurrenceRule(iCalendarText: "FREQ=YEARLY;BYDAY=-53MO")?.byDay == [WeekdayNumber(.monday, ordinal: -53)])
+}

@@ -46,6 +46,9 @@ extension Libical {
             let position = Int(icalrecurrencetype_day_position(Int16(encoded)))
             return WeekdayNumber(weekday, ordinal: position == 0 ? nil : position)
         }
+        // libical reads an ordinal too long for its Int16 without complaint and then writes one it
+        // cannot read back; RFC 5545 ordwk is 1 to 53.
+        guard rule.byDay.allSatisfy({ abs($0.ordinal ?? 0) <= 53 }) else { return nil }
         // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
         if text.uppercased().contains("WKST=") {
             rule.weekStart = weekdays[Int(recur.week_start.rawValue) - 1]
