@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "GraphEvents", targets: ["GraphEvents"]),
         .library(name: "GraphService", targets: ["GraphService"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,6 +25,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
         .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel"]),
+        .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
@@ -39,5 +41,6 @@ let package = Package(
             exclude: ["Emulator"]
         ),
         .testTarget(name: "calportTests", dependencies: ["calport", "ICalendar", "GraphEvents", "CalendarModel"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ]
 )

@@ -27,7 +27,7 @@ struct GraphDocumentWalker {
                 let start = scanner.index
                 switch byte {
                 case UInt8(ascii: "["):
-                    try readArray(path: "$", found)
+                    try readArray(path: "$", depth: 1, found)
                 case UInt8(ascii: "{"):
                     if let event = try readTopObject(found) {
                         found(GraphInputItem(object: event, location: location(start, "$")))
@@ -62,7 +62,7 @@ struct GraphDocumentWalker {
             let key = try scanner.parseKey()
             if key == "value" && scanner.peekSignificant() == UInt8(ascii: "[") {
                 isPage = true
-                try readArray(path: "$.value", found)
+                try readArray(path: "$.value", depth: 2, found)
             } else if builder.add(key, try scanner.parseValue(depth: 1)) {
                 scanner.duplicateKeys.append(
                     scanner.error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
@@ -74,14 +74,16 @@ struct GraphDocumentWalker {
         return nil
     }
 
-    private mutating func readArray(path: String, _ found: (GraphInputItem) -> Void) throws(JSONError) {
+    /// An array of events at nesting `depth` (1 at the top level), so that its elements count
+    /// against the depth limit from where they really are.
+    private mutating func readArray(path: String, depth: Int, _ found: (GraphInputItem) -> Void) throws(JSONError) {
         try scanner.expect(UInt8(ascii: "["), "'['")
         if scanner.consumeIf(UInt8(ascii: "]")) { return }
         var position = 0
         repeat {
             _ = scanner.peekSignificant()
             let start = scanner.index
-            let value = try scanner.parseValue(depth: 2)
+            let value = try scanner.parseValue(depth: depth)
             let here = location(start, "\(path)[\(position)]")
             if let object = value.objectValue {
                 found(GraphInputItem(object: object, location: here))

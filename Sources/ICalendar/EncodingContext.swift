@@ -65,14 +65,6 @@ extension EventDuration {
     }
 }
 
-extension RecurrenceRule {
-    /// Reads RRULE text with libical; nil when it is not a valid rule.
-    public init?(iCalendarText text: String) {
-        guard let rule = Libical.parseRecurrence(text) else { return nil }
-        self = rule
-    }
-}
-
 extension EventDuration {
     /// Reads an iCalendar DURATION value; nil when it is not one.
     public init?(iCalendarText text: String) {

@@ -31,13 +31,23 @@ extension Event {
         var seen: Set<String> = startIndex == nil ? [] : ["DTSTART"]
         for (index, line) in component.properties.enumerated() where index != startIndex {
             if Event.singletons.contains(line.name) {
-                if seen.contains(line.name) {
-                    context.report(
-                        .warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property",
-                        line: line.line)
+                // DTEND and DURATION fill one slot (RFC 5545 §3.6.1 allows one): the first one read wins.
+                let slot = line.name == "DURATION" ? "DTEND" : line.name
+                if seen.contains(slot) {
+                    if seen.contains(line.name) {
+                        context.report(
+                            .warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property",
+                            line: line.line)
+                    } else {
+                        context.report(
+                            .warning, "dtend-and-duration",
+                            "VEVENT has both DTEND and DURATION; \(line.name) kept as an extra property",
+                            line: line.line)
+                    }
                     extraProperties.append(ExtraProperty(line))
                     continue
                 }
+                seen.insert(slot)
                 seen.insert(line.name)
             }
             guard decode(line, context: &context) else { return nil }
@@ -96,7 +106,16 @@ extension Event {
             guard let duration = context.duration(line) else { return false }
             end = .duration(duration)
         case "LOCATION", "X-CALPORT-LOCATION":
-            locations.append(Location(line: line))
+            var location = Location(line: line)
+            // A GEO read before LOCATION left a nameless first location holding its coordinates.
+            if line.name == "LOCATION", locations.count == 1, let geo = locations[0].coordinates,
+                locations[0] == Location(name: "", coordinates: geo)
+            {
+                location.coordinates = location.coordinates ?? geo
+                locations[0] = location
+            } else {
+                locations.append(location)
+            }
         case "GEO":
             guard let geo = Libical.parseGeo(line.value) else {
                 context.report(

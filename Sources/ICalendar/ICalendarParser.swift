@@ -3,11 +3,17 @@ import CalendarModel
 /// Reads iCalendar text (RFC 5545) into a `CalendarDocument`, keeping every valid event and
 /// reporting each problem as a `Diagnostic` with its file and line.
 public struct ICalendarParser: Sendable {
-    /// The deepest BEGIN nesting accepted; deeper components are skipped with an error.
-    public var maximumDepth: Int
+    /// Line length and nesting bounds; each one reached is an error diagnostic, never a crash.
+    public var limits: ICalendarLimits
 
-    public init(maximumDepth: Int = 64) {
-        self.maximumDepth = maximumDepth
+    /// A parser holding its input to `limits`.
+    public init(limits: ICalendarLimits = ICalendarLimits()) {
+        self.limits = limits
+    }
+
+    /// A parser with default limits but for the deepest BEGIN nesting accepted.
+    public init(maximumDepth: Int) {
+        self.init(limits: ICalendarLimits(maximumDepth: maximumDepth))
     }
 
     /// The outcome of a parse: the document, what went wrong, and how many components were dropped.
@@ -21,7 +27,7 @@ public struct ICalendarParser: Sendable {
     /// Parses a whole calendar. VTIMEZONEs may come after the events that use them.
     public func parse(_ bytes: [UInt8], file: String? = nil) -> Result {
         var reader = ICalendarReader(
-            source: InMemoryByteSource(bytes), file: file, limits: ICalendarLimits(maximumDepth: maximumDepth))
+            source: InMemoryByteSource(bytes), file: file, limits: limits)
         var events: [Event] = []
         var zones: [TimeZoneDefinition] = []
         var others: [ExtraComponent] = []

@@ -121,10 +121,25 @@ struct LineReader<Source: ByteSource> {
         return true
     }
 
-    /// The bytes when they are valid UTF-8; else with U+FFFD for invalid sequences, and a warning.
+    /// The bytes when they are valid UTF-8 without control characters; else with U+FFFD for invalid
+    /// sequences and control characters removed, each with a warning.
     private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
-        // Most lines are ASCII, which is valid UTF-8 without a closer look.
-        if !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil { return bytes }
+        // Most lines are printable ASCII, which needs no closer look.
+        guard bytes.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09) }) else { return bytes }
+        var bytes = bytes
+        // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
+        // value early in every C-string API, libical's included.
+        let isControl: (UInt8) -> Bool = { $0 == 0x7F || ($0 < 0x20 && $0 != 0x09) }
+        if bytes.contains(where: isControl) {
+            let count = bytes.count
+            bytes.removeAll(where: isControl)
+            diagnostics.append(
+                Diagnostic(
+                    .warning, code: "control-character",
+                    message: "line contains \(count - bytes.count) control character(s) such as NUL; they were removed",
+                    location: SourceLocation(file: file, line: line)))
+        }
+        if String(validating: bytes, as: UTF8.self) != nil { return bytes }
         diagnostics.append(
             Diagnostic(
                 .warning, code: "invalid-utf8",

@@ -8,7 +8,7 @@ enum TextCodec {
     /// Writes text the way a TEXT value must appear in a content line.
     static func escape(_ text: String) -> String {
         let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+        guard utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F }) else {
             return text
         }
         var out: [UInt8] = []
@@ -19,6 +19,9 @@ enum TextCodec {
             case 0x5C, 0x3B, 0x2C: out += [backslash, byte]
             case 0x0A where previous == 0x0D: break
             case 0x0A, 0x0D: out += [backslash, UInt8(ascii: "n")]
+            // TEXT (RFC 5545 §3.3.11) has no way to write other control characters, which Graph
+            // JSON can hold (`\u0000`); a NUL would also cut the value short in C readers.
+            case 0x00..<0x20 where byte != 0x09, 0x7F: break
             default: out.append(byte)
             }
             previous = byte

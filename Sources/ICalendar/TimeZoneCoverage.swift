@@ -21,13 +21,21 @@ struct TimeZoneCoverage {
         }
     }
 
+    /// tzdata states no rule changes beyond this year: the rules in force then recur without end.
+    static let lastRuleYear = 2100
+
     /// Definitions, from tzdata, of the zones used but not defined.
     var missingDefinitions: [TimeZoneDefinition] {
         used.keys.sorted().compactMap { name in
-            guard !defined.contains(name), let entry = used[name], let identifier = entry.zone.ianaIdentifier,
-                let rules = ZoneRules(ianaIdentifier: identifier, years: entry.years)
-            else { return nil }
-            return VTimeZoneBuilder.definition(identifier: name, rules: rules, years: entry.years)
+            guard !defined.contains(name), let entry = used[name], let identifier = entry.zone.ianaIdentifier else {
+                return nil
+            }
+            // Later years add nothing to the definition (its last rules have no UNTIL) but time: a date
+            // in year 9999 would otherwise cost minutes of building.
+            let years =
+                entry.years.lowerBound...max(entry.years.lowerBound, min(entry.years.upperBound, Self.lastRuleYear))
+            guard let rules = ZoneRules(ianaIdentifier: identifier, years: years) else { return nil }
+            return VTimeZoneBuilder.definition(identifier: name, rules: rules, years: years)
         }
     }
 

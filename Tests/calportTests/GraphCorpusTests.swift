@@ -17,14 +17,23 @@ import Testing
         .sorted()
     #expect(files.count >= 19)
     var converted = 0
+    var unusable: [String] = []
     for file in files {
         let run = runCalport(["convert", folder.appendingPathComponent(file).path])
         #expect(run.status != .ioError && run.status != .usage, "\(file): \(run.errors)")
-        guard run.output.hasPrefix("BEGIN:VCALENDAR") else { continue }
+        guard run.output.hasPrefix("BEGIN:VCALENDAR") else {
+            // Doc examples cut short upstream (no start at all): an error, and nothing written.
+            #expect(run.errors.contains("[graph-missing-start]"), "\(file): \(run.errors)")
+            unusable.append(file)
+            continue
+        }
         let complaints = try #require(Libical.parserComplaints(run.output), "libical cannot read the output of \(file)")
         #expect(complaints.isEmpty, "\(file): \(complaints)")
         converted += 1
     }
-    #expect(converted == files.count)
-    print("graph corpus: \(converted) of \(files.count) files converted and read back by libical")
+    #expect(converted + unusable.count == files.count)
+    #expect(unusable.count <= 4)
+    print(
+        "graph corpus: \(converted) of \(files.count) files converted and read back by libical; no usable event in \(unusable)"
+    )
 }

@@ -144,9 +144,7 @@ struct JSONScanner {
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                if index - start > limits.maximumStringLength {
-                    throw error("string longer than the limit", at: start - 1)
-                }
+                if index - start > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
@@ -156,6 +154,10 @@ struct JSONScanner {
             index += 1
         }
         throw error("unterminated string", at: start - 1)
+    }
+
+    private mutating func stringTooLong(at offset: Int) -> JSONError {
+        error("string longer than the limit of \(limits.maximumStringLength) bytes", at: offset)
     }
 
     /// The slow path, for strings with escapes: decode into a byte buffer.
@@ -174,7 +176,7 @@ struct JSONScanner {
             default:
                 buffer.append(byte)
             }
-            if buffer.count > limits.maximumStringLength { throw error("string longer than the limit") }
+            if buffer.count > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
         }
         throw error("unterminated string", at: start - 1)
     }
@@ -269,6 +271,8 @@ struct JSONScanner {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number", at: start) }
+        // A Double cannot hold it, and JSON has no infinity to write it back as.
+        guard value.isFinite else { throw error("number out of range", at: start) }
         return value
     }
 

@@ -1,5 +1,6 @@
 import CLibical
 import CalendarModel
+import Glibc
 
 extension Libical {
     /// libical's BY-lists are fixed C arrays ended by this marker.
@@ -10,6 +11,8 @@ extension Libical {
     /// Parses RRULE text with libical; nil when libical cannot read it.
     static func parseRecurrence(_ text: String) -> RecurrenceRule? {
         var recur = icalrecurrencetype_from_string(text)
+        // libical strdup()s RSCALE into the struct and leaves freeing it to the caller.
+        defer { free(recur.rscale) }
         guard recur.freq != ICAL_NO_RECURRENCE,
             let frequency = RecurrenceFrequency(rawValue: String(cString: icalrecur_freq_to_string(recur.freq)))
         else { return nil }
@@ -43,6 +46,9 @@ extension Libical {
             let position = Int(icalrecurrencetype_day_position(Int16(encoded)))
             return WeekdayNumber(weekday, ordinal: position == 0 ? nil : position)
         }
+        // libical reads an ordinal too long for its Int16 without complaint and then writes one it
+        // cannot read back; RFC 5545 ordwk is 1 to 53.
+        guard rule.byDay.allSatisfy({ abs($0.ordinal ?? 0) <= 53 }) else { return nil }
         // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
         if text.uppercased().contains("WKST=") {
             rule.weekStart = weekdays[Int(recur.week_start.rawValue) - 1]

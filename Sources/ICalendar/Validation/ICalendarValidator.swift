@@ -19,7 +19,9 @@ public struct ICalendarValidator: Sendable {
             }
         }
         checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
-        return (parsed.diagnostics + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+        // Reading warns of DTEND with DURATION; the check below reports it as the error it is.
+        let read = parsed.diagnostics.filter { $0.code != "dtend-and-duration" }
+        return (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
     }
 }
 
@@ -91,10 +93,20 @@ private struct Checks {
                     .error, "invalid-rrule", "RRULE has both COUNT and UNTIL; RFC 5545 §3.3.10 allows one", rule.line,
                     uid)
             }
-            if let start, start.parameter("TZID") != nil,
-                let untilText = rule.value.split(separator: ";").first(where: { $0.uppercased().hasPrefix("UNTIL=") }),
-                !untilText.hasSuffix("Z")
+            let untilText = rule.value.split(separator: ";").first { $0.uppercased().hasPrefix("UNTIL=") }
+            if let start, let untilText, let startTime = Libical.parseTime(start.value),
+                let until = Libical.parseTime(String(untilText.dropFirst(6)))
             {
+                // A zoned DTSTART against a UTC UNTIL: only a gap wider than any UTC offset is certain.
+                let sameForm = start.parameter("TZID") == nil && startTime.isUTC == until.isUTC
+                if until.local.adding(seconds: sameForm ? 0 : 14 * 3_600) < startTime.local {
+                    report(
+                        .warning, "until-before-start",
+                        "RRULE UNTIL \(untilText.dropFirst(6)) is before DTSTART \(start.value); only DTSTART occurs",
+                        rule.line, uid)
+                }
+            }
+            if let start, start.parameter("TZID") != nil, let untilText, !untilText.hasSuffix("Z") {
                 report(
                     .warning, "until-not-utc", "UNTIL of a zoned DTSTART must be in UTC (RFC 5545 §3.3.10)", rule.line,
                     uid)

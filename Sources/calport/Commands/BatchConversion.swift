@@ -12,6 +12,7 @@ struct BatchConversion {
     /// What each input is read as; detected per file when nil.
     var requestedFormat: InputFile.Format?
     var target: OutputFormat
+    var limits: InputLimits
 
     /// What converting one file produced, reported in input order once all are done.
     private struct Outcome: Sendable {
@@ -62,6 +63,13 @@ struct BatchConversion {
 
     private func convert(_ input: BatchInput, strict: Bool) -> Outcome {
         var outcome = Outcome()
+        // Each file is read whole: refuse one over the limit before reading it.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int,
+            size > limits.maximumInputSize
+        {
+            outcome.failure = limits.inputTooLarge(input.path).message
+            return outcome
+        }
         guard let data = FileManager.default.contents(atPath: input.path) else {
             outcome.failure = "cannot read input"
             return outcome
@@ -71,7 +79,7 @@ struct BatchConversion {
             outcome.failure = "expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither"
             return outcome
         }
-        let read = CalendarInput.read(file, as: format)
+        let read = CalendarInput.read(file, as: format, limits: limits)
         let written = target.write(read.document)
         outcome.diagnostics = read.diagnostics + written.diagnostics
         outcome.events = read.document.events.count

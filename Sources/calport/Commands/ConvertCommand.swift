@@ -25,12 +25,20 @@ enum ConvertCommand {
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
-            from, to, output, outputDirectory, streaming, expandUnsupported, CommonOptions.strict, CommonOptions.quiet,
-            CommonOptions.verbose, CommonOptions.help,
+            from, to, output, outputDirectory, streaming, expandUnsupported,
+        ] + InputLimits.options + [
+            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
         ],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
+        let limits: InputLimits
+        do {
+            limits = try InputLimits(arguments)
+        } catch {
+            terminal.writeError("calport convert: error: \(error.message)\n")
+            return .usage
+        }
         if let directory = arguments.value(outputDirectory) {
             guard arguments.value(output) == nil else {
                 terminal.writeError("calport convert: error: use either -o FILE or --out-dir DIR, not both\n")
@@ -39,7 +47,7 @@ enum ConvertCommand {
             return BatchConversion(
                 arguments: arguments, directory: directory,
                 requestedFormat: arguments.value(from).flatMap(InputFile.Format.init(rawValue:)),
-                target: OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
+                target: OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar, limits: limits
             ).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(arguments, terminal: terminal)
@@ -57,6 +65,8 @@ enum ConvertCommand {
             formats.append(format)
             readable.append(input)
         }
+        // With nothing to convert, an existing output file is left as it was.
+        guard !readable.isEmpty else { return .dataProblem }
         var target = OutputFormat(rawValue: arguments.value(to) ?? "ics") ?? .iCalendar
         if let text = arguments.value(expandUnsupported) {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -82,9 +92,10 @@ enum ConvertCommand {
         if target == .iCalendar && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)) {
             // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
-            dropped = stream(zip(readable, formats).map { $0 }, to: destination, reporter: &reporter)
+            dropped = stream(zip(readable, formats).map { $0 }, to: destination, limits: limits, reporter: &reporter)
         } else {
-            dropped = convertWhole(zip(readable, formats).map { $0 }, to: target, destination, reporter: &reporter)
+            dropped = convertWhole(
+                zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
         }
         guard let dropped else {
             destination.abandon()
@@ -102,12 +113,12 @@ enum ConvertCommand {
     /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
     private static func convertWhole(
         _ inputs: [(InputFile, InputFile.Format)], to target: OutputFormat, _ destination: OutputDestination,
-        reporter: inout DiagnosticReporter
+        limits: InputLimits, reporter: inout DiagnosticReporter
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
         for (input, format) in inputs {
-            let read = CalendarInput.read(input, as: format)
+            let read = CalendarInput.read(input, as: format, limits: limits)
             if let stop = reporter.report(read.diagnostics) {
                 reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
                 return nil
@@ -115,6 +126,7 @@ enum ConvertCommand {
             dropped += read.dropped
             merged.merge(read.document)
         }
+        if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         let written = target.write(merged)
         if let stop = reporter.report(written.diagnostics) {
             reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
@@ -124,14 +136,24 @@ enum ConvertCommand {
         return dropped
     }
 
+    /// Whether nothing but errors was read, said once: such a run writes nothing, since an existing
+    /// output file is better left as it was than emptied.
+    private static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
+        guard nothingRead && reporter.errorCount > 0 else { return false }
+        reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+        return true
+    }
+
     /// Converts inputs component by component (iCalendar) or event by event (Graph JSON) with flat
     /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last.
     private static func stream(
-        _ inputs: [(InputFile, InputFile.Format)], to destination: OutputDestination, reporter: inout DiagnosticReporter
+        _ inputs: [(InputFile, InputFile.Format)], to destination: OutputDestination, limits: InputLimits,
+        reporter: inout DiagnosticReporter
     ) -> Int? {
         var writer = ICalendarStreamWriter(sink: destination.write)
         var header = CalendarDocument()
         var dropped = 0
+        var items = 0
         func stop(_ diagnostics: [Diagnostic]) -> Bool {
             guard let stop = reporter.report(diagnostics) else { return false }
             reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
@@ -140,8 +162,9 @@ enum ConvertCommand {
         for (input, format) in inputs {
             switch format {
             case .iCalendar:
-                var reader = ICalendarReader(source: input.source, file: input.name)
+                var reader = ICalendarReader(source: input.source, file: input.name, limits: limits.iCalendar)
                 while let item = reader.next() {
+                    items += 1
                     if !writer.headerWritten { header.mergeHeader(reader.header) }
                     writer.write(item, header: header)
                     if stop(reader.takeDiagnostics()) { return nil }
@@ -150,21 +173,29 @@ enum ConvertCommand {
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 dropped += reader.droppedComponents
             case .graph:
-                var events = GraphEventStream(file: input.name)
+                var events = GraphEventStream(file: input.name, limits: limits.json)
                 var source = input.source
                 while let chunk = source.nextChunk() {
-                    events.append(chunk) { writer.write(.event($0.event), header: header) }
+                    events.append(chunk) {
+                        items += 1
+                        writer.write(.event($0.event), header: header)
+                    }
                 }
-                let diagnostics = events.finish { writer.write(.event($0.event), header: header) }
+                let diagnostics = events.finish {
+                    items += 1
+                    writer.write(.event($0.event), header: header)
+                }
                 dropped += diagnostics.filter { $0.severity == .error }.count
                 if stop(diagnostics) { return nil }
             case .ndjson:
-                let read = EventJSONReader.read(input.completeBytes, file: input.name)
-                for event in read.events { writer.write(.event(event), header: header) }
+                let read = CalendarInput.read(input, as: .ndjson, limits: limits)
+                items += read.document.events.count
+                for event in read.document.events { writer.write(.event(event), header: header) }
                 dropped += read.diagnostics.count
                 if stop(read.diagnostics) { return nil }
             }
         }
+        if readOnlyErrors(items == 0, reporter) { return nil }
         writer.finish(header: header)
         return dropped
     }
@@ -179,6 +210,9 @@ extension CalendarDocument {
         events += other.events
         otherComponents += other.otherComponents
     }
+
+    /// Whether the calendar has no components at all.
+    var isEmpty: Bool { events.isEmpty && timeZones.isEmpty && otherComponents.isEmpty }
 
     /// Takes the calendar properties this calendar lacks from another.
     mutating func mergeHeader(_ other: CalendarDocument) {

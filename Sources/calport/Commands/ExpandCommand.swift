@@ -48,13 +48,13 @@ enum ExpandCommand {
                 dropped += 1
                 continue
             }
-            let result = ICalendarParser().parse(input.completeBytes, file: input.name)
-            if let stop = reporter.report(result.diagnostics) {
+            let read = CalendarInput.read(input, as: .iCalendar, limits: InputLimits())
+            if let stop = reporter.report(read.diagnostics) {
                 terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
                 return .dataProblem
             }
-            dropped += result.droppedComponents
-            documents.append((input.name, result.document))
+            dropped += read.dropped
+            documents.append((input.name, read.document))
         }
         let outputFormat = OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson
         var output = BufferedOutput(terminal: terminal)

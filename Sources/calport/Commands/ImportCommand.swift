@@ -38,7 +38,7 @@ enum ImportCommand {
                 terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
                 return .dataProblem
             }
-            let read = CalendarInput.read(input, as: format)
+            let read = CalendarInput.read(input, as: format, limits: InputLimits())
             events += read.document.events
             if let stop = reporter.report(read.diagnostics) {
                 terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")

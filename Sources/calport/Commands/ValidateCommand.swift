@@ -16,11 +16,17 @@ enum ValidateCommand {
         let strict = arguments.isSet(CommonOptions.strict)
         let quiet = arguments.isSet(CommonOptions.quiet)
         var failed = 0
+        let limits = InputLimits()
         for input in inputs {
-            let bytes = input.completeBytes
-            let diagnostics =
-                ICalendarValidator().validate(bytes, file: input.name)
-                + compatibility(ICalendarParser().parse(bytes, file: input.name).document, file: input.name)
+            // `bytes` is only the first chunk of a large file; validation needs all of it.
+            let diagnostics: [Diagnostic]
+            if let bytes = input.completeBytes(limit: limits.maximumInputSize) {
+                diagnostics =
+                    ICalendarValidator().validate(bytes, file: input.name)
+                    + compatibility(ICalendarParser().parse(bytes, file: input.name).document, file: input.name)
+            } else {
+                diagnostics = [limits.inputTooLarge(input.name)]
+            }
             let errors = diagnostics.filter { $0.severity == .error || (strict && $0.severity == .warning) }
             for diagnostic in diagnostics where !quiet || errors.contains(diagnostic) {
                 terminal.writeError(diagnostic.description + "\n")

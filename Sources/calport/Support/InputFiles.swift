@@ -84,12 +84,13 @@ struct InputFile {
         return head == "BEGIN:" ? .iCalendar : nil
     }
 
-    /// All of the input in memory, for formats read whole.
-    var completeBytes: [UInt8] {
+    /// All of the input in memory, for formats read whole; nil once it exceeds `limit` bytes, so
+    /// that memory stays bounded whatever the input's size.
+    func completeBytes(limit: Int) -> [UInt8]? {
         var all = bytes
         var rest = remainder
-        while let chunk = rest?.nextChunk() { all += chunk }
-        return all
+        while all.count <= limit, let chunk = rest?.nextChunk() { all += chunk }
+        return all.count <= limit ? all : nil
     }
 
     /// All of the input, chunk by chunk: what was read at open, then the rest.

@@ -1,0 +1,65 @@
+import ArgumentParsing
+import CalendarModel
+import GraphEvents
+import ICalendar
+
+/// What one input may cost before calport refuses it, from `convert`'s options, so that a hostile
+/// file cannot exhaust memory or time; each limit reached is an error diagnostic naming its option.
+struct InputLimits {
+    static let maximumLineLength = OptionSpec(
+        names: ["--max-line-length"], valueName: "BYTES",
+        help: "Drop iCalendar content lines longer than BYTES, unfolded (default 8M)")
+    static let maximumDepth = OptionSpec(
+        names: ["--max-depth"], valueName: "N",
+        help: "Refuse BEGIN components or JSON arrays and objects nested deeper than N (default 64 and 256)")
+    static let maximumStringLength = OptionSpec(
+        names: ["--max-string-length"], valueName: "BYTES", help: "Refuse JSON strings longer than BYTES (default 64M)")
+    static let maximumInputSize = OptionSpec(
+        names: ["--max-input-size"], valueName: "BYTES",
+        help: "Refuse inputs larger than BYTES that must be read whole (default 256M; large .ics to .ics streams)")
+    static let options = [maximumLineLength, maximumDepth, maximumStringLength, maximumInputSize]
+
+    var iCalendar = ICalendarLimits()
+    var json = JSONLimits()
+    /// Bytes of one input read into memory whole (JSON, or iCalendar that is not streamed).
+    var maximumInputSize = 256 << 20
+
+    /// A limit given on the command line that is not a positive size.
+    struct InvalidLimit: Error {
+        var message: String
+    }
+
+    init() {}
+
+    init(_ arguments: ParsedArguments) throws(InvalidLimit) {
+        if let bytes = try Self.size(arguments, Self.maximumLineLength) { iCalendar.maximumLineLength = bytes }
+        if let depth = try Self.size(arguments, Self.maximumDepth) {
+            iCalendar.maximumDepth = depth
+            json.maximumDepth = depth
+        }
+        if let bytes = try Self.size(arguments, Self.maximumStringLength) { json.maximumStringLength = bytes }
+        if let bytes = try Self.size(arguments, Self.maximumInputSize) { maximumInputSize = bytes }
+    }
+
+    /// A positive integer, optionally with a binary K, M or G suffix (`64K` is 65536).
+    private static func size(_ arguments: ParsedArguments, _ option: OptionSpec) throws(InvalidLimit) -> Int? {
+        guard let text = arguments.value(option) else { return nil }
+        let shifts: [Character: Int] = ["K": 10, "M": 20, "G": 30]
+        let shift = text.last.flatMap { shifts[Character($0.uppercased())] }
+        let digits = shift == nil ? Substring(text) : text.dropLast()
+        guard let number = Int(digits), number > 0, number <= Int.max >> (shift ?? 0) else {
+            throw InvalidLimit(
+                message: "\(option.key) expects a positive size such as 1048576 or 1M, found '\(text)'")
+        }
+        return number << (shift ?? 0)
+    }
+
+    /// The error for an input larger than `maximumInputSize`.
+    func inputTooLarge(_ name: String) -> Diagnostic {
+        Diagnostic(
+            .error, code: "input-too-large",
+            message:
+                "input is larger than \(maximumInputSize) bytes (\(Self.maximumInputSize.key)) and must be read whole; it was not read",
+            location: SourceLocation(file: name))
+    }
+}

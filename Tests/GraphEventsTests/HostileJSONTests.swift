@@ -1,0 +1,73 @@
+import CalendarModel
+import Testing
+
+@testable import GraphEvents
+
+// Hostile JSON through the library: limits and ranges are errors at their position, never a crash.
+
+@Test(arguments: ["1e400", "-1e400", "1e999999999999"])
+func numbersBeyondDoubleAreOutOfRange(_ number: String) {
+    // RFC 8259 §6 lets a parser limit range; the largest Double is about 1.8e308.
+    #expect(throws: JSONError(message: "number out of range", line: 1, column: 2, offset: 1)) {
+        try JSONParser.parse("[\(number)]")
+    }
+}
+
+@Test func numbersWithinDoubleStillParse() throws {
+    #expect(try JSONParser.parse("[1e308, -1e308, 1e-400]") == [.number(1e308), .number(-1e308), .number(0)])
+}
+
+@Test func plainAndEscapedStringsHaveTheSameLengthLimit() throws {
+    let limits = JSONLimits(maximumStringLength: 8)
+    #expect(try JSONParser.parse(#"["12345678"]"#, limits: limits) == ["12345678"])
+    #expect(try JSONParser.parse(#"["1234567\n"]"#, limits: limits) == ["1234567\n"])
+    for text in [#"["123456789"]"#, #"["12345678\n"]"#] {
+        #expect(throws: JSONError(message: "string longer than the limit of 8 bytes", line: 1, column: 2, offset: 1)) {
+            try JSONParser.parse(text, limits: limits)
+        }
+    }
+}
+
+@Test func keysHaveTheStringLengthLimitToo() {
+    #expect(throws: JSONError(message: "string longer than the limit of 4 bytes", line: 1, column: 2, offset: 1)) {
+        try JSONParser.parse(#"{"subject": 1}"#, limits: JSONLimits(maximumStringLength: 4))
+    }
+}
+
+@Test func theGraphReaderCountsDepthAsTheParserDoes() {
+    // Array (1), event object (2), categories array (3), inner array (4).
+    let text = #"[{"subject": "x", "categories": [["a"]]}]"#
+    for depth in 1...5 {
+        let limits = JSONLimits(maximumDepth: depth)
+        let parses = (try? JSONParser.parse(text, limits: limits)) != nil
+        let read = GraphEventReader(limits: limits).read(Array(text.utf8))
+        #expect(parses == (depth >= 4))
+        #expect(read.diagnostics.contains { $0.code == "json-syntax" } == !parses, "depth \(depth)")
+    }
+}
+
+@Test func pagesCountTheirValueArrayAsDepthTwo() {
+    // Page object (1), value array (2), event (3), start object (4).
+    let text = #"{"value": [{"subject": "x", "start": {"dateTime": "2026-01-05T10:00:00", "timeZone": "UTC"}}]}"#
+    let shallow = GraphEventReader(limits: JSONLimits(maximumDepth: 3)).read(Array(text.utf8))
+    #expect(shallow.diagnostics.contains { $0.code == "json-syntax" })
+    let enough = GraphEventReader(limits: JSONLimits(maximumDepth: 4)).read(Array(text.utf8))
+    #expect(!enough.diagnostics.contains { $0.code == "json-syntax" })
+}
+
+@Test func aMillionOpeningBracketsStopAtTheLimit() {
+    let text = String(repeating: "[", count: 1_000_000)
+    #expect(throws: JSONError(message: "nesting deeper than 256", line: 1, column: 257, offset: 256)) {
+        try JSONParser.parse(text)
+    }
+    let read = GraphEventReader(file: "deep.json").read(Array(text.utf8))
+    #expect(read.diagnostics.map(\.location) == [SourceLocation(file: "deep.json", line: 1, column: 257)])
+}
+
+@Test func duplicateKeysInsideAnEventAreReportedWhereTheyAre() {
+    let text = "[\n" + #"{"subject": "a", "body": {"content": "x", "content": "y"}}"# + "\n]"
+    let read = GraphEventReader(file: "dup.json").read(Array(text.utf8))
+    let duplicates = read.diagnostics.filter { $0.code == "json-duplicate-key" }
+    // The second "content" starts at column 43 of line 2.
+    #expect(duplicates.map(\.location) == [SourceLocation(file: "dup.json", line: 2, column: 43)])
+}

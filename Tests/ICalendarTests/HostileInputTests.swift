@@ -1,0 +1,169 @@
+import CalendarModel
+import Testing
+
+@testable import ICalendar
+
+// Hostile bytes through the library: each limit is a diagnostic at its line, never a crash or a hang.
+// `calendar(event:)` puts the event's first line on line 5.
+
+private func codes(_ result: ICalendarParser.Result) -> [String] { result.diagnostics.map(\.code) }
+
+@Test func aLineOverTheLimitIsDroppedAndTheEventKept() {
+    let limits = ICalendarLimits(maximumLineLength: 64)
+    let bytes = calendar(event: [
+        "UID:1", "DTSTART:20260105T100000Z", "DESCRIPTION:" + String(repeating: "x", count: 60),
+    ])
+    let result = ICalendarParser(limits: limits).parse(bytes, file: "long.ics")
+    #expect(codes(result) == ["line-too-long"])
+    #expect(result.diagnostics.first?.location == SourceLocation(file: "long.ics", line: 7))
+    #expect(result.document.events.first?.description == nil)
+    #expect(result.document.events.first?.uid == "1")
+}
+
+@Test func theLimitCountsTheUnfoldedLine() {
+    // Three physical lines of 30 bytes, each under the limit; unfolded (RFC 5545 §3.1) they are over it.
+    let folded = [
+        "DESCRIPTION:" + String(repeating: "x", count: 18), " " + String(repeating: "y", count: 29),
+        " " + String(repeating: "z", count: 29),
+    ]
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z"] + folded)
+    #expect(codes(ICalendarParser(limits: ICalendarLimits(maximumLineLength: 64)).parse(bytes)) == ["line-too-long"])
+    #expect(codes(ICalendarParser(limits: ICalendarLimits(maximumLineLength: 100)).parse(bytes)).isEmpty)
+}
+
+@Test func aLongLineArrivingInChunksIsSkippedWithoutKeepingIt() {
+    // A streamed reader sees the 3 MB line a kilobyte at a time; the limit still applies.
+    let bytes = calendar(event: ["UID:1", "DESCRIPTION:" + String(repeating: "x", count: 3_000_000), "SUMMARY:s"])
+    let chunks = stride(from: 0, to: bytes.count, by: 1024).map { Array(bytes[$0..<min($0 + 1024, bytes.count)]) }
+    var reader = ICalendarReader(
+        source: ChunkedSource(chunks: chunks), file: "chunked.ics", limits: ICalendarLimits(maximumLineLength: 1 << 20))
+    var events: [Event] = []
+    while let item = reader.next() { if case .event(let event) = item { events.append(event) } }
+    #expect(reader.takeDiagnostics().map(\.code) == ["line-too-long"])
+    #expect(events.map(\.summary) == ["s"])
+}
+
+@Test func componentsDeeperThanTheLimitAreSkippedAsOne() {
+    let nested = Array(repeating: "BEGIN:X-NEST", count: 10) + Array(repeating: "END:X-NEST", count: 10)
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z"] + nested)
+    // VEVENT is depth 1, so X-NEST at line 7 is depth 2 and the one at line 7 + 2 is depth 4.
+    let result = ICalendarParser(maximumDepth: 3).parse(bytes)
+    #expect(codes(result) == ["nesting-limit"])
+    #expect(result.diagnostics.first?.location.line == 9)
+    #expect(result.document.events.count == 1)
+}
+
+@Test func controlCharactersAreRemovedAndTabKept() {
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z", "SUMMARY:a\u{0}b\u{7}c\u{7F}d\te"])
+    let result = parse(bytes)
+    #expect(codes(result) == ["control-character"])
+    #expect(result.diagnostics.first?.location.line == 7)
+    #expect(result.document.events.first?.summary == "abcd\te")
+}
+
+@Test func serialisingNeverWritesControlCharacters() {
+    var event = Event(uid: "c@example.com")
+    event.summary = "a\u{0}b\u{1B}c\td\ne"
+    let text = serialize(CalendarDocument(events: [event]))
+    // TEXT (RFC 5545 §3.3.11): HTAB is allowed, a newline is written as \n, nothing else below 0x20.
+    #expect(unfoldedLines(text).contains("SUMMARY:abc\td\\ne"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\r" && $0 != "\n" })
+}
+
+@Test(.timeLimit(.minutes(1)))
+func aRuleOfTwoBillionOccurrencesIsReadNotExpanded() throws {
+    let rule = try #require(RecurrenceRule(iCalendarText: "FREQ=MINUTELY;INTERVAL=1;COUNT=2000000000"))
+    #expect(rule.frequency == .minutely)
+    #expect(rule.interval == 1)
+    #expect(rule.end == .count(2_000_000_000))
+    let bytes = calendar(event: [
+        "UID:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+        "RRULE:FREQ=MINUTELY;INTERVAL=1;COUNT=2000000000",
+    ])
+    #expect(parse(bytes).diagnostics.isEmpty)
+    #expect(ICalendarValidator().validate(bytes).filter { $0.code != "missing-property" }.isEmpty)
+}
+
+@Test func rscaleSurvivesParsingAndIsFreedOnce() throws {
+    // Regression (fuzz-rrule, LeakSanitizer): libical strdup()s RSCALE and the caller must free it.
+    let rule = try #require(RecurrenceRule(iCalendarText: "RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD"))
+    #expect(rule.extraParts.contains(RecurrenceRulePart(name: "RSCALE", value: "GREGORIAN")))
+    #expect(rule.extraParts.contains(RecurrenceRulePart(name: "SKIP", value: "FORWARD")))
+}
+
+@Test(arguments: [
+    ("DTSTART:20260105T100000Z", "UNTIL=20260105T095959Z", true),
+    ("DTSTART:20260105T100000Z", "UNTIL=20260105T100000Z", false),
+    ("DTSTART;VALUE=DATE:20260105", "UNTIL=20260104", true),
+    // A zoned start against a UTC UNTIL is reported only when no UTC offset (at most 14 h) could explain it.
+    ("DTSTART;TZID=Pacific/Kiritimati:20260105T100000", "UNTIL=20260104T210000Z", false),
+    ("DTSTART;TZID=Pacific/Kiritimati:20260105T100000", "UNTIL=20260104T195959Z", true),
+])
+func untilBeforeStartIsAWarning(_ start: String, _ until: String, _ reported: Bool) {
+    let diagnostics = ICalendarValidator().validate(
+        calendar(event: ["UID:1", "DTSTAMP:20260101T000000Z", start, "RRULE:FREQ=DAILY;\(until)"]))
+    #expect(diagnostics.contains { $0.code == "until-before-start" && $0.severity == .warning } == reported)
+}
+
+/// A source that hands over prepared chunks, as a pipe would.
+private struct ChunkedSource: ByteSource {
+    var chunks: [[UInt8]]
+    mutating func nextChunk() -> [UInt8]? { chunks.isEmpty ? nil : chunks.removeFirst() }
+}
+
+@Test(.timeLimit(.minutes(1)))
+func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
+    // Regression (fuzz-icalendar timeout): one EXDATE in a far year made the generated VTIMEZONE
+    // cover every year up to it, quadratically. Europe/Vienna has followed the EU rule since 1996:
+    // last Sunday of March and of October (RFC 5545 §3.6.5 VTIMEZONE with yearly RRULEs, no end).
+    let bytes = calendar(event: [
+        "UID:1", "DTSTART;TZID=Europe/Vienna:20260105T100000", "RRULE:FREQ=WEEKLY",
+        "EXDATE;TZID=Europe/Vienna:99990105T100000",
+    ])
+    let lines = unfoldedLines(serialize(parse(bytes).document))
+    #expect(
+        lines.filter { $0.hasPrefix("RRULE:FREQ=YEARLY") }.sorted() == [
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+        ])
+    #expect(lines.contains("EXDATE;TZID=Europe/Vienna:99990105T100000"))
+}
+
+@Test func geoBeforeLocationBelongsToThatLocation() {
+    // Regression (fuzz-icalendar): RFC 5545 leaves property order free, but a GEO read first made
+    // a nameless location, and LOCATION became a second one, written as X-CALPORT-LOCATION.
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z", "GEO:38.9;-77.01", "LOCATION:Fathom"])
+    let event = parse(bytes).document.events.first
+    #expect(
+        event?.locations == [Location(name: "Fathom", coordinates: GeoCoordinate(latitude: 38.9, longitude: -77.01))])
+    let lines = unfoldedLines(serialize(parse(bytes).document))
+    #expect(lines.contains("LOCATION:Fathom"))
+    #expect(lines.contains("GEO:38.9;-77.01"))
+    #expect(!lines.contains { $0.hasPrefix("X-CALPORT-LOCATION") })
+}
+
+@Test func dtendAndDurationKeepTheFirstAndReportTheSecond() {
+    // Regression (fuzz-icalendar): DURATION after DTEND silently replaced it, and a later invalid
+    // DTEND kept as an extra then came first when the output was read back, dropping the event.
+    let bytes = calendar(event: [
+        "UID:1", "DTSTART:20260105T100000Z", "DTEND:20260105T110000Z", "DURATION:PT15M", "DTEND:bad",
+    ])
+    let result = parse(bytes)
+    #expect(result.document.events.first?.end == .end(.utc(LocalDateTime(year: 2026, month: 1, day: 5, hour: 11))))
+    #expect(codes(result) == ["dtend-and-duration", "duplicate-property"])
+    #expect(result.diagnostics.map(\.location.line) == [8, 9])
+    let reread = parse(ICalendarSerializer().serialize(result.document))
+    #expect(reread.document.events.count == 1)
+    #expect(reread.document.events.first?.end == result.document.events.first?.end)
+}
+
+@Test func byDayOrdinalsPastFiftyThreeAreInvalid() {
+    // Regression (fuzz-rrule): libical overflowed a long ordinal into one it could not read back.
+    // RFC 5545 §3.3.10: ordwk = 1*2DIGIT ;1 to 53.
+    let overflowing =
+        "FREQ=DAILY;BYDAY=TU,WE,88888888888888888888888888802236FR,FR,000000000000000000000001355519360FR,FR"
+    if let rule = RecurrenceRule(iCalendarText: overflowing) {
+        #expect(RecurrenceRule(iCalendarText: rule.iCalendarText) == rule, "what was written reads back")
+    }
+    #expect(RecurrenceRule(iCalendarText: "FREQ=YEARLY;BYDAY=54MO") == nil)
+    #expect(RecurrenceRule(iCalendarText: "FREQ=YEARLY;BYDAY=-53MO")?.byDay == [WeekdayNumber(.monday, ordinal: -53)])
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import calport
+
+// Nothing lost: what calport was given and what it wrote before survive any failed run.
+
+private let good = hostileCalendar(["DTSTART:20260105T100000Z", "SUMMARY:good"])
+
+/// The names in a directory, temporary files included.
+private func listing(_ directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}
+
+@Test func aFailureMidBatchKeepsTheOtherOutputsAndNamesTheInput() throws {
+    let directory = try temporaryDirectory()
+    let inputs = directory.appendingPathComponent("in")
+    let outputs = directory.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+    try good.write(to: inputs.appendingPathComponent("a.ics"), atomically: true, encoding: .utf8)
+    try "not a calendar".write(to: inputs.appendingPathComponent("b.ics"), atomically: true, encoding: .utf8)
+    try good.write(to: inputs.appendingPathComponent("c.ics"), atomically: true, encoding: .utf8)
+    // b's output from an earlier run must survive b failing now.
+    try "earlier b".write(to: outputs.appendingPathComponent("b.ics"), atomically: true, encoding: .utf8)
+    let run = runCalport(["convert", "--out-dir", outputs.path, inputs.path])
+    #expect(run.status == .dataProblem)
+    #expect(run.errors.contains("\(inputs.path)/b.ics: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
+    #expect(run.errors.contains("3 files, 2 events, 0 warnings, 1 failed"))
+    #expect(try listing(outputs) == ["a.ics", "b.ics", "c.ics"], "no temporary files left")
+    #expect(try String(contentsOf: outputs.appendingPathComponent("a.ics"), encoding: .utf8).contains("SUMMARY:good"))
+    #expect(try String(contentsOf: outputs.appendingPathComponent("c.ics"), encoding: .utf8).contains("SUMMARY:good"))
+    #expect(try String(contentsOf: outputs.appendingPathComponent("b.ics"), encoding: .utf8) == "earlier b")
+}
+
+@Test func aBatchInputOverTheSizeLimitIsNamedAndSkipped() throws {
+    let directory = try temporaryDirectory()
+    let small = directory.appendingPathComponent("small.ics")
+    let large = directory.appendingPathComponent("large.ics")
+    try good.write(to: small, atomically: true, encoding: .utf8)
+    try hostileCalendar(["DTSTART:20260105T100000Z", "DESCRIPTION:" + String(repeating: "x", count: 2048)])
+        .write(to: large, atomically: true, encoding: .utf8)
+    let outputs = directory.appendingPathComponent("out")
+    let run = runCalport(["convert", "--max-input-size", "1K", "--out-dir", outputs.path, small.path, large.path])
+    #expect(run.status == .dataProblem)
+    #expect(run.errors.contains("\(large.path): error: input is larger than 1024 bytes (--max-input-size)"))
+    #expect(try listing(outputs) == ["small.ics"])
+}
+
+/// Runs that fail before converting anything, each against an existing output file.
+@Test(arguments: [
+    ("unrecognised input", "hello", calport.ExitStatus.dataProblem, [String]()),
+    ("only errors", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n", .dataProblem, []),
+    ("strict stop", badEvent, .dataProblem, ["--strict"]),
+    ("bad limit", good, .usage, ["--max-depth", "0"]),
+])
+func aFailedRunLeavesTheExistingOutputAlone(
+    _ name: String, _ input: String, _ status: calport.ExitStatus, _ options: [String]
+) throws {
+    let file = try HostileFile(input)
+    try "previous".write(to: file.output, atomically: true, encoding: .utf8)
+    let run = file.run("convert", options + ["-o", file.output.path])
+    #expect(run.status == status, "\(name)")
+    #expect(try file.written() == "previous", "\(name)")
+    #expect(try listing(file.directory) == ["in.ics", "out"], "\(name): no temporary files left")
+}
+
+@Test func aMissingInputIsAnIOErrorAndLeavesTheOutputAlone() throws {
+    let file = try HostileFile(good)
+    try "previous".write(to: file.output, atomically: true, encoding: .utf8)
+    let run = runCalport([
+        "convert", file.input.path, file.directory.appendingPathComponent("absent.ics").path,
+        "-o", file.output.path,
+    ])
+    #expect(run.status == .ioError)
+    #expect(run.errors.contains("absent.ics: error: cannot read input"))
+    #expect(try file.written() == "previous")
+}
+
+@Test func anUnwritableOutputIsAnIOError() throws {
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", file.directory.appendingPathComponent("missing/out.ics").path])
+    #expect(run.status == .ioError)
+    #expect(run.errors.contains("missing/out.ics: error: cannot write"))
+}
+
+@Test(arguments: [[String](), ["--stream"], ["--to", "ndjson"]])
+func outputOntoItsOwnInputIsSafe(_ options: [String]) throws {
+    // The input is read before the rename puts the output in its place.
+    let file = try HostileFile(good)
+    let run = file.run("convert", options + ["-o", file.input.path])
+    #expect(run.status == .success)
+    #expect(try String(contentsOf: file.input, encoding: .utf8).contains("good"))
+    #expect(try listing(file.directory) == ["in.ics"])
+}
+
+@Test func outputDirectoryOntoItsInputsIsSafe() throws {
+    let directory = try temporaryDirectory()
+    try good.write(to: directory.appendingPathComponent("a.ics"), atomically: true, encoding: .utf8)
+    let run = runCalport(["convert", "--out-dir", directory.path, directory.path])
+    #expect(run.status == .success)
+    #expect(try listing(directory) == ["a.ics"])
+    #expect(try String(contentsOf: directory.appendingPathComponent("a.ics"), encoding: .utf8).contains("SUMMARY:good"))
+}
+
+@Test(.timeLimit(.minutes(1)))
+func aLargeStreamedInputConvertedOntoItselfIsIntact() throws {
+    // Over the 8 MiB streaming threshold: read from the open file while the output is written beside it.
+    let event = (0..<40_000).map { index in
+        [
+            "BEGIN:VEVENT", "UID:\(index)@example.com", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+            "SUMMARY:" + String(repeating: "s", count: 160), "END:VEVENT",
+        ].joined(separator: "\r\n")
+    }
+    let text =
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n" + event.joined(separator: "\r\n")
+        + "\r\nEND:VCALENDAR\r\n"
+    #expect(text.utf8.count > InputFile.streamingThreshold)
+    let file = try HostileFile(text)
+    let run = file.run("convert", ["-o", file.input.path])
+    #expect(run.status == .success)
+    let written = try String(contentsOf: file.input, encoding: .utf8)
+    #expect(written.components(separatedBy: "BEGIN:VEVENT").count - 1 == 40_000)
+    #expect(written.contains("UID:39999@example.com"))
+}
