@@ -8,14 +8,7 @@ final class LibicalRuleIterator {
 
     /// libical's `icalrecur_iterator` over RRULE `rule` from `start`, in the builtin zone `tzid` if given.
     init?(rule: String, start: LocalDateTime, isDate: Bool = false, tzid: String? = nil) {
-        var dtstart = icaltime_null_time()
-        dtstart.year = Int32(start.date.year)
-        dtstart.month = Int32(start.date.month)
-        dtstart.day = Int32(start.date.day)
-        dtstart.hour = Int32(start.hour)
-        dtstart.minute = Int32(start.minute)
-        dtstart.second = Int32(start.second)
-        dtstart.is_date = isDate ? 1 : 0
+        var dtstart = Libical.icalTime(start, isDate: isDate)
         if let tzid {
             guard let zone = icaltimezone_get_builtin_timezone(tzid) else { return nil }
             dtstart = icaltime_set_timezone(&dtstart, zone)
@@ -31,9 +24,7 @@ final class LibicalRuleIterator {
     func next() -> LocalDateTime? {
         let time = icalrecur_iterator_next(iterator)
         guard icaltime_is_null_time(time) == 0 else { return nil }
-        return LocalDateTime(
-            year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
-            minute: Int(time.minute), second: Int(time.second))
+        return LocalDateTime(time)
     }
 
     deinit { icalrecur_iterator_free(iterator) }

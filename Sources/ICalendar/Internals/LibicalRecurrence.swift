@@ -21,9 +21,7 @@ extension Libical {
             end = .count(Int(recur.count))
         } else if icaltime_is_null_time(recur.until) == 0 {
             let until = recur.until
-            let local = LocalDateTime(
-                year: Int(until.year), month: Int(until.month), day: Int(until.day), hour: Int(until.hour),
-                minute: Int(until.minute), second: Int(until.second))
+            let local = LocalDateTime(until)
             if until.is_date != 0 {
                 end = .until(.date(local.date))
             } else if icaltime_is_utc(until) != 0 {

@@ -18,13 +18,17 @@ enum Libical {
         guard utf8.count == 8 || utf8.count == 15 || utf8.count == 16 else { return nil }
         let time = icaltime_from_string(text)
         guard icaltime_is_null_time(time) == 0 || text == "00000000" else { return nil }
-        let local = LocalDateTime(
-            year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
-            minute: Int(time.minute), second: Int(time.second))
-        return Time(local: local, isDate: time.is_date != 0, isUTC: icaltime_is_utc(time) != 0)
+        return Time(local: LocalDateTime(time), isDate: time.is_date != 0, isUTC: icaltime_is_utc(time) != 0)
     }
 
     static func formatTime(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+        var time = icalTime(local, isDate: isDate)
+        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
+        return takeString(icaltime_as_ical_string_r(time))
+    }
+
+    /// A zone-less libical time with the wall time's fields.
+    static func icalTime(_ local: LocalDateTime, isDate: Bool) -> icaltimetype {
         var time = icaltime_null_time()
         time.year = Int32(local.date.year)
         time.month = Int32(local.date.month)
@@ -33,8 +37,7 @@ enum Libical {
         time.minute = Int32(local.minute)
         time.second = Int32(local.second)
         time.is_date = isDate ? 1 : 0
-        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
-        return takeString(icaltime_as_ical_string_r(time))
+        return time
     }
 
     static func parseDuration(_ text: String) -> EventDuration? {
@@ -106,5 +109,14 @@ enum Libical {
         guard let pointer else { return "" }
         defer { icalmemory_free_buffer(pointer) }
         return String(cString: pointer)
+    }
+}
+
+extension LocalDateTime {
+    /// The wall time of a libical time, its zone aside.
+    init(_ time: icaltimetype) {
+        self.init(
+            year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
+            minute: Int(time.minute), second: Int(time.second))
     }
 }
