@@ -6,8 +6,20 @@ import CalendarModel
 public struct ICalendarValidator: Sendable {
     public init() {}
 
+    /// What validating a file found, and the calendar as read, for checks a caller adds.
+    public struct Report: Sendable {
+        public var document: CalendarDocument
+        /// What parsing reports, then the structural checks, in line order.
+        public var diagnostics: [Diagnostic]
+    }
+
     /// Every diagnostic for the file: what parsing reports, then the structural checks, in line order.
     public func validate(_ bytes: [UInt8], file: String? = nil) -> [Diagnostic] {
+        check(bytes, file: file).diagnostics
+    }
+
+    /// The diagnostics of `validate` and the document the parse gave, reading the file once.
+    public func check(_ bytes: [UInt8], file: String? = nil) -> Report {
         let parsed = ICalendarParser().parse(bytes, file: file)
         var reader = ComponentReader(source: InMemoryByteSource(bytes), file: file)
         var checks = Checks(file: file)
@@ -21,7 +33,8 @@ public struct ICalendarValidator: Sendable {
         checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
         // Reading warns of DTEND with DURATION; the check below reports it as the error it is.
         let read = parsed.diagnostics.filter { $0.code != "dtend-and-duration" }
-        return (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+        let diagnostics = (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+        return Report(document: parsed.document, diagnostics: diagnostics)
     }
 }
 

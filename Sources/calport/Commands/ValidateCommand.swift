@@ -21,9 +21,8 @@ enum ValidateCommand {
             // `bytes` is only the first chunk of a large file; validation needs all of it.
             let diagnostics: [Diagnostic]
             if let bytes = input.completeBytes(limit: limits.maximumInputSize) {
-                diagnostics =
-                    ICalendarValidator().validate(bytes, file: input.name)
-                    + compatibility(ICalendarParser().parse(bytes, file: input.name).document, file: input.name)
+                let report = ICalendarValidator().check(bytes, file: input.name)
+                diagnostics = report.diagnostics + compatibility(report.document, file: input.name)
             } else {
                 diagnostics = [limits.inputTooLarge(input.name)]
             }
