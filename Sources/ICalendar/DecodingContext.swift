@@ -24,7 +24,7 @@ struct DecodingContext {
         self.file = file
     }
 
-    mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int) {
+    mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int?) {
         diagnostics.append(
             Diagnostic(
                 severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
@@ -56,7 +56,7 @@ struct DecodingContext {
     mutating func zone(named tzid: String, line: ContentLine, year: Int) -> TimeZoneReference {
         var zone = TimeZoneReference(resolvingName: tzid, cache: &resolvedNames)
         if zone.ianaIdentifier == nil, let definition = definitions[zone.name] {
-            zone.ianaIdentifier = match(definition, year: year, line: line)
+            zone.ianaIdentifier = match(definition, year: year, line: line.line)
         }
         if zone.ianaIdentifier == nil && !definedZones.contains(zone.name) && unresolvedZones[zone.name] == nil {
             unresolvedZones[zone.name] = Diagnostic(
@@ -70,7 +70,7 @@ struct DecodingContext {
 
     /// The IANA zone an unnamed VTIMEZONE (Outlook's "Customized Time Zone") agrees with over the
     /// years around its first use, matched once; when none does, its own rules apply and a warning says so.
-    private mutating func match(_ definition: TimeZoneDefinition, year: Int, line: ContentLine) -> String? {
+    mutating func match(_ definition: TimeZoneDefinition, year: Int, line: Int?) -> String? {
         if let known = matchedDefinitions[definition.identifier] { return known }
         let match = VTimeZoneMatcher.ianaIdentifier(matching: definition, years: (year - 1)...(year + 1))
         matchedDefinitions[definition.identifier] = match
@@ -78,7 +78,7 @@ struct DecodingContext {
             report(
                 .warning, "custom-time-zone",
                 "VTIMEZONE '\(definition.identifier)' matches no IANA zone around \(year); its own rules are used",
-                line: line.line)
+                line: line)
         }
         return match
     }

@@ -38,11 +38,11 @@ public struct ICalendarParser: Sendable {
             case .other(let component): others.append(component)
             }
         }
+        reader.resolveForwardReferences(in: &events)
         var document = reader.header
         document.events = events
         document.timeZones = zones
         document.otherComponents = others
-        ForwardZoneReferences.resolve(&document)
         return Result(
             document: document, diagnostics: reader.takeDiagnostics(), droppedComponents: reader.droppedComponents)
     }

@@ -56,6 +56,21 @@ public struct ICalendarReader<Source: ByteSource> {
         return nil
     }
 
+    /// Events read before the VTIMEZONE they use could not have it matched to an IANA zone; once the
+    /// whole calendar is read, this resolves those references as if the VTIMEZONE had come first.
+    mutating func resolveForwardReferences(in events: inout [Event]) {
+        for index in events.indices {
+            events[index].mapTimes { time in
+                guard case .zoned(let local, var zone) = time, zone.ianaIdentifier == nil,
+                    let definition = context.definitions[zone.name]
+                else { return time }
+                zone.ianaIdentifier = context.match(definition, year: local.date.year, line: nil)
+                return .zoned(local, zone)
+            }
+        }
+        collectContextDiagnostics()
+    }
+
     /// Hands over the diagnostics found since the last call.
     public mutating func takeDiagnostics() -> [Diagnostic] {
         defer { diagnostics.removeAll() }

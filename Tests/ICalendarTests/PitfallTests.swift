@@ -142,3 +142,17 @@ import Testing
     #expect(result.diagnostics.map(\.code) == ["custom-time-zone"])
     #expect(result.document.events.first?.start?.timeZone == TimeZoneReference(name: "Base Camp Time"))
 }
+
+/// A VTIMEZONE after the events that use it is matched the same way, and when nothing matches it is
+/// said, as for one that comes first.
+@Test func aLaterVTimeZoneNoIANAZoneFollowsIsReportedToo() throws {
+    let bytes = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:b",
+        "DTSTART;TZID=Base Camp Time:20260615T100000", "END:VEVENT", "BEGIN:VTIMEZONE", "TZID:Base Camp Time",
+        "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0517", "TZOFFSETTO:+0517", "END:STANDARD",
+        "END:VTIMEZONE", "END:VCALENDAR",
+    ])
+    let result = parse(bytes)
+    #expect(result.diagnostics.map(\.code) == ["custom-time-zone"])
+    #expect(result.document.events.first?.start?.timeZone == TimeZoneReference(name: "Base Camp Time"))
+}
