@@ -119,19 +119,13 @@ enum ConvertCommand {
         var dropped = 0
         for (input, format) in inputs {
             let read = CalendarInput.read(input, as: format, limits: limits)
-            if let stop = reporter.report(read.diagnostics) {
-                reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-                return nil
-            }
+            if reporter.stops(read.diagnostics) { return nil }
             dropped += read.dropped
             merged.merge(read.document)
         }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         let written = target.write(merged)
-        if let stop = reporter.report(written.diagnostics) {
-            reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-            return nil
-        }
+        if reporter.stops(written.diagnostics) { return nil }
         destination.write(written.bytes)
         return dropped
     }
@@ -154,11 +148,6 @@ enum ConvertCommand {
         var header = CalendarDocument()
         var dropped = 0
         var items = 0
-        func stop(_ diagnostics: [Diagnostic]) -> Bool {
-            guard let stop = reporter.report(diagnostics) else { return false }
-            reporter.terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-            return true
-        }
         for (input, format) in inputs {
             switch format {
             case .iCalendar:
@@ -167,9 +156,9 @@ enum ConvertCommand {
                     items += 1
                     if !writer.headerWritten { header.mergeHeader(reader.header) }
                     writer.write(item, header: header)
-                    if stop(reader.takeDiagnostics()) { return nil }
+                    if reporter.stops(reader.takeDiagnostics()) { return nil }
                 }
-                if stop(reader.takeDiagnostics()) { return nil }
+                if reporter.stops(reader.takeDiagnostics()) { return nil }
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 dropped += reader.droppedComponents
             case .graph:
@@ -186,13 +175,13 @@ enum ConvertCommand {
                     writer.write(.event($0.event), header: header)
                 }
                 dropped += diagnostics.filter { $0.severity == .error }.count
-                if stop(diagnostics) { return nil }
+                if reporter.stops(diagnostics) { return nil }
             case .ndjson:
                 let read = CalendarInput.read(input, as: .ndjson, limits: limits)
                 items += read.document.events.count
                 for event in read.document.events { writer.write(.event(event), header: header) }
                 dropped += read.diagnostics.count
-                if stop(read.diagnostics) { return nil }
+                if reporter.stops(read.diagnostics) { return nil }
             }
         }
         if readOnlyErrors(items == 0, reporter) { return nil }

@@ -49,10 +49,7 @@ enum ExpandCommand {
                 continue
             }
             let read = CalendarInput.read(input, as: .iCalendar, limits: InputLimits())
-            if let stop = reporter.report(read.diagnostics) {
-                terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was written\n")
-                return .dataProblem
-            }
+            if reporter.stops(read.diagnostics) { return .dataProblem }
             dropped += read.dropped
             documents.append((input.name, read.document))
         }
@@ -76,10 +73,8 @@ enum ExpandCommand {
                 return diagnostic
             }
             output.flush()
-            if let stop = reporter.report(located) {
-                terminal.writeError("calport: stopped by --strict at \(stop.location)\n")
-                return .dataProblem
-            }
+            // Occurrences before this point are already out: there is nothing to say about the rest.
+            if reporter.stops(located, consequence: nil) { return .dataProblem }
         }
         output.append(outputFormat.footer)
         output.flush()

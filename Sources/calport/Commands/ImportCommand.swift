@@ -40,16 +40,10 @@ enum ImportCommand {
             }
             let read = CalendarInput.read(input, as: format, limits: InputLimits())
             events += read.document.events
-            if let stop = reporter.report(read.diagnostics) {
-                terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")
-                return .dataProblem
-            }
+            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return .dataProblem }
         }
         let written = GraphEventWriter(style: .post).write(events)
-        if let stop = reporter.report(written.diagnostics) {
-            terminal.writeError("calport: stopped by --strict at \(stop.location); nothing was imported\n")
-            return .dataProblem
-        }
+        if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return .dataProblem }
         let plan = ImportPlan(entries: written.output)
         let output = SharedOutput(terminal)
         let client: GraphClient

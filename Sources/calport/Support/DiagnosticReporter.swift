@@ -25,6 +25,15 @@ struct DiagnosticReporter {
             verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
     }
 
+    /// Reports diagnostics and whether `--strict` stops the run there, saying where and, when given,
+    /// what that means (`nothing was written`).
+    mutating func stops(_ diagnostics: [Diagnostic], consequence: String? = "nothing was written") -> Bool {
+        guard let stop = report(diagnostics) else { return false }
+        terminal.writeError(
+            "calport: stopped by --strict at \(stop.location)" + (consequence.map { "; \($0)" } ?? "") + "\n")
+        return true
+    }
+
     /// Reports diagnostics; in strict mode returns the first one that must stop the run.
     mutating func report(_ diagnostics: [Diagnostic]) -> Diagnostic? {
         for var diagnostic in diagnostics {
