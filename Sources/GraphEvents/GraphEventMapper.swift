@@ -140,17 +140,18 @@ public struct GraphEventMapper: Sendable {
 
 extension GraphDecoder {
     /// The RECURRENCE-ID of an exception, in the form of its master's DTSTART.
-    mutating func recurrenceID(_ object: JSONObject, at path: String, master: Event) -> CalendarTime? {
+    mutating func recurrenceID(_ object: JSONObject, at path: @autoclosure () -> String, master: Event) -> CalendarTime?
+    {
         guard let masterStart = master.start else { return nil }
-        if case .utc(let utc)? = instant("originalStart", of: object, at: path) {
+        if case .utc(let utc)? = instant("originalStart", of: object, at: path()) {
             let allDayZone = master.graphExtra(.originalStartTimeZone)
             if let time = masterStart.sameForm(atUTC: utc, allDayZone: allDayZone) { return time }
             report(
                 .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
-                at: "\(path).originalStart")
+                at: "\(path()).originalStart")
             return .utc(utc)
         }
-        guard let occurrence = string("occurrenceId", of: object, at: path),
+        guard let occurrence = string("occurrenceId", of: object, at: path()),
             let date = GraphDateTime.parseDate(String(occurrence.suffix(10)))
         else { return nil }
         let clock = masterStart.localDateTime

@@ -41,33 +41,32 @@ extension Alarm {
         extraComponents = component.components.map(ExtraComponent.init)
     }
 
-    func contentComponent(_ encoder: EncodingContext) -> ContentComponent {
-        var lines = [ContentLine(name: "ACTION", parameters: propertyParameters["ACTION"] ?? [], value: action.token)]
+    func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
+        writer.begin(component: "VALARM")
+        func add(_ name: String, _ value: String?, parameters: (inout ContentWriter) -> Void = { _ in }) {
+            guard let value else { return }
+            writer.begin(line: name)
+            parameters(&writer)
+            if let kept = propertyParameters[name] { writer.parameters(kept) }
+            writer.finish(value: value)
+        }
+        add("ACTION", action.token)
         switch trigger {
         case .relative(let duration, let relatedToEnd):
-            let related = relatedToEnd ? [Parameter("RELATED", "END")] : []
-            lines.append(
-                ContentLine(
-                    name: "TRIGGER", parameters: related + (propertyParameters["TRIGGER"] ?? []),
-                    value: Libical.formatDuration(duration)))
-        case .absolute(let time):
-            var line = encoder.timeLine("TRIGGER", time)
-            line.parameters = [Parameter("VALUE", "DATE-TIME")] + (propertyParameters["TRIGGER"] ?? [])
-            lines.append(line)
-        }
-        func add(_ name: String, _ value: String?) {
-            if let value {
-                lines.append(ContentLine(name: name, parameters: propertyParameters[name] ?? [], value: value))
+            add("TRIGGER", Libical.formatDuration(duration)) { writer in
+                if relatedToEnd { writer.parameter("RELATED", "END") }
             }
+        case .absolute(let time):
+            add("TRIGGER", encoder.timeText(time)) { writer in writer.parameter("VALUE", "DATE-TIME") }
         }
         add("SUMMARY", summary.map(TextCodec.escape))
         add("DESCRIPTION", description.map(TextCodec.escape))
         add("REPEAT", repeatCount.map(String.init))
         add("DURATION", repeatInterval.map(Libical.formatDuration))
-        lines += attendees.map { $0.contentLine(name: "ATTENDEE") }
-        lines += attachments.map(\.contentLine)
-        lines += extraProperties.map(ContentLine.init)
-        return ContentComponent(
-            name: "VALARM", properties: lines, components: extraComponents.map(ContentComponent.init))
+        for attendee in attendees { attendee.write(to: &writer, name: "ATTENDEE") }
+        for attachment in attachments { writer.write(attachment.contentLine) }
+        for property in extraProperties { writer.write(ContentLine(property)) }
+        for component in extraComponents { writer.write(ContentComponent(component)) }
+        writer.end(component: "VALARM")
     }
 }

@@ -13,38 +13,85 @@ struct ContentWriter {
 
     /// `BEGIN:VCALENDAR` and the calendar's own properties.
     mutating func writeHeader(_ document: CalendarDocument) {
-        write(ContentLine(name: "BEGIN", value: "VCALENDAR"))
+        begin(component: "VCALENDAR")
         for line in document.headerLines { write(line) }
     }
 
     mutating func write(_ component: ContentComponent) {
-        write(ContentLine(name: "BEGIN", value: component.name))
+        begin(component: component.name)
         for line in component.properties { write(line) }
         for child in component.components { write(child) }
-        write(ContentLine(name: "END", value: component.name))
+        end(component: component.name)
     }
 
     mutating func write(_ line: ContentLine) {
-        lineStart = bytes.count
-        append(line.name)
-        for parameter in line.parameters {
-            append(";")
-            append(parameter.name)
-            append("=")
-            for (index, value) in parameter.values.enumerated() {
-                if index > 0 { append(",") }
-                append(ContentWriter.parameterValue(value))
-            }
-        }
-        append(":")
-        append(line.value)
-        bytes += [0x0D, 0x0A]
+        begin(line: line.name)
+        parameters(line.parameters)
+        finish(value: line.value)
     }
 
-    static func parameterValue(_ value: String) -> String {
-        let encoded = ParameterCodec.encode(value)
-        let needsQuotes = encoded.utf8.contains { $0 == 0x3B || $0 == 0x3A || $0 == 0x2C }
-        return needsQuotes ? "\"\(encoded)\"" : encoded
+    /// `BEGIN:NAME`, opening a component whose lines follow.
+    mutating func begin(component name: String) {
+        begin(line: "BEGIN")
+        finish(value: name)
+    }
+
+    /// `END:NAME`.
+    mutating func end(component name: String) {
+        begin(line: "END")
+        finish(value: name)
+    }
+
+    /// Starts a content line with its name; its parameters, then its value, follow.
+    mutating func begin(line name: String) {
+        lineStart = bytes.count
+        append(name)
+    }
+
+    /// One parameter of the line begun, with one value.
+    mutating func parameter(_ name: String, _ value: String) {
+        append(byte: UInt8(ascii: ";"))
+        append(name)
+        append(byte: UInt8(ascii: "="))
+        appendParameterValue(value)
+    }
+
+    /// Parameters of the line begun, each with its values.
+    mutating func parameters(_ list: [Parameter]) {
+        for parameter in list {
+            append(byte: UInt8(ascii: ";"))
+            append(parameter.name)
+            append(byte: UInt8(ascii: "="))
+            for (index, value) in parameter.values.enumerated() {
+                if index > 0 { append(byte: UInt8(ascii: ",")) }
+                appendParameterValue(value)
+            }
+        }
+    }
+
+    /// Ends the line begun with its value (already in its RFC 5545 form).
+    mutating func finish(value: String) {
+        append(byte: UInt8(ascii: ":"))
+        append(value)
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+    }
+
+    /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`.
+    private mutating func appendParameterValue(_ value: String) {
+        var needsEncoding = false
+        var needsQuotes = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "^"), 0x22, 0x0A, 0x0D: needsEncoding = true
+            case 0x3B, 0x3A, 0x2C: needsQuotes = true
+            default: continue
+            }
+        }
+        let text = needsEncoding ? ParameterCodec.encode(value) : value
+        if needsQuotes { append(byte: 0x22) }
+        append(text)
+        if needsQuotes { append(byte: 0x22) }
     }
 
     /// Where the line being written started, for folding.
@@ -61,13 +108,26 @@ struct ContentWriter {
         for byte in utf8 {
             // Fold only before the first byte of a character, and before one that would not fit whole.
             if byte & 0xC0 != 0x80 && length + ContentWriter.sequenceLength(byte) > ContentWriter.lineLimit {
-                bytes += [0x0D, 0x0A, 0x20]
+                bytes.append(0x0D)
+                bytes.append(0x0A)
+                bytes.append(0x20)
                 lineStart = bytes.count - 1
                 length = 1
             }
             bytes.append(byte)
             length += 1
         }
+    }
+
+    /// Appends one ASCII byte to the current line, folding first when the line is full.
+    private mutating func append(byte: UInt8) {
+        if bytes.count - lineStart >= ContentWriter.lineLimit {
+            bytes.append(0x0D)
+            bytes.append(0x0A)
+            bytes.append(0x20)
+            lineStart = bytes.count - 1
+        }
+        bytes.append(byte)
     }
 
     /// The length of the UTF-8 sequence a lead byte starts.

@@ -14,6 +14,15 @@ struct EncodingContext {
         ContentLine(name: name, parameters: timeParameters(time), value: timeText(time))
     }
 
+    /// The parameters a time's form needs (VALUE=DATE, TZID), on the line begun.
+    func writeParameters(of time: CalendarTime, to writer: inout ContentWriter) {
+        switch time {
+        case .date: writer.parameter("VALUE", "DATE")
+        case .zoned(_, let zone): writer.parameter("TZID", zone.name)
+        case .utc, .floating: break
+        }
+    }
+
     func timeParameters(_ time: CalendarTime) -> [Parameter] {
         switch time {
         case .date: return [Parameter("VALUE", "DATE")]

@@ -163,26 +163,29 @@ extension Event {
         return true
     }
 
-    /// The VEVENT for this event, modelled properties first in RFC 5545 order, then the extras.
-    func contentComponent(_ encoder: EncodingContext) -> ContentComponent {
-        var lines: [ContentLine] = []
-        func add(_ name: String, _ value: String?, parameters: [Parameter] = []) {
+    /// Writes the VEVENT for this event, modelled properties first in RFC 5545 order, then the extras.
+    func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
+        writer.begin(component: "VEVENT")
+        // Parameters the input had on modelled properties go back on them; most events have none.
+        let keepsParameters = !propertyParameters.isEmpty
+        func add(_ name: String, _ value: String?) {
             guard let value else { return }
-            lines.append(
-                ContentLine(name: name, parameters: parameters + (propertyParameters[name] ?? []), value: value))
+            writer.begin(line: name)
+            if keepsParameters, let kept = propertyParameters[name] { writer.parameters(kept) }
+            writer.finish(value: value)
         }
-        func addTime(_ name: String, _ time: CalendarTime?, parameters: [Parameter] = []) {
+        func addTime(_ name: String, _ time: CalendarTime?, range: String? = nil) {
             guard let time else { return }
-            var line = encoder.timeLine(name, time)
-            line.parameters += parameters + (propertyParameters[name] ?? [])
-            lines.append(line)
+            writer.begin(line: name)
+            encoder.writeParameters(of: time, to: &writer)
+            if let range { writer.parameter("RANGE", range) }
+            if keepsParameters, let kept = propertyParameters[name] { writer.parameters(kept) }
+            writer.finish(value: encoder.timeText(time))
         }
         add("UID", uid.isEmpty ? nil : TextCodec.escape(uid))
         addTime("DTSTAMP", timestamp)
         add("SEQUENCE", sequence.map(String.init))
-        addTime(
-            "RECURRENCE-ID", recurrenceID?.time,
-            parameters: recurrenceID?.thisAndFuture == true ? [Parameter("RANGE", "THISANDFUTURE")] : [])
+        addTime("RECURRENCE-ID", recurrenceID?.time, range: recurrenceID?.thisAndFuture == true ? "THISANDFUTURE" : nil)
         addTime("DTSTART", start)
         switch end {
         case .end(let time): addTime("DTEND", time)
@@ -191,13 +194,18 @@ extension Event {
         }
         add("SUMMARY", summary.map(TextCodec.escape))
         add("DESCRIPTION", description.map(TextCodec.escape))
-        add("X-ALT-DESC", htmlDescription.map(TextCodec.escape), parameters: [Parameter("FMTTYPE", "text/html")])
-        for (index, location) in locations.enumerated() {
-            lines += location.contentLines(primary: index == 0)
+        if let htmlDescription {
+            writer.begin(line: "X-ALT-DESC")
+            writer.parameter("FMTTYPE", "text/html")
+            if keepsParameters, let kept = propertyParameters["X-ALT-DESC"] { writer.parameters(kept) }
+            writer.finish(value: TextCodec.escape(htmlDescription))
         }
-        if !hasOwnAppleStructuredLocation, let pin = appleStructuredLocationLine { lines.append(pin) }
-        if let organizer { lines.append(organizer.contentLine(name: "ORGANIZER")) }
-        lines += attendees.map(\.contentLine)
+        for (index, location) in locations.enumerated() {
+            location.write(to: &writer, primary: index == 0)
+        }
+        if !hasOwnAppleStructuredLocation, let pin = appleStructuredLocationLine { writer.write(pin) }
+        organizer?.write(to: &writer, name: "ORGANIZER")
+        for attendee in attendees { attendee.write(to: &writer) }
         add("STATUS", status?.token)
         add("TRANSP", transparency.map { $0 == .transparent ? "TRANSPARENT" : "OPAQUE" })
         add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus?.token)
@@ -207,18 +215,19 @@ extension Event {
         // One CATEGORIES line: RFC 5545 allows several, but ics-py 0.7.3 refuses a second one.
         if !categories.isEmpty { add("CATEGORIES", categories.map(TextCodec.escape).joined(separator: ",")) }
         add("URL", url)
-        lines += conferences.map(\.contentLine)
-        for rule in recurrenceRules { lines.append(encoder.recurrenceLine("RRULE", rule)) }
-        for rule in exceptionRules { lines.append(encoder.recurrenceLine("EXRULE", rule)) }
-        lines += recurrenceDates.map { encoder.recurrenceDateLine($0) }
+        for conference in conferences { writer.write(conference.contentLine) }
+        for rule in recurrenceRules { writer.write(encoder.recurrenceLine("RRULE", rule)) }
+        for rule in exceptionRules { writer.write(encoder.recurrenceLine("EXRULE", rule)) }
+        for date in recurrenceDates { writer.write(encoder.recurrenceDateLine(date)) }
         for date in exceptionDates { addTime("EXDATE", date) }
         addTime("CREATED", created)
         addTime("LAST-MODIFIED", lastModified)
-        lines += attachments.map(\.contentLine)
+        for attachment in attachments { writer.write(attachment.contentLine) }
         add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { $0 ? "FALSE" : "TRUE" })
-        lines += extraProperties.map(ContentLine.init)
-        let children = alarms.map { $0.contentComponent(encoder) } + extraComponents.map(ContentComponent.init)
-        return ContentComponent(name: "VEVENT", properties: lines, components: children)
+        for property in extraProperties { writer.write(ContentLine(property)) }
+        for alarm in alarms { alarm.write(to: &writer, encoder) }
+        for component in extraComponents { writer.write(ContentComponent(component)) }
+        writer.end(component: "VEVENT")
     }
 }
 

@@ -50,27 +50,27 @@ extension Location {
         coordinates = line.parameter("X-CALPORT-GEO").flatMap(Libical.parseGeo)
     }
 
-    /// LOCATION (+ GEO) for the first location; X-CALPORT-LOCATION for the others, which iCalendar
-    /// cannot express.
-    func contentLines(primary: Bool) -> [ContentLine] {
-        var parameters: [Parameter] = []
-        for (parameter, keyPath) in Location.addressParameters {
-            if let value = address?[keyPath: keyPath] { parameters.append(Parameter(parameter, value)) }
-        }
-        if let uri { parameters.append(Parameter("X-CALPORT-URI", uri)) }
+    /// Writes LOCATION (+ GEO) for the first location; X-CALPORT-LOCATION for the others, which
+    /// iCalendar cannot express.
+    func write(to writer: inout ContentWriter, primary: Bool) {
         let geo = coordinates.map { "\($0.latitude);\($0.longitude)" }
-        if !primary, let geo { parameters.append(Parameter("X-CALPORT-GEO", geo)) }
-        var lines: [ContentLine] = []
+        let hasAddress = Location.addressParameters.contains { address?[keyPath: $0.1] != nil }
+        let hasParameters = hasAddress || uri != nil || (!primary && geo != nil) || !parameters.isEmpty
         // A GEO-only location (no LOCATION in the source) has an empty name and no parameters.
-        let geoOnly = primary && name.isEmpty && coordinates != nil && parameters.isEmpty && self.parameters.isEmpty
-        if !geoOnly {
-            lines.append(
-                ContentLine(
-                    name: primary ? "LOCATION" : "X-CALPORT-LOCATION", parameters: parameters + self.parameters,
-                    value: TextCodec.escape(name)))
+        if !(primary && name.isEmpty && coordinates != nil && !hasParameters) {
+            writer.begin(line: primary ? "LOCATION" : "X-CALPORT-LOCATION")
+            for (parameter, keyPath) in Location.addressParameters {
+                if let value = address?[keyPath: keyPath] { writer.parameter(parameter, value) }
+            }
+            if let uri { writer.parameter("X-CALPORT-URI", uri) }
+            if !primary, let geo { writer.parameter("X-CALPORT-GEO", geo) }
+            writer.parameters(parameters)
+            writer.finish(value: TextCodec.escape(name))
         }
-        if primary, let geo { lines.append(ContentLine(name: "GEO", value: geo)) }
-        return lines
+        if primary, let geo {
+            writer.begin(line: "GEO")
+            writer.finish(value: geo)
+        }
     }
 }
 

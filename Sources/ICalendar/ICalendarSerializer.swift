@@ -22,9 +22,9 @@ public struct ICalendarSerializer: Sendable {
         for zone in document.timeZones + TimeZoneCoverage.missingDefinitions(for: document) {
             writer.write(zone.contentComponent(encoder))
         }
-        for event in document.events { writer.write(event.contentComponent(encoder)) }
+        for event in document.events { event.write(to: &writer, encoder) }
         for component in document.otherComponents { writer.write(ContentComponent(component)) }
-        writer.write(ContentLine(name: "END", value: "VCALENDAR"))
+        writer.end(component: "VCALENDAR")
         return writer.bytes
     }
 }

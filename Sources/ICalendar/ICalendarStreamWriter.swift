@@ -31,7 +31,7 @@ public struct ICalendarStreamWriter {
         switch item {
         case .event(let event):
             coverage.note(event)
-            writer.write(event.contentComponent(encoder))
+            event.write(to: &writer, encoder)
         case .timeZone(let zone):
             coverage.define(zone.identifier)
             writer.write(zone.contentComponent(encoder))
@@ -45,7 +45,7 @@ public struct ICalendarStreamWriter {
     public mutating func finish(header: CalendarDocument) {
         writeHeader(header)
         for zone in coverage.missingDefinitions { writer.write(zone.contentComponent(encoder)) }
-        writer.write(ContentLine(name: "END", value: "VCALENDAR"))
+        writer.end(component: "VCALENDAR")
         flush()
     }
 

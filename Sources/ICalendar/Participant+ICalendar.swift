@@ -12,10 +12,14 @@ extension Participant {
             parameters: line.parameters(excluding: Participant.modelledParameters))
     }
 
-    func contentLine(name: String, extra: [Parameter] = []) -> ContentLine {
-        var parameters: [Parameter] = []
-        if let commonName { parameters.append(Parameter("CN", commonName)) }
-        return ContentLine(name: name, parameters: parameters + extra + self.parameters, value: address)
+    /// Writes the participant as a `name` line (ORGANIZER, ATTENDEE); `modelled` adds the
+    /// parameters a subtype models, after CN.
+    func write(to writer: inout ContentWriter, name: String, modelled: (inout ContentWriter) -> Void = { _ in }) {
+        writer.begin(line: name)
+        if let commonName { writer.parameter("CN", commonName) }
+        modelled(&writer)
+        writer.parameters(parameters)
+        writer.finish(value: address)
     }
 }
 
@@ -32,15 +36,15 @@ extension Attendee {
             delegatedTo: delegatedTo, delegatedFrom: delegatedFrom)
     }
 
-    var contentLine: ContentLine {
-        var extra: [Parameter] = []
-        if let role { extra.append(Parameter("ROLE", role.token)) }
-        if let participationStatus { extra.append(Parameter("PARTSTAT", participationStatus.token)) }
-        if let rsvp { extra.append(Parameter("RSVP", rsvp ? "TRUE" : "FALSE")) }
-        if let userType { extra.append(Parameter("CUTYPE", userType.token)) }
-        if !delegatedTo.isEmpty { extra.append(Parameter(name: "DELEGATED-TO", values: delegatedTo)) }
-        if !delegatedFrom.isEmpty { extra.append(Parameter(name: "DELEGATED-FROM", values: delegatedFrom)) }
-        return participant.contentLine(name: "ATTENDEE", extra: extra)
+    func write(to writer: inout ContentWriter) {
+        participant.write(to: &writer, name: "ATTENDEE") { writer in
+            if let role { writer.parameter("ROLE", role.token) }
+            if let participationStatus { writer.parameter("PARTSTAT", participationStatus.token) }
+            if let rsvp { writer.parameter("RSVP", rsvp ? "TRUE" : "FALSE") }
+            if let userType { writer.parameter("CUTYPE", userType.token) }
+            if !delegatedTo.isEmpty { writer.parameters([Parameter(name: "DELEGATED-TO", values: delegatedTo)]) }
+            if !delegatedFrom.isEmpty { writer.parameters([Parameter(name: "DELEGATED-FROM", values: delegatedFrom)]) }
+        }
     }
 }
 

@@ -16,6 +16,7 @@ struct TimeZoneCoverage {
     mutating func note(_ event: Event) {
         for case .zoned(let local, let zone) in event.statedTimes where zone.ianaIdentifier != nil {
             let year = local.date.year
+            if used[zone.name]?.years.contains(year) == true { continue }
             let known = used[zone.name]?.years ?? year...year
             used[zone.name] = (zone, min(known.lowerBound, year)...max(known.upperBound, year))
         }

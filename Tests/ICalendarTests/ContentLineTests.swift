@@ -30,11 +30,20 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
 }
 
 @Test func parameterValuesAreEncodedAndQuotedOnOutput() {
-    #expect(ContentWriter.parameterValue("George Herman \"Babe\" Ruth") == "George Herman ^'Babe^' Ruth")
-    #expect(ContentWriter.parameterValue("line1\nline2") == "line1^nline2")
-    #expect(ContentWriter.parameterValue("Doe, John") == "\"Doe, John\"")
-    #expect(ContentWriter.parameterValue("mailto:x@example.com") == "\"mailto:x@example.com\"")
-    #expect(ContentWriter.parameterValue("a^b") == "a^^b")
+    // RFC 6868 §3 for ^ " and newline; RFC 5545 §3.2 quotes values holding ; : or ,.
+    func written(_ value: String) -> String {
+        var writer = ContentWriter()
+        writer.begin(line: "X")
+        writer.parameter("P", value)
+        writer.finish(value: "v")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+    #expect(written("George Herman \"Babe\" Ruth") == "X;P=George Herman ^'Babe^' Ruth:v\r\n")
+    #expect(written("line1\nline2") == "X;P=line1^nline2:v\r\n")
+    #expect(written("Doe, John") == "X;P=\"Doe, John\":v\r\n")
+    #expect(written("mailto:x@example.com") == "X;P=\"mailto:x@example.com\":v\r\n")
+    #expect(written("a^b") == "X;P=a^^b:v\r\n")
+    #expect(written("Ünïcödé") == "X;P=Ünïcödé:v\r\n")
 }
 
 @Test func valueKeepsColonsAfterTheFirst() throws {

@@ -79,7 +79,13 @@ public struct JSONObject: Hashable, Sendable {
 
     private func position(of key: String) -> Int? {
         let signature = JSONMember.signature(key)
-        return members.firstIndex { $0.signature == signature && $0.key == key }
+        // Through the buffer, so that skipping a member costs a comparison and no retain.
+        return members.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].signature == signature && buffer[index].key == key {
+                return index
+            }
+            return nil
+        }
     }
 
     private static func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }

@@ -1,13 +1,18 @@
 import CalendarModel
 
 extension Event {
+    /// Graph body content types: whether the content is HTML.
+    static let graphContentTypes = ["text": false, "html": true]
+
     /// `body`: HTML is kept as the HTML description (X-ALT-DESC) with a plain-text DESCRIPTION made
     /// from it; a text body is the DESCRIPTION itself.
-    mutating func decodeGraphBody(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        guard let body = decoder.object("body", of: object, at: path),
-            let content = decoder.string("content", of: body, at: "\(path).body"), !content.isEmpty
+    mutating func decodeGraphBody(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        guard let body = decoder.object("body", of: object, at: path()),
+            let content = decoder.string("content", of: body, at: "\(path()).body"), !content.isEmpty
         else { return }
-        let type = decoder.enumeration("contentType", of: body, at: "\(path).body", ["text": false, "html": true])
+        let type = decoder.enumeration("contentType", of: body, at: "\(path()).body", Self.graphContentTypes)
         if type == true {
             htmlDescription = content
             description = HTMLText.plainText(fromHTML: content)

@@ -3,20 +3,22 @@ import CalendarModel
 extension Event {
     /// `locations` when present (each with address and coordinates), else the single `location`.
     /// Graph's `location` of a multi-place event only joins the names with "; ", so it adds nothing.
-    mutating func decodeGraphLocations(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        let list = decoder.array("locations", of: object, at: path) ?? []
+    mutating func decodeGraphLocations(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        let list = decoder.array("locations", of: object, at: path()) ?? []
         locations = list.enumerated().compactMap { index, value in
-            let itemPath = "\(path).locations[\(index)]"
+            func itemPath() -> String { "\(path()).locations[\(index)]" }
             guard let item = value.objectValue else {
                 decoder.report(
                     .warning, "graph-wrong-type", "a location should be an object, found \(value.typeName); ignored",
-                    at: itemPath)
+                    at: itemPath())
                 return nil
             }
-            return decoder.location(item, at: itemPath)
+            return decoder.location(item, at: itemPath())
         }
-        if locations.isEmpty, let single = decoder.object("location", of: object, at: path),
-            let location = decoder.location(single, at: "\(path).location")
+        if locations.isEmpty, let single = decoder.object("location", of: object, at: path()),
+            let location = decoder.location(single, at: "\(path()).location")
         {
             locations = [location]
         }
@@ -72,26 +74,26 @@ extension Event {
 
 extension GraphDecoder {
     /// One Graph `location`; nil when it names nothing (Graph sends `{"displayName": ""}` for none).
-    mutating func location(_ object: JSONObject, at path: String) -> Location? {
-        var location = Location(name: string("displayName", of: object, at: path) ?? "")
+    mutating func location(_ object: JSONObject, at path: @autoclosure () -> String) -> Location? {
+        var location = Location(name: string("displayName", of: object, at: path()) ?? "")
         for (member, parameter) in Event.locationParameters {
-            if let value = string(member, of: object, at: path), !value.isEmpty {
+            if let value = string(member, of: object, at: path()), !value.isEmpty {
                 location.parameters.append(Parameter(parameter, value))
             }
         }
-        location.uri = string("locationUri", of: object, at: path)
-        if let fields = self.object("address", of: object, at: path) {
+        location.uri = string("locationUri", of: object, at: path())
+        if let fields = self.object("address", of: object, at: path()) {
             var address = PostalAddress()
             for (member, keyPath) in Event.addressFields {
-                address[keyPath: keyPath] = string(member, of: fields, at: "\(path).address").flatMap {
+                address[keyPath: keyPath] = string(member, of: fields, at: "\(path()).address").flatMap {
                     $0.isEmpty ? nil : $0
                 }
             }
             if address != PostalAddress() { location.address = address }
         }
-        if let point = self.object("coordinates", of: object, at: path),
-            let latitude = number("latitude", of: point, at: "\(path).coordinates"),
-            let longitude = number("longitude", of: point, at: "\(path).coordinates")
+        if let point = self.object("coordinates", of: object, at: path()),
+            let latitude = number("latitude", of: point, at: "\(path()).coordinates"),
+            let longitude = number("longitude", of: point, at: "\(path()).coordinates")
         {
             location.coordinates = GeoCoordinate(latitude: latitude, longitude: longitude)
         }

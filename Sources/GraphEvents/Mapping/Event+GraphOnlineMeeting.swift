@@ -3,13 +3,15 @@ import CalendarModel
 extension Event {
     /// `onlineMeeting.joinUrl` → a CONFERENCE (RFC 7986) and Outlook's X-MICROSOFT-SKYPETEAMSMEETINGURL;
     /// the conference id and toll number ride along as CONFERENCE parameters.
-    mutating func decodeGraphOnlineMeeting(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        guard let meeting = decoder.object("onlineMeeting", of: object, at: path),
-            let joinURL = decoder.string("joinUrl", of: meeting, at: "\(path).onlineMeeting")
+    mutating func decodeGraphOnlineMeeting(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        guard let meeting = decoder.object("onlineMeeting", of: object, at: path()),
+            let joinURL = decoder.string("joinUrl", of: meeting, at: "\(path()).onlineMeeting")
         else { return }
         var conference = Conference(uri: joinURL, features: ["AUDIO", "VIDEO"])
         for (member, parameter) in Self.meetingParameters {
-            if let value = decoder.string(member, of: meeting, at: "\(path).onlineMeeting") {
+            if let value = decoder.string(member, of: meeting, at: "\(path()).onlineMeeting") {
                 conference.parameters.append(Parameter(parameter, value))
             }
         }

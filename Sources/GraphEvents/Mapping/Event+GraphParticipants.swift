@@ -2,20 +2,22 @@ import CalendarModel
 
 extension Event {
     /// `organizer` and `attendees` with their type and response.
-    mutating func decodeGraphParticipants(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        if let organizer = decoder.object("organizer", of: object, at: path) {
-            self.organizer = decoder.participant(organizer, at: "\(path).organizer")
+    mutating func decodeGraphParticipants(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        if let organizer = decoder.object("organizer", of: object, at: path()) {
+            self.organizer = decoder.participant(organizer, at: "\(path()).organizer")
         }
-        let list = decoder.array("attendees", of: object, at: path) ?? []
+        let list = decoder.array("attendees", of: object, at: path()) ?? []
         attendees = list.enumerated().compactMap { index, value in
-            let itemPath = "\(path).attendees[\(index)]"
+            func itemPath() -> String { "\(path()).attendees[\(index)]" }
             guard let item = value.objectValue else {
                 decoder.report(
                     .warning, "graph-wrong-type", "an attendee should be an object, found \(value.typeName); ignored",
-                    at: itemPath)
+                    at: itemPath())
                 return nil
             }
-            return decoder.attendee(item, at: itemPath)
+            return decoder.attendee(item, at: itemPath())
         }
     }
 
@@ -72,42 +74,48 @@ extension Event {
         "tentativelyAccepted": .tentative, "declined": .declined,
     ]
     static let responseParameter = "X-CALPORT-GRAPH-RESPONSE"
+    /// Graph attendee types and the ROLE each becomes (a resource is also CUTYPE=RESOURCE).
+    static let graphAttendeeTypes: [String: AttendeeRole] = [
+        "required": .required, "optional": .optional, "resource": .nonParticipant,
+    ]
 }
 
 extension GraphDecoder {
     /// An `emailAddress` holder (organizer, attendee) as a `mailto:` participant.
-    mutating func participant(_ object: JSONObject, at path: String) -> Participant? {
-        guard let email = self.object("emailAddress", of: object, at: path) else { return nil }
-        let name = string("name", of: email, at: "\(path).emailAddress")
-        guard let address = string("address", of: email, at: "\(path).emailAddress"), !address.isEmpty else {
+    mutating func participant(_ object: JSONObject, at path: @autoclosure () -> String) -> Participant? {
+        guard let email = self.object("emailAddress", of: object, at: path()) else { return nil }
+        let name = string("name", of: email, at: "\(path()).emailAddress")
+        guard let address = string("address", of: email, at: "\(path()).emailAddress"), !address.isEmpty else {
             report(
                 .warning, "graph-missing-address", "\(name ?? "a participant") has no e-mail address; left out",
-                at: "\(path).emailAddress")
+                at: "\(path()).emailAddress")
             return nil
         }
         return Participant(address: "mailto:" + address, commonName: name)
     }
 
-    mutating func attendee(_ object: JSONObject, at path: String) -> Attendee? {
-        guard var participant = participant(object, at: path) else { return nil }
+    mutating func attendee(_ object: JSONObject, at path: @autoclosure () -> String) -> Attendee? {
+        guard var participant = participant(object, at: path()) else { return nil }
         var attendee = Attendee(participant: participant)
-        switch enumeration("type", of: object, at: path, ["required": 0, "optional": 1, "resource": 2]) {
-        case 0: attendee.role = .required
-        case 1: attendee.role = .optional
-        case 2:
+        switch enumeration("type", of: object, at: path(), Event.graphAttendeeTypes) {
+        case .required?: attendee.role = .required
+        case .optional?: attendee.role = .optional
+        case .nonParticipant?:
             attendee.role = .nonParticipant
             attendee.userType = .resource
         default: break
         }
-        if let status = self.object("status", of: object, at: path),
-            let response = string("response", of: status, at: "\(path).status")
+        if let status = self.object("status", of: object, at: path()),
+            let response = string("response", of: status, at: "\(path()).status")
         {
-            let key = Event.graphResponses.keys.first { $0.caseInsensitiveEquals(response) }
+            let key =
+                Event.graphResponses[response] != nil
+                ? response : Event.graphResponses.keys.first { $0.caseInsensitiveEquals(response) }
             attendee.participationStatus = key.flatMap { Event.graphResponses[$0] }
             if key == nil {
                 report(
                     .warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored",
-                    at: "\(path).status.response")
+                    at: "\(path()).status.response")
             } else if key == "organizer" || key == "notResponded" {
                 participant.parameters.append(Parameter(Event.responseParameter, key!))
                 attendee.participant = participant

@@ -3,19 +3,22 @@ import CalendarModel
 extension Event {
     /// The members that map one to one: subject, categories, webLink, allowNewTimeProposals and
     /// the created / last-modified instants (last-modified is also the DTSTAMP).
-    mutating func decodeGraphProperties(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        summary = decoder.string("subject", of: object, at: path)
-        categories = (decoder.array("categories", of: object, at: path) ?? []).enumerated().compactMap { index, value in
+    mutating func decodeGraphProperties(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        summary = decoder.string("subject", of: object, at: path())
+        categories = (decoder.array("categories", of: object, at: path()) ?? []).enumerated().compactMap {
+            index, value in
             if let text = value.stringValue { return text }
             decoder.report(
                 .warning, "graph-wrong-type", "a category should be a string, found \(value.typeName); ignored",
-                at: "\(path).categories[\(index)]")
+                at: "\(path()).categories[\(index)]")
             return nil
         }
-        url = decoder.string("webLink", of: object, at: path)
-        allowsNewTimeProposals = decoder.bool("allowNewTimeProposals", of: object, at: path)
-        created = decoder.instant("createdDateTime", of: object, at: path)
-        lastModified = decoder.instant("lastModifiedDateTime", of: object, at: path)
+        url = decoder.string("webLink", of: object, at: path())
+        allowsNewTimeProposals = decoder.bool("allowNewTimeProposals", of: object, at: path())
+        created = decoder.instant("createdDateTime", of: object, at: path())
+        lastModified = decoder.instant("lastModifiedDateTime", of: object, at: path())
         timestamp = lastModified
     }
 
@@ -38,12 +41,12 @@ extension Event {
 
 extension GraphDecoder {
     /// An `Edm.DateTimeOffset` member as a UTC time.
-    mutating func instant(_ key: String, of object: JSONObject, at path: String) -> CalendarTime? {
-        guard let text = string(key, of: object, at: path) else { return nil }
+    mutating func instant(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> CalendarTime? {
+        guard let text = string(key, of: object, at: path()) else { return nil }
         guard let utc = GraphDateTime.parseInstant(text) else {
             report(
                 .warning, "graph-invalid-date-time", "\(key) \"\(text)\" is not a date-time; ignored",
-                at: "\(path).\(key)")
+                at: "\(path()).\(key)")
             return nil
         }
         return .utc(utc)

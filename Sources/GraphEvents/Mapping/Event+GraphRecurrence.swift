@@ -3,10 +3,12 @@ import CalendarModel
 extension Event {
     /// `recurrence` → RRULE, with DTSTART moved to the first real occurrence and an endDate turned
     /// into UNTIL; `cancelledOccurrences` → EXDATE.
-    mutating func decodeGraphRecurrence(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        defer { decodeGraphCancelledOccurrences(object, at: path, &decoder) }
-        guard let start, let value = decoder.object("recurrence", of: object, at: path),
-            let recurrence = decoder.patternedRecurrence(value, at: "\(path).recurrence", defaultStart: start.date)
+    mutating func decodeGraphRecurrence(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        defer { decodeGraphCancelledOccurrences(object, at: path(), &decoder) }
+        guard let start, let value = decoder.object("recurrence", of: object, at: path()),
+            let recurrence = decoder.patternedRecurrence(value, at: "\(path()).recurrence", defaultStart: start.date)
         else { return }
         let first = recurrence.firstOccurrence(onOrAfter: recurrence.startDate)
         if first != start.date {
@@ -14,23 +16,23 @@ extension Event {
             decoder.report(
                 .note, "graph-start-moved",
                 "DTSTART moved from \(GraphDateTime.format(start.date)) to \(GraphDateTime.format(first)), the first occurrence of the pattern from range.startDate \(GraphDateTime.format(recurrence.startDate))",
-                at: "\(path).recurrence.range.startDate")
+                at: "\(path()).recurrence.range.startDate")
         }
         var until: CalendarTime?
         if recurrence.rangeType == .endDate, let endDate = recurrence.endDate {
             until = decoder.untilTime(
                 endDate: endDate, series: self.start ?? start, zone: recurrence.recurrenceTimeZone,
-                at: "\(path).recurrence.range")
+                at: "\(path()).recurrence.range")
         }
         recurrenceRules = [recurrence.recurrenceRule(until: until)]
     }
 
     /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
     private mutating func decodeGraphCancelledOccurrences(
-        _ object: JSONObject, at path: String, _ decoder: inout GraphDecoder
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         guard let start else { return }
-        for (position, value) in (decoder.array("cancelledOccurrences", of: object, at: path) ?? []).enumerated() {
+        for (position, value) in (decoder.array("cancelledOccurrences", of: object, at: path()) ?? []).enumerated() {
             if let text = value.stringValue, let date = GraphDateTime.parseDate(String(text.suffix(10))) {
                 exceptionDates.append(
                     start.withLocalDateTime(
@@ -41,7 +43,7 @@ extension Event {
                 decoder.report(
                     .warning, "graph-invalid-occurrence-id",
                     "cancelled occurrence \(JSONWriter().string(value)) names no date; ignored",
-                    at: "\(path).cancelledOccurrences[\(position)]")
+                    at: "\(path()).cancelledOccurrences[\(position)]")
             }
         }
     }
@@ -119,7 +121,9 @@ extension Event {
 extension GraphDecoder {
     /// UNTIL for an inclusive `endDate`: a date for an all-day series, else the end of that day in the
     /// recurrence zone (the series' zone when Graph names none) in UTC.
-    mutating func untilTime(endDate: CalendarDate, series start: CalendarTime, zone: String?, at path: String)
+    mutating func untilTime(
+        endDate: CalendarDate, series start: CalendarTime, zone: String?, at path: @autoclosure () -> String
+    )
         -> CalendarTime
     {
         if start.isDate { return .date(endDate) }
@@ -128,7 +132,7 @@ extension GraphDecoder {
         report(
             .warning, "unknown-time-zone",
             "unknown recurrenceTimeZone \"\(zoneName)\"; UNTIL is the end of \(GraphDateTime.format(endDate)) in UTC",
-            at: "\(path).recurrenceTimeZone")
+            at: "\(path()).recurrenceTimeZone")
         return .utc(LocalDateTime(date: endDate, hour: 23, minute: 59, second: 59))
     }
 }

@@ -3,17 +3,19 @@ import CalendarModel
 extension Event {
     /// `showAs`, `sensitivity`, `importance` and `isCancelled`, read the way Outlook exports them:
     /// showAs sets both TRANSP and the finer busy status, importance both PRIORITY (1/5/9) and itself.
-    mutating func decodeGraphStatus(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        if let showAs = decoder.enumeration("showAs", of: object, at: path, Self.graphShowAs) {
+    mutating func decodeGraphStatus(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        if let showAs = decoder.enumeration("showAs", of: object, at: path(), Self.graphShowAs) {
             busyStatus = showAs
             transparency = showAs == .free ? .transparent : showAs == .unknown ? nil : .opaque
         }
-        classification = decoder.enumeration("sensitivity", of: object, at: path, Self.graphSensitivity)
-        if let level = decoder.enumeration("importance", of: object, at: path, Self.graphImportance) {
+        classification = decoder.enumeration("sensitivity", of: object, at: path(), Self.graphSensitivity)
+        if let level = decoder.enumeration("importance", of: object, at: path(), Self.graphImportance) {
             importance = level
             priority = level == .high ? 1 : level == .normal ? 5 : 9
         }
-        if decoder.bool("isCancelled", of: object, at: path) == true { status = .cancelled }
+        if decoder.bool("isCancelled", of: object, at: path()) == true { status = .cancelled }
     }
 
     /// Writes the same members; a POST cannot cancel, so STATUS:CANCELLED is reported as lost there.

@@ -2,12 +2,14 @@ import CalendarModel
 
 extension Event {
     /// `start`, `end` and `isAllDay`: all-day events become dates (Graph's end is already exclusive).
-    mutating func decodeGraphTimes(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
-        let isAllDay = decoder.bool("isAllDay", of: object, at: path) ?? false
-        start = decoder.calendarTime("start", of: object, at: path, isAllDay: isAllDay)
-        end = decoder.calendarTime("end", of: object, at: path, isAllDay: isAllDay).map(EventEnd.end)
+    mutating func decodeGraphTimes(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        let isAllDay = decoder.bool("isAllDay", of: object, at: path()) ?? false
+        start = decoder.calendarTime("start", of: object, at: path(), isAllDay: isAllDay)
+        end = decoder.calendarTime("end", of: object, at: path(), isAllDay: isAllDay).map(EventEnd.end)
         if start == nil {
-            decoder.report(.error, "graph-missing-start", "the event has no usable start", at: "\(path).start")
+            decoder.report(.error, "graph-missing-start", "the event has no usable start", at: "\(path()).start")
         }
     }
 
@@ -48,25 +50,27 @@ extension Event {
 extension GraphDecoder {
     /// A `dateTimeTimeZone` member: an absent zone or `UTC` is UTC (what Graph sends without a
     /// Prefer header); any other name is kept as written with the IANA zone it resolves to.
-    mutating func calendarTime(_ key: String, of object: JSONObject, at path: String, isAllDay: Bool) -> CalendarTime? {
-        let memberPath = "\(path).\(key)"
-        guard let value = self.object(key, of: object, at: path) else { return nil }
-        guard let text = string("dateTime", of: value, at: memberPath) else {
-            report(.warning, "graph-missing-date-time", "\(key) has no dateTime; ignored", at: memberPath)
+    mutating func calendarTime(_ key: String, of object: JSONObject, at path: @autoclosure () -> String, isAllDay: Bool)
+        -> CalendarTime?
+    {
+        func memberPath() -> String { "\(path()).\(key)" }
+        guard let value = self.object(key, of: object, at: path()) else { return nil }
+        guard let text = string("dateTime", of: value, at: memberPath()) else {
+            report(.warning, "graph-missing-date-time", "\(key) has no dateTime; ignored", at: memberPath())
             return nil
         }
         guard let (local, offset) = GraphDateTime.parse(text) else {
             report(
                 .warning, "graph-invalid-date-time", "\(key).dateTime \"\(text)\" is not a date-time; ignored",
-                at: "\(memberPath).dateTime")
+                at: "\(memberPath()).dateTime")
             return nil
         }
-        let zoneName = string("timeZone", of: value, at: memberPath)
+        let zoneName = string("timeZone", of: value, at: memberPath())
         if isAllDay {
             if local.hour != 0 || local.minute != 0 || local.second != 0 {
                 report(
                     .warning, "graph-all-day-not-midnight",
-                    "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath).dateTime")
+                    "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath()).dateTime")
             }
             return .date(local.date)
         }
@@ -77,7 +81,7 @@ extension GraphDecoder {
             report(
                 .warning, "unknown-time-zone",
                 "unknown time zone \"\(zoneName)\"; the time is kept in that zone, unresolved",
-                at: "\(memberPath).timeZone")
+                at: "\(memberPath()).timeZone")
         }
         return .zoned(local, TimeZoneReference(name: zoneName, ianaIdentifier: iana))
     }

@@ -1,9 +1,9 @@
 import CalendarModel
 
 /// Reads typed members of Graph objects, turning each wrong type into a diagnostic that names the
-/// JSON path and the event, so that one bad member never costs the rest of the event.
+/// JSON path() and the event, so that one bad member never costs the rest of the event.
 struct GraphDecoder {
-    /// Where the event being read sits in the input (file, line, path of the event itself).
+    /// Where the event being read sits in the input (file, line, path() of the event itself).
     let location: SourceLocation
     /// The event's `id` (or UID), named in every diagnostic.
     var eventID: String?
@@ -14,10 +14,10 @@ struct GraphDecoder {
         self.eventID = eventID
     }
 
-    /// Records a problem at `path` (a JSON path).
-    mutating func report(_ severity: Severity, _ code: String, _ message: String, at path: String) {
+    /// Records a problem at `path()` (a JSON path()).
+    mutating func report(_ severity: Severity, _ code: String, _ message: String, at path: @autoclosure () -> String) {
         var place = location
-        place.jsonPath = path
+        place.jsonPath = path()
         diagnostics.append(Diagnostic(severity, code: code, message: message, location: place, uid: eventID))
     }
 
@@ -25,57 +25,59 @@ struct GraphDecoder {
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     func member(_ key: String, of object: JSONObject) -> JSONValue? {
         let value = object[key] ?? object.caseInsensitiveFallback(key)?.value
-        return value == .null ? nil : value
+        if case .null? = value { return nil }
+        return value
     }
 
-    mutating func string(_ key: String, of object: JSONObject, at path: String) -> String? {
-        typed(key, of: object, at: path, expected: "a string") { $0.stringValue }
+    mutating func string(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> String? {
+        typed(key, of: object, at: path(), expected: "a string") { $0.stringValue }
     }
 
-    mutating func bool(_ key: String, of object: JSONObject, at path: String) -> Bool? {
-        typed(key, of: object, at: path, expected: "a boolean") { $0.boolValue }
+    mutating func bool(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Bool? {
+        typed(key, of: object, at: path(), expected: "a boolean") { $0.boolValue }
     }
 
-    mutating func number(_ key: String, of object: JSONObject, at path: String) -> Double? {
-        typed(key, of: object, at: path, expected: "a number") { $0.numberValue }
+    mutating func number(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Double? {
+        typed(key, of: object, at: path(), expected: "a number") { $0.numberValue }
     }
 
-    mutating func integer(_ key: String, of object: JSONObject, at path: String) -> Int? {
-        typed(key, of: object, at: path, expected: "an integer") { value in
+    mutating func integer(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Int? {
+        typed(key, of: object, at: path(), expected: "an integer") { value in
             value.numberValue.flatMap { abs($0) < 1e15 ? Int(exactly: $0) : nil }
         }
     }
 
-    mutating func object(_ key: String, of object: JSONObject, at path: String) -> JSONObject? {
-        typed(key, of: object, at: path, expected: "an object") { $0.objectValue }
+    mutating func object(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> JSONObject? {
+        typed(key, of: object, at: path(), expected: "an object") { $0.objectValue }
     }
 
-    mutating func array(_ key: String, of object: JSONObject, at path: String) -> [JSONValue]? {
-        typed(key, of: object, at: path, expected: "an array") { $0.arrayValue }
+    mutating func array(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> [JSONValue]? {
+        typed(key, of: object, at: path(), expected: "an array") { $0.arrayValue }
     }
 
     /// The value of an enumeration member, matched case-insensitively as Graph does
     /// (`"Required"` and `"required"` are the same), or nil with a diagnostic when unknown.
     mutating func enumeration<Value>(
-        _ key: String, of object: JSONObject, at path: String, _ cases: [String: Value]
+        _ key: String, of object: JSONObject, at path: @autoclosure () -> String, _ cases: [String: Value]
     ) -> Value? {
-        guard let text = string(key, of: object, at: path) else { return nil }
+        guard let text = string(key, of: object, at: path()) else { return nil }
         if let value = cases[text] ?? cases.first(where: { $0.key.caseInsensitiveEquals(text) })?.value { return value }
         let known = cases.keys.sorted().joined(separator: ", ")
         report(
             .warning, "graph-unknown-value", "unknown value \"\(text)\" for \(key) (known: \(known)); ignored",
-            at: "\(path).\(key)")
+            at: "\(path()).\(key)")
         return nil
     }
 
     private mutating func typed<Value>(
-        _ key: String, of object: JSONObject, at path: String, expected: String, _ cast: (JSONValue) -> Value?
+        _ key: String, of object: JSONObject, at path: @autoclosure () -> String, expected: String,
+        _ cast: (JSONValue) -> Value?
     ) -> Value? {
         guard let value = member(key, of: object) else { return nil }
         if let typed = cast(value) { return typed }
         report(
             .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",
-            at: "\(path).\(key)")
+            at: "\(path()).\(key)")
         return nil
     }
 }

@@ -56,16 +56,18 @@ extension Event {
     }
 
     /// Copies the scalar members of `object` that the model lacks into extra properties.
-    mutating func decodeGraphExtras(_ object: JSONObject, at path: String, _ decoder: inout GraphDecoder) {
+    mutating func decodeGraphExtras(
+        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
         for property in GraphExtraProperty.allCases {
             let value: String?
             if property == .responseStatus {
-                let status = decoder.object(property.member, of: object, at: path)
-                value = status.flatMap { decoder.string("response", of: $0, at: "\(path).responseStatus") }
+                let status = decoder.object(property.member, of: object, at: path())
+                value = status.flatMap { decoder.string("response", of: $0, at: "\(path()).responseStatus") }
             } else if property.isBoolean {
-                value = decoder.bool(property.member, of: object, at: path).map { $0 ? "TRUE" : "FALSE" }
+                value = decoder.bool(property.member, of: object, at: path()).map { $0 ? "TRUE" : "FALSE" }
             } else {
-                value = decoder.string(property.member, of: object, at: path)
+                value = decoder.string(property.member, of: object, at: path())
             }
             // A new event has none of these yet, so appending is enough.
             if let value {

@@ -35,37 +35,39 @@ struct PatternedRecurrence: Hashable {
 
 extension GraphDecoder {
     /// A `patternedRecurrence` object, or nil with diagnostics when it cannot be used.
-    mutating func patternedRecurrence(_ object: JSONObject, at path: String, defaultStart: CalendarDate?)
+    mutating func patternedRecurrence(
+        _ object: JSONObject, at path: @autoclosure () -> String, defaultStart: CalendarDate?
+    )
         -> PatternedRecurrence?
     {
-        let patternPath = "\(path).pattern"
-        let rangePath = "\(path).range"
-        guard let pattern = self.object("pattern", of: object, at: path),
+        func patternPath() -> String { "\(path()).pattern" }
+        func rangePath() -> String { "\(path()).range" }
+        guard let pattern = self.object("pattern", of: object, at: path()),
             let type = enumeration(
-                "type", of: pattern, at: patternPath,
+                "type", of: pattern, at: patternPath(),
                 Dictionary(uniqueKeysWithValues: PatternedRecurrence.PatternType.allCases.map { ($0.rawValue, $0) }))
         else {
             report(
                 .error, "graph-invalid-recurrence",
-                "the recurrence has no pattern type; the series is kept as one event", at: path)
+                "the recurrence has no pattern type; the series is kept as one event", at: path())
             return nil
         }
-        let range = self.object("range", of: object, at: path) ?? JSONObject()
-        let startText = string("startDate", of: range, at: rangePath)
+        let range = self.object("range", of: object, at: path()) ?? JSONObject()
+        let startText = string("startDate", of: range, at: rangePath())
         guard let startDate = startText.flatMap(GraphDateTime.parseDate) ?? defaultStart else {
             report(
                 .error, "graph-invalid-recurrence", "the recurrence range has no valid startDate",
-                at: "\(rangePath).startDate")
+                at: "\(rangePath()).startDate")
             return nil
         }
         var recurrence = PatternedRecurrence(type: type, startDate: startDate)
-        recurrence.interval = max(1, integer("interval", of: pattern, at: patternPath) ?? 1)
-        recurrence.month = integer("month", of: pattern, at: patternPath) ?? 0
-        recurrence.dayOfMonth = integer("dayOfMonth", of: pattern, at: patternPath) ?? 0
+        recurrence.interval = max(1, integer("interval", of: pattern, at: patternPath()) ?? 1)
+        recurrence.month = integer("month", of: pattern, at: patternPath()) ?? 0
+        recurrence.dayOfMonth = integer("dayOfMonth", of: pattern, at: patternPath()) ?? 0
         recurrence.firstDayOfWeek =
-            enumeration("firstDayOfWeek", of: pattern, at: patternPath, PatternedRecurrence.weekdayNames) ?? .sunday
-        recurrence.index = enumeration("index", of: pattern, at: patternPath, PatternedRecurrence.indexNames) ?? 1
-        for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath) ?? []).enumerated() {
+            enumeration("firstDayOfWeek", of: pattern, at: patternPath(), PatternedRecurrence.weekdayNames) ?? .sunday
+        recurrence.index = enumeration("index", of: pattern, at: patternPath(), PatternedRecurrence.indexNames) ?? 1
+        for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath()) ?? []).enumerated() {
             let name = day.stringValue ?? ""
             if let weekday = PatternedRecurrence.weekdayNames.first(where: { $0.key.caseInsensitiveEquals(name) })?
                 .value
@@ -74,22 +76,24 @@ extension GraphDecoder {
             } else {
                 report(
                     .warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day)); ignored",
-                    at: "\(patternPath).daysOfWeek[\(position)]")
+                    at: "\(patternPath()).daysOfWeek[\(position)]")
             }
         }
         recurrence.rangeType =
             enumeration(
-                "type", of: range, at: rangePath,
+                "type", of: range, at: rangePath(),
                 Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) }))
             ?? .noEnd
-        recurrence.endDate = string("endDate", of: range, at: rangePath).flatMap(GraphDateTime.parseDate)
-        recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath) ?? 0
-        recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath)
-        return validated(recurrence, at: path)
+        recurrence.endDate = string("endDate", of: range, at: rangePath()).flatMap(GraphDateTime.parseDate)
+        recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath()) ?? 0
+        recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath())
+        return validated(recurrence, at: path())
     }
 
     /// Checks the members each pattern and range type needs.
-    private mutating func validated(_ recurrence: PatternedRecurrence, at path: String) -> PatternedRecurrence? {
+    private mutating func validated(_ recurrence: PatternedRecurrence, at path: @autoclosure () -> String)
+        -> PatternedRecurrence?
+    {
         var problem: String?
         let needsDays: Set<PatternedRecurrence.PatternType> = [.weekly, .relativeMonthly, .relativeYearly]
         if needsDays.contains(recurrence.type), recurrence.daysOfWeek.isEmpty {
@@ -113,7 +117,7 @@ extension GraphDecoder {
             problem = "a numbered range needs numberOfOccurrences of at least 1"
         }
         guard let problem else { return recurrence }
-        report(.error, "graph-invalid-recurrence", "\(problem); the series is kept as one event", at: path)
+        report(.error, "graph-invalid-recurrence", "\(problem); the series is kept as one event", at: path())
         return nil
     }
 }

@@ -4,7 +4,7 @@ extension ICalendarSerializer {
     /// One VEVENT as iCalendar text, for writers that stream a calendar event by event.
     public func serialize(event: Event) -> [UInt8] {
         var writer = ContentWriter()
-        writer.write(event.contentComponent(EncodingContext()))
+        event.write(to: &writer, EncodingContext())
         return writer.bytes
     }
 }
