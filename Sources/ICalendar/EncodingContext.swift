@@ -4,9 +4,9 @@ import CalendarModel
 struct EncodingContext {
     func timeText(_ time: CalendarTime) -> String {
         switch time {
-        case .date(let date): return Libical.formatTime(LocalDateTime(date: date), isDate: true, isUTC: false)
-        case .utc(let local): return Libical.formatTime(local, isDate: false, isUTC: true)
-        case .floating(let local), .zoned(let local, _): return Libical.formatTime(local, isDate: false, isUTC: false)
+        case .date(let date): return DateTimeText.format(LocalDateTime(date: date), isDate: true, isUTC: false)
+        case .utc(let local): return DateTimeText.format(local, isDate: false, isUTC: true)
+        case .floating(let local), .zoned(let local, _): return DateTimeText.format(local, isDate: false, isUTC: false)
         }
     }
 

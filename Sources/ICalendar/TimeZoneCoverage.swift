@@ -14,11 +14,13 @@ struct TimeZoneCoverage {
 
     /// Notes the zones and years an event uses.
     mutating func note(_ event: Event) {
-        for case .zoned(let local, let zone) in event.statedTimes where zone.ianaIdentifier != nil {
+        event.forEachStatedTime { time in
+            guard case .zoned(let local, let zone) = time, zone.ianaIdentifier != nil else { return }
             let year = local.date.year
-            if used[zone.name]?.years.contains(year) == true { continue }
-            let known = used[zone.name]?.years ?? year...year
-            used[zone.name] = (zone, min(known.lowerBound, year)...max(known.upperBound, year))
+            let known = used[zone.name]?.years
+            if known?.contains(year) == true { return }
+            let years = known.map { min($0.lowerBound, year)...max($0.upperBound, year) } ?? year...year
+            used[zone.name] = (zone, years)
         }
     }
 
@@ -49,14 +51,17 @@ struct TimeZoneCoverage {
 }
 
 extension Event {
-    /// Every time the event states, for finding the zones and years it uses.
-    var statedTimes: [CalendarTime] {
-        var times = [start, recurrenceID?.time, created, lastModified, timestamp].compactMap { $0 }
-        if case .end(let end) = end { times.append(end) }
-        times += exceptionDates + recurrenceDates.map(\.start)
-        for rule in recurrenceRules + exceptionRules {
-            if case .until(let until) = rule.end { times.append(until) }
-        }
-        return times
+    /// Calls `body` with every time the event states, for finding the zones and years it uses.
+    func forEachStatedTime(_ body: (CalendarTime) -> Void) {
+        if let start { body(start) }
+        if let time = recurrenceID?.time { body(time) }
+        if let created { body(created) }
+        if let lastModified { body(lastModified) }
+        if let timestamp { body(timestamp) }
+        if case .end(let end) = end { body(end) }
+        for date in exceptionDates { body(date) }
+        for date in recurrenceDates { body(date.start) }
+        for rule in recurrenceRules { if case .until(let until) = rule.end { body(until) } }
+        for rule in exceptionRules { if case .until(let until) = rule.end { body(until) } }
     }
 }

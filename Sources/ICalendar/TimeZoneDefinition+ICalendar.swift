@@ -70,13 +70,13 @@ extension TimeZoneObservance {
 
     func contentComponent(_ encoder: EncodingContext) -> ContentComponent {
         var lines = [
-            ContentLine(name: "DTSTART", value: Libical.formatTime(start, isDate: false, isUTC: false)),
+            ContentLine(name: "DTSTART", value: DateTimeText.format(start, isDate: false, isUTC: false)),
             ContentLine(name: "TZOFFSETFROM", value: Libical.formatUTCOffset(offsetFrom)),
             ContentLine(name: "TZOFFSETTO", value: Libical.formatUTCOffset(offsetTo)),
         ]
         lines += names.map { ContentLine(name: "TZNAME", value: TextCodec.escape($0)) }
         if let rule { lines.append(encoder.recurrenceLine("RRULE", rule)) }
-        lines += dates.map { ContentLine(name: "RDATE", value: Libical.formatTime($0, isDate: false, isUTC: false)) }
+        lines += dates.map { ContentLine(name: "RDATE", value: DateTimeText.format($0, isDate: false, isUTC: false)) }
         lines += extraProperties.map(ContentLine.init)
         return ContentComponent(name: kind == .daylight ? "DAYLIGHT" : "STANDARD", properties: lines)
     }

@@ -69,3 +69,15 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(TextCodec.unescape("a\\\\b\\;c\\,d\\ne\\Nf") == "a\\b;c,d\ne\nf")
     #expect(TextCodec.splitList("a\\,b,c") == ["a,b", "c"])
 }
+
+@Test func dateAndDateTimeValuesAreWrittenInTheirRFCForms() {
+    // RFC 5545 §3.3.4 (DATE) and §3.3.5 (DATE-TIME forms 1 and 2), fields zero-padded.
+    let july = LocalDateTime(date: CalendarDate(year: 1997, month: 7, day: 14), hour: 13, minute: 30, second: 0)
+    #expect(DateTimeText.format(july, isDate: false, isUTC: false) == "19970714T133000")
+    #expect(DateTimeText.format(july, isDate: false, isUTC: true) == "19970714T133000Z")
+    #expect(DateTimeText.format(july, isDate: true, isUTC: false) == "19970714")
+    let early = LocalDateTime(date: CalendarDate(year: 476, month: 1, day: 2), hour: 3, minute: 4, second: 5)
+    #expect(DateTimeText.format(early, isDate: false, isUTC: false) == "04760102T030405")
+    let late = LocalDateTime(date: CalendarDate(year: 10_000, month: 12, day: 31), hour: 23, minute: 59, second: 60)
+    #expect(DateTimeText.format(late, isDate: false, isUTC: true) == "100001231T235960Z")
+}

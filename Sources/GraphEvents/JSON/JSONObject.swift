@@ -2,7 +2,9 @@
 public struct JSONMember: Hashable, Sendable {
     public let key: String
     public var value: JSONValue
-    /// The key's length, compared before the key itself when searching.
+    /// The key's length and three of its bytes, compared before the key itself when searching:
+    /// keys of an object rarely share all four, so a lookup compares one string, not every
+    /// key of the same length.
     let signature: Int
 
     /// A member named `key` holding `value`.
@@ -12,7 +14,13 @@ public struct JSONMember: Hashable, Sendable {
         signature = Self.signature(key)
     }
 
-    static func signature(_ key: String) -> Int { key.utf8.count }
+    static func signature(_ key: String) -> Int {
+        let utf8 = key.utf8
+        let count = utf8.count
+        guard count > 0 else { return 0 }
+        let middle = utf8[utf8.index(utf8.startIndex, offsetBy: count / 2)]
+        return count | Int(utf8.first!) << 32 | Int(middle) << 40 | Int(utf8.last!) << 48
+    }
 }
 
 /// A JSON object: members in the order they were read or added, looked up by key.

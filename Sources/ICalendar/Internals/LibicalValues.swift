@@ -2,8 +2,8 @@ import CLibical
 import CalendarModel
 
 /// Every libical call calport makes goes through here: libical parses and writes the typed values
-/// of RFC 5545 (DATE-TIME, DURATION, RECUR, UTC-OFFSET, PERIOD, GEO); outside this folder code
-/// sees Swift types only.
+/// of RFC 5545 (DATE-TIME, DURATION, RECUR, UTC-OFFSET, PERIOD, GEO), except that DATE-TIME is
+/// written by `DateTimeText`; outside this folder code sees Swift types only.
 enum Libical {
     /// A DATE or DATE-TIME as libical read it; fields are not range-checked (libical keeps month 13).
     struct Time: Hashable {
@@ -19,12 +19,6 @@ enum Libical {
         let time = icaltime_from_string(text)
         guard icaltime_is_null_time(time) == 0 || text == "00000000" else { return nil }
         return Time(local: LocalDateTime(time), isDate: time.is_date != 0, isUTC: icaltime_is_utc(time) != 0)
-    }
-
-    static func formatTime(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
-        var time = icalTime(local, isDate: isDate)
-        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
-        return takeString(icaltime_as_ical_string_r(time))
     }
 
     /// A zone-less libical time with the wall time's fields.
