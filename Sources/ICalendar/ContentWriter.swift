@@ -79,19 +79,25 @@ struct ContentWriter {
 
     /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`.
     private mutating func appendParameterValue(_ value: String) {
-        var needsEncoding = false
-        var needsQuotes = false
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "^"), 0x22, 0x0A, 0x0D: needsEncoding = true
-            case 0x3B, 0x3A, 0x2C: needsQuotes = true
-            default: continue
+        var value = value
+        value.withUTF8 { utf8 in
+            var needsEncoding = false
+            var needsQuotes = false
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "^"), 0x22, 0x0A, 0x0D: needsEncoding = true
+                case 0x3B, 0x3A, 0x2C: needsQuotes = true
+                default: continue
+                }
             }
+            if needsQuotes { append(byte: 0x22) }
+            if needsEncoding {
+                append(ParameterCodec.encode(String(decoding: utf8, as: UTF8.self)))
+            } else {
+                append(utf8: utf8)
+            }
+            if needsQuotes { append(byte: 0x22) }
         }
-        let text = needsEncoding ? ParameterCodec.encode(value) : value
-        if needsQuotes { append(byte: 0x22) }
-        append(text)
-        if needsQuotes { append(byte: 0x22) }
     }
 
     /// Where the line being written started, for folding.
@@ -99,8 +105,12 @@ struct ContentWriter {
 
     /// Appends text to the current line, folding before any character that would pass 75 octets.
     private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(utf8: $0) }
+    }
+
+    private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
         var length = bytes.count - lineStart
-        let utf8 = text.utf8
         if length + utf8.count <= ContentWriter.lineLimit {
             bytes.append(contentsOf: utf8)
             return

@@ -7,10 +7,12 @@ enum TextCodec {
 
     /// Writes text the way a TEXT value must appear in a content line.
     static func escape(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F }) else {
-            return text
+        var text = text
+        let clean = text.withUTF8 { utf8 in
+            !utf8.contains { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F }
         }
+        if clean { return text }
+        let utf8 = text.utf8
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count + 8)
         var previous: UInt8 = 0

@@ -15,11 +15,11 @@ public struct JSONMember: Hashable, Sendable {
     }
 
     static func signature(_ key: String) -> Int {
-        let utf8 = key.utf8
-        let count = utf8.count
-        guard count > 0 else { return 0 }
-        let middle = utf8[utf8.index(utf8.startIndex, offsetBy: count / 2)]
-        return count | Int(utf8.first!) << 32 | Int(middle) << 40 | Int(utf8.last!) << 48
+        var key = key
+        return key.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return 0 }
+            return bytes.count | Int(first) << 32 | Int(bytes[bytes.count / 2]) << 40 | Int(last) << 48
+        }
     }
 }
 
