@@ -38,7 +38,7 @@ public struct ICalendarStreamWriter {
         case .other(let component):
             writer.write(ContentComponent(component))
         }
-        if writer.bytes.count >= 1 << 20 { flush() }
+        if writer.count >= 1 << 20 { flush() }
     }
 
     /// Writes the VTIMEZONEs still missing and `END:VCALENDAR`.

@@ -81,3 +81,13 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     let late = LocalDateTime(date: CalendarDate(year: 10_000, month: 12, day: 31), hour: 23, minute: 59, second: 60)
     #expect(DateTimeText.format(late, isDate: false, isUTC: true) == "100001231T235960Z")
 }
+
+@Test func aCopiedContentWriterWritesOnIntoItsOwnBytes() {
+    var first = ContentWriter()
+    first.write(ContentLine(name: "A", value: "1"))
+    var second = first
+    second.write(ContentLine(name: "B", value: "2"))
+    first.write(ContentLine(name: "C", value: "3"))
+    #expect(String(decoding: first.bytes, as: UTF8.self) == "A:1\r\nC:3\r\n")
+    #expect(String(decoding: second.bytes, as: UTF8.self) == "A:1\r\nB:2\r\n")
+}
