@@ -42,12 +42,7 @@ struct GraphDocumentWalker {
                     .error, code: "json-syntax", message: "\(error.message); reading stops here",
                     location: SourceLocation(file: file, line: error.line, column: error.column)))
         }
-        for duplicate in scanner.duplicateKeys {
-            diagnostics.append(
-                Diagnostic(
-                    .warning, code: "json-duplicate-key", message: duplicate.message,
-                    location: SourceLocation(file: file, line: duplicate.line, column: duplicate.column)))
-        }
+        diagnostics += scanner.warnings.map { $0.diagnostic(file: file) }
     }
 
     /// A top-level object: a page (its `value` array's events are read one by one) or an event.
@@ -64,8 +59,7 @@ struct GraphDocumentWalker {
                 isPage = true
                 try readArray(path: "$.value", depth: 2, found)
             } else if builder.add(key, try scanner.parseValue(depth: 1)) {
-                scanner.duplicateKeys.append(
-                    scanner.error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
+                scanner.warnings.append(scanner.duplicateKey(key, at: keyOffset))
             }
         } while try scanner.continueList(closer: UInt8(ascii: "}"))
         let object = builder.object

@@ -55,12 +55,7 @@ public struct GraphEventStream: Sendable {
 
     /// The events of one top-level document: an array, a page, or an event.
     private mutating func take(_ document: JSONDocument, _ each: (GraphEventRecord) -> Void) {
-        for duplicate in document.duplicateKeys {
-            streamDiagnostics.append(
-                Diagnostic(
-                    .warning, code: "json-duplicate-key", message: duplicate.message,
-                    location: SourceLocation(file: file, line: duplicate.line, column: duplicate.column)))
-        }
+        streamDiagnostics += document.warnings.map { $0.diagnostic(file: file) }
         let elements: [JSONValue]
         let path: String
         switch document.value {

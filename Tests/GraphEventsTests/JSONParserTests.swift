@@ -52,13 +52,13 @@ import Testing
         var reader = JSONStreamReader(bytes: Array("{\"a\": 1,\n \"a\": 2}".utf8))
         let document = try #require(try reader.next())
         #expect(document.value == ["a": 2])
-        #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[2, 2]])
+        #expect(document.warnings.map { [$0.line, $0.column] } == [[2, 2]])
     }
 
     @Test func duplicateKeysAfterLongValuesAreLocated() throws {
         var reader = JSONStreamReader(bytes: Array("[\n{\"k\": 1,\n \"k\": [\n\n\n2]}, {\"k\": 3, \"k\": 4}]".utf8))
         let document = try #require(try reader.next())
-        #expect(document.duplicateKeys.map { [$0.line, $0.column] } == [[3, 2], [6, 15]])
+        #expect(document.warnings.map { [$0.line, $0.column] } == [[3, 2], [6, 15]])
     }
 
     /// Every document of `text`, fed in chunks of `size` bytes (the whole text when nil).

@@ -62,6 +62,31 @@ private let times =
     #expect(try file.written().contains("SUMMARY:last\r\n"))
 }
 
+@Test func stringsThatAreNotUTF8AreRepairedWithAWarning() throws {
+    // RFC 8259 §8.1: JSON text is UTF-8. 0xFF can start no UTF-8 sequence, and 0xC3 followed by
+    // "x" is a lead byte without its continuation: each becomes U+FFFD, and the change is said.
+    let bytes =
+        Array("{\n\"subject\": \"caf".utf8) + [0xC3] + Array("x ".utf8) + [0xFF]
+        + Array("\", \"location\": {\"displayName\": \"ok\"}, ".utf8)
+        + Array(times.utf8) + Array("}".utf8)
+    let file = try HostileFile(bytes, name: "in.json")
+    let run = file.run("convert", ["-o", file.output.path])
+    #expect(run.status == .success)
+    #expect(run.reports("warning", "invalid-utf8", in: file.input, line: 2))
+    #expect(run.errors.contains("\(file.input.path):2:12:"), "the column of the string's opening quote")
+    #expect(run.count("invalid-utf8") == 1, "one warning for the string, not one per byte")
+    #expect(try file.written().contains("SUMMARY:caf\u{FFFD}x \u{FFFD}\r\n"))
+    #expect(try file.written().contains("LOCATION:ok\r\n"))
+
+    let streamed = file.run("convert", ["--stream", "-o", file.output.path + ".streamed"])
+    #expect(streamed.errors.contains("\(file.input.path):2:12:"), "the chunked reader locates it the same way")
+    #expect(streamed.count("invalid-utf8") == 1)
+
+    let strict = file.run("convert", ["--strict", "-o", file.output.path + ".strict"])
+    #expect(strict.status == .dataProblem)
+    #expect(!FileManager.default.fileExists(atPath: file.output.path + ".strict"))
+}
+
 @Test(.timeLimit(.minutes(1)))
 func deeplyNestedArraysStopAtTheDepthLimit() throws {
     // The default JSON depth is 256: the 257th '[' (column 257) is refused, without recursing further.

@@ -1,3 +1,4 @@
+import CalendarModel
 // memchr, for counting lines.
 import Foundation
 
@@ -70,5 +71,30 @@ struct LineCounter {
         }
         offset = max(offset, end)
         return (line, target - lineStart + 1)
+    }
+}
+
+/// Something a JSON text holds that is read anyway, located: a repeated member name (the last
+/// value is kept) or a string with bytes that are not UTF-8 (replaced with U+FFFD).
+public struct JSONWarning: Hashable, Sendable {
+    /// The diagnostic code readers report it under: `json-duplicate-key` or `invalid-utf8`.
+    public var code: String
+    public var message: String
+    public var line: Int
+    public var column: Int
+    public var offset: Int
+
+    init(code: String, _ error: JSONError) {
+        self.code = code
+        message = error.message
+        line = error.line
+        column = error.column
+        offset = error.offset
+    }
+
+    /// The warning as a diagnostic located in `file`.
+    func diagnostic(file: String?) -> Diagnostic {
+        Diagnostic(
+            .warning, code: code, message: message, location: SourceLocation(file: file, line: line, column: column))
     }
 }

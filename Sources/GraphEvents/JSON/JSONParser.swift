@@ -20,14 +20,14 @@ public enum JSONParser {
     }
 }
 
-/// One top-level value of a stream, with where it started and the duplicate keys it had.
+/// One top-level value of a stream, with where it started and what was read in it with a warning.
 public struct JSONDocument: Hashable, Sendable {
     public var value: JSONValue
     public var line: Int
     public var column: Int
     public var offset: Int
-    /// Each repeated member name, located; the last value was kept.
-    public var duplicateKeys: [JSONError]
+    /// Each repeated member name (the last value was kept) and each string that was not UTF-8, located.
+    public var warnings: [JSONWarning]
 }
 
 /// Reads top-level values one at a time from concatenated JSON texts, NDJSON or a single text,
@@ -103,7 +103,7 @@ public struct JSONStreamReader: Sendable {
                 return .success(
                     JSONDocument(
                         value: value, line: line, column: column, offset: dropped + start,
-                        duplicateKeys: scanner.duplicateKeys.map { shifted($0) }))
+                        warnings: scanner.warnings.map { shifted($0) }))
             } catch {
                 if !isFinished && scanner.index >= buffer.count { return waitForMore(start) }
                 // A syntax error ends the stream: without a grammar there is no safe place to resume.
@@ -125,5 +125,11 @@ public struct JSONStreamReader: Sendable {
         var error = error
         error.offset += dropped
         return error
+    }
+
+    private func shifted(_ warning: JSONWarning) -> JSONWarning {
+        var warning = warning
+        warning.offset += dropped
+        return warning
     }
 }

@@ -7,8 +7,9 @@ struct JSONScanner {
     var index: Int
     let limits: JSONLimits
     var lines = LineCounter()
-    /// Duplicate keys seen so far (the last value wins), reported rather than rejected.
-    var duplicateKeys: [JSONError] = []
+    /// Duplicate keys (the last value wins) and strings that are not UTF-8 seen so far, reported
+    /// rather than rejected.
+    var warnings: [JSONWarning] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0, limits: JSONLimits = JSONLimits()) {
         self.bytes = bytes
@@ -107,10 +108,14 @@ struct JSONScanner {
             let keyOffset = index
             let key = try parseKey()
             if builder.add(key, try parseValue(depth: depth)) {
-                duplicateKeys.append(error("duplicate key \"\(key)\"; the last value is used", at: keyOffset))
+                warnings.append(duplicateKey(key, at: keyOffset))
             }
         } while try continueList(closer: UInt8(ascii: "}"))
         return builder.object
+    }
+
+    mutating func duplicateKey(_ key: String, at offset: Int) -> JSONWarning {
+        JSONWarning(code: "json-duplicate-key", error("duplicate key \"\(key)\"; the last value is used", at: offset))
     }
 
     /// A member name and its colon.
@@ -145,7 +150,7 @@ struct JSONScanner {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 if index - start > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start - 1)
                 index += 1
                 return text
             }
@@ -154,6 +159,19 @@ struct JSONScanner {
             index += 1
         }
         throw error("unterminated string", at: start - 1)
+    }
+
+    /// The string of these bytes; bytes that are not UTF-8 become U+FFFD and a warning located at
+    /// the string's opening quote, since RFC 8259 §8.1 requires UTF-8 and the text changes.
+    private mutating func decodeUTF8(_ utf8: UnsafeBufferPointer<UInt8>, at quote: Int) -> String {
+        let text = String(decoding: utf8, as: UTF8.self)
+        // Decoding replaced something exactly when the text's bytes differ from the input's.
+        if JSONStringBytes.isASCII(utf8) || text.utf8.elementsEqual(utf8) { return text }
+        warnings.append(
+            JSONWarning(
+                code: "invalid-utf8",
+                error("string holds bytes that are not UTF-8; each is replaced with U+FFFD", at: quote)))
+        return text
     }
 
     private mutating func stringTooLong(at offset: Int) -> JSONError {
@@ -168,7 +186,7 @@ struct JSONScanner {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: buffer, as: UTF8.self)
+                return buffer.withUnsafeBufferPointer { decodeUTF8($0, at: start - 1) }
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &buffer)
             case 0..<0x20:

@@ -24,4 +24,21 @@ enum JSONStringBytes {
     static func needsAttention(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
+
+    /// Whether every byte is ASCII (and so the bytes are UTF-8), tested eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while index + 8 <= bytes.count {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                return false
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
 }
