@@ -53,8 +53,15 @@ extension String {
     /// ASCII case-insensitive comparison, the way iCalendar names compare.
     public func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+        var (this, other) = (self, other)
+        return this.withUTF8 { left in
+            other.withUTF8 { right in
+                for index in left.indices where left[index] != right[index] {
+                    let folded = left[index] | 0x20
+                    guard folded == right[index] | 0x20, (0x61...0x7A).contains(folded) else { return false }
+                }
+                return true
+            }
         }
     }
 }

@@ -26,7 +26,11 @@ struct ContentLine: Hashable, Sendable {
     /// The parameters other than the named ones.
     func parameters(excluding names: Set<String>) -> [Parameter] {
         // Parsed names are already upper-case; names set by code are upper-cased here.
-        parameters.filter { !names.contains($0.name) && !names.contains($0.name.uppercased()) }
+        parameters.filter { parameter in
+            guard !names.contains(parameter.name) else { return false }
+            let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+            return !hasLowercase || !names.contains(parameter.name.uppercased())
+        }
     }
 }
 

@@ -41,6 +41,9 @@ enum ConferenceProvider: CaseIterable {
 
     /// The https links in free text, without the punctuation that usually closes them (`<…>`, `(…)`, `.`).
     static func links(in text: String) -> [String] {
+        // Most texts hold no link: a byte search says so without Foundation's `range(of:)`,
+        // which profiling put at a tenth of an ics→ics run.
+        guard containsHTTPS(text) else { return [] }
         var links: [String] = []
         var rest = Substring(text)
         while let range = rest.range(of: "https://") {
@@ -51,6 +54,19 @@ enum ConferenceProvider: CaseIterable {
             rest = rest[candidate.endIndex...]
         }
         return links
+    }
+
+    private static let scheme = Array("https://".utf8)
+
+    private static func containsHTTPS(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= scheme.count else { return false }
+            for start in 0...(bytes.count - scheme.count) where bytes[start] == scheme[0] {
+                if (1..<scheme.count).allSatisfy({ bytes[start + $0] == scheme[$0] }) { return true }
+            }
+            return false
+        }
     }
 }
 

@@ -18,9 +18,13 @@ enum TextCodec {
         var previous: UInt8 = 0
         for byte in utf8 {
             switch byte {
-            case 0x5C, 0x3B, 0x2C: out += [backslash, byte]
+            case 0x5C, 0x3B, 0x2C:
+                out.append(backslash)
+                out.append(byte)
             case 0x0A where previous == 0x0D: break
-            case 0x0A, 0x0D: out += [backslash, UInt8(ascii: "n")]
+            case 0x0A, 0x0D:
+                out.append(backslash)
+                out.append(UInt8(ascii: "n"))
             // TEXT (RFC 5545 §3.3.11) has no way to write other control characters, which Graph
             // JSON can hold (`\u0000`); a NUL would also cut the value short in C readers.
             case 0x00..<0x20 where byte != 0x09, 0x7F: break
@@ -33,8 +37,8 @@ enum TextCodec {
 
     /// Reads an escaped TEXT value. Unknown escapes keep the escaped character, as most parsers do.
     static func unescape(_ text: String) -> String {
+        guard contains(backslash, in: text) else { return text }
         let utf8 = text.utf8
-        guard utf8.contains(backslash) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var escaping = false
@@ -50,6 +54,12 @@ enum TextCodec {
         }
         if escaping { out.append(backslash) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `text` holds `byte`, searched in its UTF-8 storage.
+    static func contains(_ byte: UInt8, in text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(byte) }
     }
 
     /// Splits a multi-valued TEXT (CATEGORIES) at unescaped commas, unescaping each part.
@@ -81,7 +91,7 @@ enum ParameterCodec {
     private static let caret = UInt8(ascii: "^")
 
     static func decode(_ raw: String) -> String {
-        guard raw.utf8.contains(caret) else { return raw }
+        guard TextCodec.contains(caret, in: raw) else { return raw }
         var out: [UInt8] = []
         var pending = false
         for byte in raw.utf8 {
