@@ -71,8 +71,9 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Runs of bytes that need no escape are copied whole.
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// `text` as a JSON string literal (RFC 8259 escaping) appended to `output`; runs of bytes that need
+    /// no escape are copied whole.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

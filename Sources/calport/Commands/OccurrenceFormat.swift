@@ -27,72 +27,104 @@ enum OccurrenceFormat: String, CaseIterable {
         self == .ics ? Array("END:VCALENDAR\r\n".utf8) : []
     }
 
-    /// One occurrence, with times shown on `clock`.
-    func record(_ occurrence: Occurrence, clock: ZoneClock) -> [UInt8] {
+    /// One occurrence appended to `output`, with times shown on `clock`.
+    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         switch self {
         case .ics:
-            return ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
+            output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
         case .ndjson:
-            return ndjson(occurrence, clock: clock)
+            OccurrenceFormat.ndjson(occurrence, clock: clock, into: &output)
         case .table:
             let start = OccurrenceFormat.display(occurrence.start, instant: occurrence.startInstant, clock: clock)
             let end = OccurrenceFormat.display(occurrence.end, instant: occurrence.endInstant, clock: clock)
             let summary = occurrence.event.summary.map { $0.replacingNewlines } ?? "(no summary)"
-            return Array((OccurrenceFormat.pad(start, 26) + OccurrenceFormat.pad(end, 26) + summary + "\n").utf8)
+            output += (OccurrenceFormat.pad(start, 26) + OccurrenceFormat.pad(end, 26) + summary + "\n").utf8
         }
     }
 
-    /// The NDJSON schema of docs/recurrence.md, written by hand with JSON escaping.
-    /// One line of the NDJSON schema in docs/recurrence.md, written by the JSON library's writer.
-    private func ndjson(_ occurrence: Occurrence, clock: ZoneClock) -> [UInt8] {
+    /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
+    /// in schema order, strings through the JSON library's escaping, times from integers.
+    private static func ndjson(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         let event = occurrence.event
-        func time(_ time: CalendarTime, _ instant: Int) -> JSONValue {
-            .string(OccurrenceFormat.display(time, instant: instant, clock: clock, separator: "T"))
+        func literal(_ text: StaticString) {
+            text.withUTF8Buffer { output.append(contentsOf: $0) }
         }
-        let members = [
-            JSONMember("uid", .string(occurrence.uid)),
-            JSONMember(
-                "recurrenceId",
-                occurrence.isInstance ? time(occurrence.recurrenceID, occurrence.recurrenceInstant) : .null),
-            JSONMember("start", time(occurrence.start, occurrence.startInstant)),
-            JSONMember("end", time(occurrence.end, occurrence.endInstant)),
-            JSONMember("isAllDay", .bool(occurrence.isAllDay)),
-            JSONMember("isOverride", .bool(occurrence.isOverride)),
-            JSONMember("summary", event.summary.map(JSONValue.string) ?? .null),
-            JSONMember("location", event.locations.first.map { .string($0.name) } ?? .null),
-            JSONMember("status", event.status.map { .string($0.text) } ?? .null),
-            JSONMember("timeZone", occurrence.start.timeZone.map { .string($0.ianaIdentifier ?? $0.name) } ?? .null),
-        ]
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        JSONWriter().write(.object(JSONObject(members)), into: &bytes)
-        bytes.append(0x0A)
-        return bytes
+        func string(_ text: String?) {
+            if let text { JSONWriter.writeString(text, into: &output) } else { literal("null") }
+        }
+        func time(_ time: CalendarTime, _ instant: Int) {
+            output.append(UInt8(ascii: "\""))
+            appendDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: "T"), to: &output)
+            output.append(UInt8(ascii: "\""))
+        }
+        literal(#"{"uid":"#)
+        string(occurrence.uid)
+        literal(#","recurrenceId":"#)
+        if occurrence.isInstance {
+            time(occurrence.recurrenceID, occurrence.recurrenceInstant)
+        } else {
+            literal("null")
+        }
+        literal(#","start":"#)
+        time(occurrence.start, occurrence.startInstant)
+        literal(#","end":"#)
+        time(occurrence.end, occurrence.endInstant)
+        literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
+        literal(occurrence.isOverride ? #","isOverride":true,"summary":"# : #","isOverride":false,"summary":"#)
+        string(event.summary)
+        literal(#","location":"#)
+        string(event.locations.first?.name)
+        literal(#","status":"#)
+        string(event.status?.text)
+        literal(#","timeZone":"#)
+        string(occurrence.start.timeZone.map { $0.ianaIdentifier ?? $0.name })
+        literal("}\n")
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
-    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: String = " ") -> String {
+    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(25)
+        appendDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: " "), to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `display`'s text appended to `text`, with `separator` between date and time of day.
+    private static func appendDisplay(
+        _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, to text: inout [UInt8]
+    ) {
         if case .date(let date) = time {
             appendDate(date, to: &text)
-            return String(decoding: text, as: UTF8.self)
+            return
         }
-        let wall = clock.wall(at: instant)
         let offset = clock.offset(at: instant)
+        let wall = LocalDateTime(secondsSinceEpoch: instant + offset)
         appendDate(wall.date, to: &text)
-        text += separator.utf8
+        text.append(separator)
         appendTwo(wall.hour, to: &text, after: nil)
         appendTwo(wall.minute, to: &text, after: UInt8(ascii: ":"))
         appendTwo(wall.second, to: &text, after: UInt8(ascii: ":"))
         appendTwo(abs(offset) / 3_600, to: &text, after: UInt8(ascii: offset < 0 ? "-" : "+"))
         appendTwo(abs(offset) % 3_600 / 60, to: &text, after: UInt8(ascii: ":"))
-        return String(decoding: text, as: UTF8.self)
     }
 
+    /// The year in at least four digits (zeros in front), then the month and day.
     private static func appendDate(_ date: CalendarDate, to text: inout [UInt8]) {
-        let year = Array(String(date.year).utf8)
-        text += Array(repeating: UInt8(ascii: "0"), count: max(0, 4 - year.count)) + year
+        let year = date.year.magnitude
+        var digits = 1
+        var power: UInt = 10
+        while power <= year && digits < 19 {
+            digits += 1
+            power *= 10
+        }
+        let sign = date.year < 0 ? 1 : 0
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits - sign)))
+        if sign == 1 { text.append(UInt8(ascii: "-")) }
+        var divisor = power / 10
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(year / divisor % 10))
+            divisor /= 10
+        }
         appendTwo(date.month, to: &text, after: UInt8(ascii: "-"))
         appendTwo(date.day, to: &text, after: UInt8(ascii: "-"))
     }
