@@ -22,7 +22,7 @@ public struct Occurrence: Hashable, Sendable {
     public var event: Event { source.event }
 
     /// Whether it belongs to a series (a recurring master or an override) rather than being a single event.
-    public var isInstance: Bool { event.isRecurring || event.recurrenceID != nil }
+    public var isInstance: Bool { source.belongsToSeries }
 
     /// Whether it is a whole-day occurrence.
     public var isAllDay: Bool { start.isDate }
@@ -47,9 +47,12 @@ public struct Occurrence: Hashable, Sendable {
 /// would cost more than computing the occurrence.
 public final class SharedEvent: Hashable, Sendable {
     public let event: Event
+    /// Whether the event is a recurring master or an override, worked out once for all its occurrences.
+    public let belongsToSeries: Bool
 
     public init(_ event: Event) {
         self.event = event
+        belongsToSeries = event.isRecurring || event.recurrenceID != nil
     }
 
     public static func == (lhs: SharedEvent, rhs: SharedEvent) -> Bool { lhs === rhs || lhs.event == rhs.event }

@@ -45,7 +45,8 @@ enum OccurrenceFormat: String, CaseIterable {
     /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
     /// in schema order, strings through the JSON library's escaping, times from integers.
     private static func ndjson(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
-        let event = occurrence.event
+        // Read through the shared reference: `occurrence.event` would copy the whole VEVENT.
+        let shared = occurrence.source
         func literal(_ text: StaticString) {
             text.withUTF8Buffer { output.append(contentsOf: $0) }
         }
@@ -71,11 +72,11 @@ enum OccurrenceFormat: String, CaseIterable {
         time(occurrence.end, occurrence.endInstant)
         literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
         literal(occurrence.isOverride ? #","isOverride":true,"summary":"# : #","isOverride":false,"summary":"#)
-        string(event.summary)
+        string(shared.event.summary)
         literal(#","location":"#)
-        string(event.locations.first?.name)
+        string(shared.event.locations.first?.name)
         literal(#","status":"#)
-        string(event.status?.text)
+        string(shared.event.status?.text)
         literal(#","timeZone":"#)
         string(occurrence.start.timeZone.map { $0.ianaIdentifier ?? $0.name })
         literal("}\n")
@@ -89,50 +90,62 @@ enum OccurrenceFormat: String, CaseIterable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// `display`'s text appended to `text`, with `separator` between date and time of day.
+    /// `display`'s text appended to `text`, with `separator` between date and time of day: the bytes are
+    /// put together on the stack from integers and appended at once.
     private static func appendDisplay(
         _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, to text: inout [UInt8]
     ) {
-        if case .date(let date) = time {
-            appendDate(date, to: &text)
-            return
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func two(_ value: Int) {
+                put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+                put(UInt8(ascii: "0") + UInt8(value % 10))
+            }
+            func date(_ date: CalendarDate) {
+                // The year in at least four digits, zeros in front.
+                let year = date.year.magnitude
+                var digits = 1
+                var power: UInt = 10
+                while power <= year && digits < 19 {
+                    digits += 1
+                    power *= 10
+                }
+                let sign = date.year < 0 ? 1 : 0
+                for _ in 0..<max(0, 4 - digits - sign) { put(UInt8(ascii: "0")) }
+                if sign == 1 { put(UInt8(ascii: "-")) }
+                var divisor = power / 10
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(year / divisor % 10))
+                    divisor /= 10
+                }
+                put(UInt8(ascii: "-"))
+                two(date.month)
+                put(UInt8(ascii: "-"))
+                two(date.day)
+            }
+            if case .date(let day) = time {
+                date(day)
+            } else {
+                let offset = clock.offset(at: instant)
+                let wall = LocalDateTime(secondsSinceEpoch: instant + offset)
+                date(wall.date)
+                put(separator)
+                two(wall.hour)
+                put(UInt8(ascii: ":"))
+                two(wall.minute)
+                put(UInt8(ascii: ":"))
+                two(wall.second)
+                put(UInt8(ascii: offset < 0 ? "-" : "+"))
+                two(abs(offset) / 3_600)
+                put(UInt8(ascii: ":"))
+                two(abs(offset) % 3_600 / 60)
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        let offset = clock.offset(at: instant)
-        let wall = LocalDateTime(secondsSinceEpoch: instant + offset)
-        appendDate(wall.date, to: &text)
-        text.append(separator)
-        appendTwo(wall.hour, to: &text, after: nil)
-        appendTwo(wall.minute, to: &text, after: UInt8(ascii: ":"))
-        appendTwo(wall.second, to: &text, after: UInt8(ascii: ":"))
-        appendTwo(abs(offset) / 3_600, to: &text, after: UInt8(ascii: offset < 0 ? "-" : "+"))
-        appendTwo(abs(offset) % 3_600 / 60, to: &text, after: UInt8(ascii: ":"))
-    }
-
-    /// The year in at least four digits (zeros in front), then the month and day.
-    private static func appendDate(_ date: CalendarDate, to text: inout [UInt8]) {
-        let year = date.year.magnitude
-        var digits = 1
-        var power: UInt = 10
-        while power <= year && digits < 19 {
-            digits += 1
-            power *= 10
-        }
-        let sign = date.year < 0 ? 1 : 0
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits - sign)))
-        if sign == 1 { text.append(UInt8(ascii: "-")) }
-        var divisor = power / 10
-        while divisor > 0 {
-            text.append(UInt8(ascii: "0") + UInt8(year / divisor % 10))
-            divisor /= 10
-        }
-        appendTwo(date.month, to: &text, after: UInt8(ascii: "-"))
-        appendTwo(date.day, to: &text, after: UInt8(ascii: "-"))
-    }
-
-    private static func appendTwo(_ value: Int, to text: inout [UInt8], after separator: UInt8?) {
-        if let separator { text.append(separator) }
-        text.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
-        text.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
