@@ -44,12 +44,12 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
 
     /// Adds the next occurrence of series `index` to the heap, or collects its diagnostics when it is done.
     private mutating func pull(_ index: Int) {
-        guard let occurrence = series[index].next() else {
+        pending[index] = series[index].next()
+        guard let start = pending[index]?.startInstant else {
             diagnostics += series[index].diagnostics
             return
         }
-        heap.append((occurrence.startInstant, index))
-        pending[index] = occurrence
+        heap.append((start, index))
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
