@@ -1,15 +1,33 @@
 import CalendarModel
 
 /// One occurrence of an event in a window: when it happens and which VEVENT's properties apply.
+///
+/// The UID and the three times, some 280 bytes, are kept in one shared immutable object: an occurrence
+/// passes through several iterators and a heap on its way out, and moving a reference costs far less than
+/// moving those bytes each time. Instants stay inline, for ordering.
 public struct Occurrence: Hashable, Sendable {
+    private var times: Times
+
     /// The series' UID.
-    public var uid: String
+    public var uid: String {
+        get { times.uid }
+        set { times = Times(uid: newValue, recurrenceID: recurrenceID, start: start, end: end) }
+    }
     /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
-    public var recurrenceID: CalendarTime
+    public var recurrenceID: CalendarTime {
+        get { times.recurrenceID }
+        set { times = Times(uid: uid, recurrenceID: newValue, start: start, end: end) }
+    }
     /// `recurrenceID` as UTC seconds.
     public var recurrenceInstant: Int
-    public var start: CalendarTime
-    public var end: CalendarTime
+    public var start: CalendarTime {
+        get { times.start }
+        set { times = Times(uid: uid, recurrenceID: recurrenceID, start: newValue, end: end) }
+    }
+    public var end: CalendarTime {
+        get { times.end }
+        set { times = Times(uid: uid, recurrenceID: recurrenceID, start: start, end: newValue) }
+    }
     /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
     public var startInstant: Int
     public var endInstant: Int
@@ -17,6 +35,46 @@ public struct Occurrence: Hashable, Sendable {
     public var source: SharedEvent
     /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
     public var isOverride: Bool
+
+    /// An occurrence of `source` with these times.
+    init(
+        uid: String, recurrenceID: CalendarTime, recurrenceInstant: Int, start: CalendarTime, end: CalendarTime,
+        startInstant: Int, endInstant: Int, source: SharedEvent, isOverride: Bool
+    ) {
+        times = Times(uid: uid, recurrenceID: recurrenceID, start: start, end: end)
+        self.recurrenceInstant = recurrenceInstant
+        self.startInstant = startInstant
+        self.endInstant = endInstant
+        self.source = source
+        self.isOverride = isOverride
+    }
+
+    /// The large values of an occurrence, never changed once made (a setter makes a new one).
+    private final class Times: Hashable, Sendable {
+        let uid: String
+        let recurrenceID: CalendarTime
+        let start: CalendarTime
+        let end: CalendarTime
+
+        init(uid: String, recurrenceID: CalendarTime, start: CalendarTime, end: CalendarTime) {
+            self.uid = uid
+            self.recurrenceID = recurrenceID
+            self.start = start
+            self.end = end
+        }
+
+        static func == (lhs: Times, rhs: Times) -> Bool {
+            lhs === rhs
+                || (lhs.uid, lhs.recurrenceID, lhs.start, lhs.end) == (rhs.uid, rhs.recurrenceID, rhs.start, rhs.end)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(uid)
+            hasher.combine(recurrenceID)
+            hasher.combine(start)
+            hasher.combine(end)
+        }
+    }
 
     /// The master, or the override that replaced this occurrence.
     public var event: Event { source.event }
