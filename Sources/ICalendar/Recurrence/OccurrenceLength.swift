@@ -2,7 +2,8 @@ import CalendarModel
 import TimeZones
 
 /// How long each occurrence of one VEVENT lasts, worked out once (RFC 5545 §3.8.5.3 and §3.3.6).
-enum OccurrenceLength: Sendable {
+/// Indirect, so that the recurrence instances that carry one pass a reference, not its times.
+indirect enum OccurrenceLength: Sendable {
     /// DTEND on an all-day event: a number of days.
     case days(Int)
     /// DTEND on a timed event: the same exact length for every occurrence, written in DTEND's form and
