@@ -54,20 +54,29 @@ enum OccurrenceFormat: String, CaseIterable {
             if let text { JSONWriter.writeString(text, into: &output) } else { literal("null") }
         }
         func time(_ time: CalendarTime, _ instant: Int) {
-            output.append(UInt8(ascii: "\""))
-            appendDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: "T"), to: &output)
-            output.append(UInt8(ascii: "\""))
+            withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
+                output.append(contentsOf: $0)
+            }
         }
         literal(#"{"uid":"#)
         string(occurrence.uid)
         literal(#","recurrenceId":"#)
-        if occurrence.isInstance {
-            time(occurrence.recurrenceID, occurrence.recurrenceInstant)
-        } else {
-            literal("null")
+        // An occurrence no override moved starts at its RECURRENCE-ID: the text is made once.
+        let start = occurrence.start
+        let unmoved =
+            occurrence.recurrenceInstant == occurrence.startInstant && occurrence.recurrenceID.isDate == start.isDate
+        withDisplay(start, instant: occurrence.startInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
+            startText in
+            if !occurrence.isInstance {
+                literal("null")
+            } else if unmoved {
+                output.append(contentsOf: startText)
+            } else {
+                time(occurrence.recurrenceID, occurrence.recurrenceInstant)
+            }
+            literal(#","start":"#)
+            output.append(contentsOf: startText)
         }
-        literal(#","start":"#)
-        time(occurrence.start, occurrence.startInstant)
         literal(#","end":"#)
         time(occurrence.end, occurrence.endInstant)
         literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
@@ -78,23 +87,23 @@ enum OccurrenceFormat: String, CaseIterable {
         literal(#","status":"#)
         string(shared.event.status?.text)
         literal(#","timeZone":"#)
-        string(occurrence.start.timeZone.map { $0.ianaIdentifier ?? $0.name })
+        string(start.timeZone.map { $0.ianaIdentifier ?? $0.name })
         literal("}\n")
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
     static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(25)
-        appendDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: " "), to: &text)
-        return String(decoding: text, as: UTF8.self)
+        withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: " "), quoted: false) {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
-    /// `display`'s text appended to `text`, with `separator` between date and time of day: the bytes are
-    /// put together on the stack from integers and appended at once.
-    private static func appendDisplay(
-        _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, to text: inout [UInt8]
-    ) {
+    /// `display`'s text, with `separator` between date and time of day and in JSON quotes when `quoted`,
+    /// put together on the stack from integers and handed to `body`.
+    private static func withDisplay<Result>(
+        _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, quoted: Bool,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
             var count = 0
             func put(_ byte: UInt8) {
@@ -127,6 +136,7 @@ enum OccurrenceFormat: String, CaseIterable {
                 put(UInt8(ascii: "-"))
                 two(date.day)
             }
+            if quoted { put(UInt8(ascii: "\"")) }
             if case .date(let day) = time {
                 date(day)
             } else {
@@ -144,7 +154,8 @@ enum OccurrenceFormat: String, CaseIterable {
                 put(UInt8(ascii: ":"))
                 two(abs(offset) % 3_600 / 60)
             }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            if quoted { put(UInt8(ascii: "\"")) }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
