@@ -1,40 +1,29 @@
 import CalendarModel
 
-/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply.
+/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply, as the
+/// engine worked it out (read-only).
 ///
 /// The UID and the three times, some 280 bytes, are kept in one shared immutable object: an occurrence
 /// passes through several iterators and a heap on its way out, and moving a reference costs far less than
 /// moving those bytes each time. Instants stay inline, for ordering.
 public struct Occurrence: Hashable, Sendable {
-    private var times: Times
+    private let times: Times
 
     /// The series' UID.
-    public var uid: String {
-        get { times.uid }
-        set { times = Times(uid: newValue, recurrenceID: recurrenceID, start: start, end: end) }
-    }
+    public var uid: String { times.uid }
     /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
-    public var recurrenceID: CalendarTime {
-        get { times.recurrenceID }
-        set { times = Times(uid: uid, recurrenceID: newValue, start: start, end: end) }
-    }
+    public var recurrenceID: CalendarTime { times.recurrenceID }
     /// `recurrenceID` as UTC seconds.
-    public var recurrenceInstant: Int
-    public var start: CalendarTime {
-        get { times.start }
-        set { times = Times(uid: uid, recurrenceID: recurrenceID, start: newValue, end: end) }
-    }
-    public var end: CalendarTime {
-        get { times.end }
-        set { times = Times(uid: uid, recurrenceID: recurrenceID, start: start, end: newValue) }
-    }
+    public let recurrenceInstant: Int
+    public var start: CalendarTime { times.start }
+    public var end: CalendarTime { times.end }
     /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
-    public var startInstant: Int
-    public var endInstant: Int
+    public let startInstant: Int
+    public let endInstant: Int
     /// The master, or the override that replaced this occurrence, shared by all the occurrences it supplies.
-    public var source: SharedEvent
+    public let source: SharedEvent
     /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
-    public var isOverride: Bool
+    public let isOverride: Bool
 
     /// An occurrence of `source` with these times.
     init(
@@ -49,7 +38,7 @@ public struct Occurrence: Hashable, Sendable {
         self.isOverride = isOverride
     }
 
-    /// The large values of an occurrence, never changed once made (a setter makes a new one).
+    /// The large values of an occurrence, never changed once made.
     private final class Times: Hashable, Sendable {
         let uid: String
         let recurrenceID: CalendarTime
