@@ -36,34 +36,36 @@ struct ExpandNDJSONTests {
         } + [""]
     }
 
-    @Test func offsetsWestOfUTCWithHalfHoursKeepTheirSignAndMinutes() {
+    /// The same two occurrences on three clocks: St. John's itself (offsets west of UTC with half hours
+    /// keep their sign and minutes), UTC (12:30Z and 11:30Z), and Kolkata (UTC+05:30 all year: 12:30Z is
+    /// 18:00+05:30).
+    @Test(arguments: [
+        (
+            "America/St_Johns",
+            [
+                ("2024-03-09T09:00:00-03:30", "2024-03-09T09:30:00-03:30"),
+                ("2024-03-10T09:00:00-02:30", "2024-03-10T09:30:00-02:30"),
+            ]
+        ),
+        (
+            "UTC",
+            [
+                ("2024-03-09T12:30:00+00:00", "2024-03-09T13:00:00+00:00"),
+                ("2024-03-10T11:30:00+00:00", "2024-03-10T12:00:00+00:00"),
+            ]
+        ),
+        (
+            "Asia/Kolkata",
+            [
+                ("2024-03-09T18:00:00+05:30", "2024-03-09T18:30:00+05:30"),
+                ("2024-03-10T17:00:00+05:30", "2024-03-10T17:30:00+05:30"),
+            ]
+        ),
+    ])
+    func halfHourOffsetsOnEachClock(zone: String, times: [(start: String, end: String)]) {
         let output = lines(
-            ["--start", "2024-03-01", "--end", "2024-04-01", "--tz", "America/St_Johns"], events: Self.newfoundland)
-        #expect(
-            output
-                == Self.newfoundlandLines([
-                    ("2024-03-09T09:00:00-03:30", "2024-03-09T09:30:00-03:30"),
-                    ("2024-03-10T09:00:00-02:30", "2024-03-10T09:30:00-02:30"),
-                ]))
-    }
-
-    /// Shown in UTC (the default) and in Kolkata (UTC+05:30 all year): 12:30Z is 18:00+05:30.
-    @Test func theSameOccurrencesOnOtherClocks() {
-        let utc = lines(["--start", "2024-03-01", "--end", "2024-04-01"], events: Self.newfoundland)
-        #expect(
-            utc
-                == Self.newfoundlandLines([
-                    ("2024-03-09T12:30:00+00:00", "2024-03-09T13:00:00+00:00"),
-                    ("2024-03-10T11:30:00+00:00", "2024-03-10T12:00:00+00:00"),
-                ]))
-        let kolkata = lines(
-            ["--start", "2024-03-01", "--end", "2024-04-01", "--tz", "Asia/Kolkata"], events: Self.newfoundland)
-        #expect(
-            kolkata
-                == Self.newfoundlandLines([
-                    ("2024-03-09T18:00:00+05:30", "2024-03-09T18:30:00+05:30"),
-                    ("2024-03-10T17:00:00+05:30", "2024-03-10T17:30:00+05:30"),
-                ]))
+            ["--start", "2024-03-01", "--end", "2024-04-01", "--tz", zone], events: Self.newfoundland)
+        #expect(output == Self.newfoundlandLines(times))
     }
 
     /// All-day occurrences are their dates whatever --tz says (New York here); the end is exclusive, the
