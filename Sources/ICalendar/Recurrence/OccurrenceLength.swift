@@ -51,8 +51,11 @@ indirect enum OccurrenceLength: Sendable {
             let wall = clock.wall(at: instant)
             return (form.isDate ? .date(wall.date) : form.withLocalDateTime(wall), instant)
         case .duration(let duration):
-            let end = WallClock.adding(duration, to: start, rules: zones.clock(for: start).zoneRules)
-            return (end, zones.instant(end))
+            // The end is in the start's zone (or floating, for a date), so it is read on the start's clock:
+            // one lookup, not two.
+            let clock = zones.clock(for: start)
+            let end = WallClock.adding(duration, to: start, rules: clock.zoneRules)
+            return (end, clock.instant(end.localDateTime))
         }
     }
 
