@@ -71,12 +71,12 @@ struct ExpandNDJSONTests {
     /// All-day occurrences are their dates whatever --tz says (New York here); the end is exclusive, the
     /// RECURRENCE-ID a date too, and a STATUS the model does not know is written in lower case.
     @Test func allDayOccurrencesAreDates() {
+        let newYear = [
+            "BEGIN:VEVENT", "UID:ny", "DTSTAMP:20240101T000000Z", "SUMMARY:New Year", "STATUS:X-Pending",
+            "DTSTART;VALUE=DATE:20241231", "DTEND;VALUE=DATE:20250102", "RRULE:FREQ=YEARLY;COUNT=2", "END:VEVENT",
+        ]
         let output = lines(
-            ["--start", "2024-12-01", "--end", "2026-01-05", "--tz", "America/New_York"],
-            events: [
-                "BEGIN:VEVENT", "UID:ny", "DTSTAMP:20240101T000000Z", "SUMMARY:New Year", "STATUS:X-Pending",
-                "DTSTART;VALUE=DATE:20241231", "DTEND;VALUE=DATE:20250102", "RRULE:FREQ=YEARLY;COUNT=2", "END:VEVENT",
-            ])
+            ["--start", "2024-12-01", "--end", "2026-01-05", "--tz", "America/New_York"], events: newYear)
         let tail = #","isAllDay":true,"isOverride":false,"summary":"New Year","location":null,"#
         #expect(
             output == [
@@ -92,18 +92,18 @@ struct ExpandNDJSONTests {
     /// occurrence is moved by an override to 09:00 New York time (13:00Z) with its own summary, location
     /// and status; the third is cancelled by an override and not listed.
     @Test func overridesBringTheirOwnPropertiesAndCancelledOnesAreLeftOut() {
+        let weekly = [
+            "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "SUMMARY:Weekly", "STATUS:CONFIRMED",
+            "DTSTART:20240309T120000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=3", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "RECURRENCE-ID:20240316T120000Z",
+            "SUMMARY:Moved", "LOCATION:Room 5", "STATUS:TENTATIVE",
+            "DTSTART;TZID=America/New_York:20240316T090000", "DTEND;TZID=America/New_York:20240316T100000",
+            "END:VEVENT",
+            "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "RECURRENCE-ID:20240323T120000Z",
+            "STATUS:CANCELLED", "DTSTART:20240323T120000Z", "END:VEVENT",
+        ]
         let output = lines(
-            ["--start", "2024-03-01", "--end", "2024-04-01", "--tz", "America/New_York"],
-            events: [
-                "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "SUMMARY:Weekly", "STATUS:CONFIRMED",
-                "DTSTART:20240309T120000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=3", "END:VEVENT",
-                "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "RECURRENCE-ID:20240316T120000Z",
-                "SUMMARY:Moved", "LOCATION:Room 5", "STATUS:TENTATIVE",
-                "DTSTART;TZID=America/New_York:20240316T090000", "DTEND;TZID=America/New_York:20240316T100000",
-                "END:VEVENT",
-                "BEGIN:VEVENT", "UID:w", "DTSTAMP:20240101T000000Z", "RECURRENCE-ID:20240323T120000Z",
-                "STATUS:CANCELLED", "DTSTART:20240323T120000Z", "END:VEVENT",
-            ])
+            ["--start", "2024-03-01", "--end", "2024-04-01", "--tz", "America/New_York"], events: weekly)
         #expect(
             output == [
                 #"{"uid":"w","recurrenceId":"2024-03-09T07:00:00-05:00","start":"2024-03-09T07:00:00-05:00","#
