@@ -71,31 +71,38 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Runs of bytes that need no escape are copied whole.
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// `text` as a JSON string literal (RFC 8259 escaping) appended to `output`; runs of bytes that need
+    /// no escape are copied whole.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
-                guard runEnd < bytes.count else { break }
-                let byte = bytes[runEnd]
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), byte])
-                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: [
-                        UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                    ])
-                }
-                index = runEnd + 1
-            }
+        // A native string lends its bytes in place; only a bridged one is copied to make them contiguous.
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
+            var text = text
+            text.withUTF8 { writeEscaped($0, into: &output) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// UTF-8 bytes escaped for a JSON string (without the quotes) appended to `output`.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var index = 0
+        while index < bytes.count {
+            let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+            guard runEnd < bytes.count else { break }
+            let byte = bytes[runEnd]
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                ])
+            }
+            index = runEnd + 1
+        }
     }
 }

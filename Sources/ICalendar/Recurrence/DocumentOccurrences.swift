@@ -5,8 +5,11 @@ import CalendarModel
 /// list.
 public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
     private var series: [SeriesOccurrences]
-    /// A binary min-heap of each unfinished series' next occurrence, keyed by (start, series index).
-    private var heap: [(occurrence: Occurrence, series: Int)] = []
+    /// Each series' next occurrence, taken out when it is returned.
+    private var pending: [Occurrence?]
+    /// A binary min-heap of the unfinished series, keyed by (start of their pending occurrence, series
+    /// index): two integers per entry, so that sifting never copies an occurrence.
+    private var heap: [(start: Int, series: Int)] = []
     private var started = false
     /// Unresolved zones, caps reached and other problems met so far.
     public private(set) var diagnostics: [Diagnostic]
@@ -18,31 +21,35 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
     ) {
         let zones = ExpansionZones(document: document, floating: floating)
         series = document.series.map { SeriesOccurrences(series: $0, window: window, zones: zones, options: options) }
+        pending = Array(repeating: nil, count: series.count)
         diagnostics = zones.diagnostics
     }
 
     public mutating func next() -> Occurrence? {
         if !started {
             started = true
+            heap.reserveCapacity(series.count)
             for index in series.indices { pull(index) }
         }
         guard let top = heap.first else { return nil }
+        let occurrence = pending[top.series].take()
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
             siftDown(0)
         }
         pull(top.series)
-        return top.occurrence
+        return occurrence
     }
 
     /// Adds the next occurrence of series `index` to the heap, or collects its diagnostics when it is done.
     private mutating func pull(_ index: Int) {
-        guard let occurrence = series[index].next() else {
+        pending[index] = series[index].next()
+        guard let start = pending[index]?.startInstant else {
             diagnostics += series[index].diagnostics
             return
         }
-        heap.append((occurrence, index))
+        heap.append((start, index))
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -66,7 +73,6 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
     }
 
     private func precedes(_ first: Int, _ second: Int) -> Bool {
-        let (a, b) = (heap[first], heap[second])
-        return (a.occurrence.startInstant, a.series) < (b.occurrence.startInstant, b.series)
+        heap[first] < heap[second]
     }
 }

@@ -63,7 +63,7 @@ final class MasterPlan: Sendable {
                 uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end,
                 startInstant: startInstant, endInstant: endInstant, source: range.event, isOverride: true)
         }
-        let length = base.period.map { OccurrenceLength(period: $0, zones: zones) } ?? length
+        let length = base.periodLength ?? length
         let (end, endInstant) = length.end(from: base.time, at: base.instant, zones: zones)
         return Occurrence(
             uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end,

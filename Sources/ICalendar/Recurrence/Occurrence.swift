@@ -1,28 +1,75 @@
 import CalendarModel
 
-/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply.
+/// One occurrence of an event in a window: when it happens and which VEVENT's properties apply, as the
+/// engine worked it out (read-only).
+///
+/// The UID and the three times, some 280 bytes, are kept in one shared immutable object: an occurrence
+/// passes through several iterators and a heap on its way out, and moving a reference costs far less than
+/// moving those bytes each time. Instants stay inline, for ordering.
 public struct Occurrence: Hashable, Sendable {
+    private let times: Times
+
     /// The series' UID.
-    public var uid: String
+    public var uid: String { times.uid }
     /// The start the series gives this occurrence before any override: its RECURRENCE-ID.
-    public var recurrenceID: CalendarTime
+    public var recurrenceID: CalendarTime { times.recurrenceID }
     /// `recurrenceID` as UTC seconds.
-    public var recurrenceInstant: Int
-    public var start: CalendarTime
-    public var end: CalendarTime
+    public let recurrenceInstant: Int
+    public var start: CalendarTime { times.start }
+    public var end: CalendarTime { times.end }
     /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
-    public var startInstant: Int
-    public var endInstant: Int
+    public let startInstant: Int
+    public let endInstant: Int
     /// The master, or the override that replaced this occurrence, shared by all the occurrences it supplies.
-    public var source: SharedEvent
+    public let source: SharedEvent
     /// Whether an override (RECURRENCE-ID, possibly THISANDFUTURE) supplied this occurrence.
-    public var isOverride: Bool
+    public let isOverride: Bool
+
+    /// An occurrence of `source` with these times.
+    init(
+        uid: String, recurrenceID: CalendarTime, recurrenceInstant: Int, start: CalendarTime, end: CalendarTime,
+        startInstant: Int, endInstant: Int, source: SharedEvent, isOverride: Bool
+    ) {
+        times = Times(uid: uid, recurrenceID: recurrenceID, start: start, end: end)
+        self.recurrenceInstant = recurrenceInstant
+        self.startInstant = startInstant
+        self.endInstant = endInstant
+        self.source = source
+        self.isOverride = isOverride
+    }
+
+    /// The large values of an occurrence, never changed once made.
+    private final class Times: Hashable, Sendable {
+        let uid: String
+        let recurrenceID: CalendarTime
+        let start: CalendarTime
+        let end: CalendarTime
+
+        init(uid: String, recurrenceID: CalendarTime, start: CalendarTime, end: CalendarTime) {
+            self.uid = uid
+            self.recurrenceID = recurrenceID
+            self.start = start
+            self.end = end
+        }
+
+        static func == (lhs: Times, rhs: Times) -> Bool {
+            lhs === rhs
+                || (lhs.uid, lhs.recurrenceID, lhs.start, lhs.end) == (rhs.uid, rhs.recurrenceID, rhs.start, rhs.end)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(uid)
+            hasher.combine(recurrenceID)
+            hasher.combine(start)
+            hasher.combine(end)
+        }
+    }
 
     /// The master, or the override that replaced this occurrence.
     public var event: Event { source.event }
 
     /// Whether it belongs to a series (a recurring master or an override) rather than being a single event.
-    public var isInstance: Bool { event.isRecurring || event.recurrenceID != nil }
+    public var isInstance: Bool { source.belongsToSeries }
 
     /// Whether it is a whole-day occurrence.
     public var isAllDay: Bool { start.isDate }
@@ -47,9 +94,12 @@ public struct Occurrence: Hashable, Sendable {
 /// would cost more than computing the occurrence.
 public final class SharedEvent: Hashable, Sendable {
     public let event: Event
+    /// Whether the event is a recurring master or an override, worked out once for all its occurrences.
+    public let belongsToSeries: Bool
 
     public init(_ event: Event) {
         self.event = event
+        belongsToSeries = event.isRecurring || event.recurrenceID != nil
     }
 
     public static func == (lhs: SharedEvent, rhs: SharedEvent) -> Bool { lhs === rhs || lhs.event == rhs.event }

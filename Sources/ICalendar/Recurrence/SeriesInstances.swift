@@ -5,8 +5,8 @@ struct BaseInstance: Sendable {
     var instant: Int
     /// The start as the series writes it (DTSTART's form for rule instances, the RDATE's own form).
     var time: CalendarTime
-    /// The RDATE that supplied it, when that RDATE is a PERIOD with its own end.
-    var period: RecurrenceDate?
+    /// The length of the PERIOD RDATE that supplied it, which has its own end.
+    var periodLength: OccurrenceLength?
 }
 
 /// The recurrence set of a master (RFC 5545 §3.8.5): DTSTART, every RRULE and every RDATE merged in
@@ -19,7 +19,8 @@ struct SeriesInstances: Sendable {
     private var heads: [(instant: Int, wall: Int)?]
     private var exclusions: [RecurrenceRuleIterator]
     private var exclusionHeads: [Int?]
-    private let dates: [(instant: Int, date: RecurrenceDate)]
+    /// RDATEs by instant: their start, and their length when they are PERIODs.
+    private let dates: [(instant: Int, start: CalendarTime, length: OccurrenceLength?)]
     private var dateIndex = 0
     private var lastInstant = Int.min
 
@@ -49,7 +50,9 @@ struct SeriesInstances: Sendable {
         exclusions = master.exceptionRules.map(iterator)
         heads = []
         exclusionHeads = []
-        dates = master.recurrenceDates.map { (zones.instant($0.start), $0) }.sorted { $0.instant < $1.instant }
+        dates = master.recurrenceDates.map { date in
+            (zones.instant(date.start), date.start, date.isPeriod ? OccurrenceLength(period: date, zones: zones) : nil)
+        }.sorted { $0.instant < $1.instant }
         for index in rules.indices { heads.append(advance(rule: index)) }
         for index in exclusions.indices {
             exclusionHeads.append(exclusions[index].nextWallSeconds().map(clock.instant(wallSeconds:)))
@@ -94,13 +97,12 @@ struct SeriesInstances: Sendable {
             // On a tie a PERIOD, which carries its own end, wins over the rule; the rule wins over a plain RDATE.
             if dateIndex < dates.count,
                 ruleInstant.map({
-                    dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].date.isPeriod)
+                    dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].length != nil)
                 }) ?? true
             {
                 let entry = dates[dateIndex]
                 dateIndex += 1
-                candidate = BaseInstance(
-                    instant: entry.instant, time: entry.date.start, period: entry.date.isPeriod ? entry.date : nil)
+                candidate = BaseInstance(instant: entry.instant, time: entry.start, periodLength: entry.length)
             } else if let best, let head = heads[best] {
                 heads[best] = advance(rule: best)
                 candidate = BaseInstance(

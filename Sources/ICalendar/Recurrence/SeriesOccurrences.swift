@@ -108,16 +108,11 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
     public mutating func next() -> Occurrence? {
         guard !finished else { return nil }
         if masterHead == nil { masterHead = nextFromMaster() }
-        let nextOccurrence: Occurrence
-        if movedInIndex < movedIn.count,
-            masterHead.map({ movedIn[movedInIndex].startInstant <= $0.startInstant }) ?? true
-        {
-            nextOccurrence = movedIn[movedInIndex]
-            movedInIndex += 1
-        } else if let head = masterHead {
-            nextOccurrence = head
-            masterHead = nil
-        } else {
+        // Occurrences are moved out of their slots, never copied: they are large values.
+        let headStart = masterHead?.startInstant
+        let fromMovedIn =
+            movedInIndex < movedIn.count && (headStart.map { movedIn[movedInIndex].startInstant <= $0 } ?? true)
+        guard fromMovedIn || headStart != nil else {
             finished = true
             return nil
         }
@@ -132,7 +127,9 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             return nil
         }
         produced += 1
-        return nextOccurrence
+        guard fromMovedIn else { return masterHead.take() }
+        movedInIndex += 1
+        return movedIn[movedInIndex - 1]
     }
 
     /// The next master occurrence that survives EXDATE and overrides and overlaps the window.

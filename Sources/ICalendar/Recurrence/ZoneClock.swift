@@ -8,15 +8,33 @@ import TimeZones
 /// conversions an expansion makes are a binary search each, with no Foundation call; instants outside
 /// that span are left to `ZoneRules`.
 public struct ZoneClock: Sendable {
-    /// The zone's rules; nil for UTC.
-    private let rules: ZoneRules?
-    /// Transition instants, ascending, and the offsets before and after each.
-    private let instants: [Int]
-    private let offsetsBefore: [Int]
-    private let offsetsAfter: [Int]
-    /// `instant + min(before, after)`: where each transition's gap or fold starts on the wall clock.
-    private let wallStarts: [Int]
-    private let covered: Range<Int>
+    /// The zone's rules and transitions; nil for UTC. One reference, so that a clock costs one retain to
+    /// copy however many occurrences are read with it.
+    private let table: Table?
+
+    /// The tabulated transitions of one zone.
+    private final class Table: Sendable {
+        let rules: ZoneRules
+        /// Transition instants, ascending, and the offsets before and after each.
+        let instants: [Int]
+        let offsetsBefore: [Int]
+        let offsetsAfter: [Int]
+        /// `instant + min(before, after)`: where each transition's gap or fold starts on the wall clock.
+        let wallStarts: [Int]
+        let covered: Range<Int>
+
+        init(rules: ZoneRules) {
+            self.rules = rules
+            let transitions = rules.transitions(in: ZoneClock.years)
+            instants = transitions.map(\.utcSeconds)
+            offsetsBefore = transitions.map(\.offsetBefore)
+            offsetsAfter = transitions.map(\.offsetAfter)
+            wallStarts = transitions.map { $0.utcSeconds + min($0.offsetBefore, $0.offsetAfter) }
+            let first = CalendarDate(year: ZoneClock.years.lowerBound, month: 1, day: 2).daysSinceEpoch * 86_400
+            let last = CalendarDate(year: ZoneClock.years.upperBound, month: 12, day: 30).daysSinceEpoch * 86_400
+            covered = transitions.isEmpty ? 0..<0 : first..<last
+        }
+    }
 
     /// The years whose transitions are tabulated.
     static let years = 1900...2100
@@ -26,15 +44,7 @@ public struct ZoneClock: Sendable {
 
     /// A clock following `rules`.
     public init(rules: ZoneRules?) {
-        self.rules = rules
-        let transitions = rules?.transitions(in: ZoneClock.years) ?? []
-        instants = transitions.map(\.utcSeconds)
-        offsetsBefore = transitions.map(\.offsetBefore)
-        offsetsAfter = transitions.map(\.offsetAfter)
-        wallStarts = transitions.map { $0.utcSeconds + min($0.offsetBefore, $0.offsetAfter) }
-        let first = CalendarDate(year: ZoneClock.years.lowerBound, month: 1, day: 2).daysSinceEpoch * 86_400
-        let last = CalendarDate(year: ZoneClock.years.upperBound, month: 12, day: 30).daysSinceEpoch * 86_400
-        covered = transitions.isEmpty ? 0..<0 : first..<last
+        table = rules.map(Table.init)
     }
 
     /// The clock of an IANA zone, with rules tabulated over `years`; built once per process and zone, since
@@ -53,19 +63,22 @@ public struct ZoneClock: Sendable {
     /// time in a gap or a fold is read with the offset before the change.
     @inline(__always)
     public func instant(wallSeconds wall: Int) -> Int {
-        guard let rules else { return wall }
-        guard covered.contains(wall) else { return rules.utcSeconds(for: LocalDateTime(secondsSinceEpoch: wall)) }
+        guard let table else { return wall }
+        guard table.covered.contains(wall) else {
+            return table.rules.utcSeconds(for: LocalDateTime(secondsSinceEpoch: wall))
+        }
+        let wallStarts = table.wallStarts
         var low = 0
         var high = wallStarts.count
         while low < high {
             let middle = (low + high) >> 1
             if wallStarts[middle] <= wall { low = middle + 1 } else { high = middle }
         }
-        guard low > 0 else { return wall - offsetsBefore[0] }
+        guard low > 0 else { return wall - table.offsetsBefore[0] }
         let index = low - 1
-        let before = offsetsBefore[index]
-        let after = offsetsAfter[index]
-        return wall < instants[index] + max(before, after) ? wall - before : wall - after
+        let before = table.offsetsBefore[index]
+        let after = table.offsetsAfter[index]
+        return wall < table.instants[index] + max(before, after) ? wall - before : wall - after
     }
 
     /// The instant a wall time names.
@@ -80,17 +93,18 @@ public struct ZoneClock: Sendable {
 
     /// Seconds east of UTC at an instant.
     public func offset(at instant: Int) -> Int {
-        guard let rules else { return 0 }
-        guard covered.contains(instant) else { return rules.offset(atUTCSeconds: instant) }
+        guard let table else { return 0 }
+        guard table.covered.contains(instant) else { return table.rules.offset(atUTCSeconds: instant) }
+        let instants = table.instants
         var low = 0
         var high = instants.count
         while low < high {
             let middle = (low + high) >> 1
             if instants[middle] <= instant { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? offsetsBefore[0] : offsetsAfter[low - 1]
+        return low == 0 ? table.offsetsBefore[0] : table.offsetsAfter[low - 1]
     }
 
     /// The zone's rules, for wall-clock arithmetic; nil for UTC.
-    public var zoneRules: ZoneRules? { rules }
+    public var zoneRules: ZoneRules? { table?.rules }
 }

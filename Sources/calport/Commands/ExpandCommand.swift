@@ -65,7 +65,7 @@ enum ExpandCommand {
                 document: document, window: window.window, floating: window.clock,
                 options: ExpansionOptions(maximumOccurrencesPerSeries: limit))
             while let occurrence = occurrences.next() {
-                output.append(outputFormat.record(occurrence, clock: window.clock))
+                output.append { outputFormat.write(occurrence, clock: window.clock, into: &$0) }
             }
             let located = occurrences.diagnostics.map { diagnostic in
                 var diagnostic = diagnostic

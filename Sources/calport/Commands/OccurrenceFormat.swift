@@ -27,80 +27,136 @@ enum OccurrenceFormat: String, CaseIterable {
         self == .ics ? Array("END:VCALENDAR\r\n".utf8) : []
     }
 
-    /// One occurrence, with times shown on `clock`.
-    func record(_ occurrence: Occurrence, clock: ZoneClock) -> [UInt8] {
+    /// One occurrence appended to `output`, with times shown on `clock`.
+    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         switch self {
         case .ics:
-            return ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
+            output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
         case .ndjson:
-            return ndjson(occurrence, clock: clock)
+            OccurrenceFormat.ndjson(occurrence, clock: clock, into: &output)
         case .table:
             let start = OccurrenceFormat.display(occurrence.start, instant: occurrence.startInstant, clock: clock)
             let end = OccurrenceFormat.display(occurrence.end, instant: occurrence.endInstant, clock: clock)
             let summary = occurrence.event.summary.map { $0.replacingNewlines } ?? "(no summary)"
-            return Array((OccurrenceFormat.pad(start, 26) + OccurrenceFormat.pad(end, 26) + summary + "\n").utf8)
+            output += (OccurrenceFormat.pad(start, 26) + OccurrenceFormat.pad(end, 26) + summary + "\n").utf8
         }
     }
 
-    /// The NDJSON schema of docs/recurrence.md, written by hand with JSON escaping.
-    /// One line of the NDJSON schema in docs/recurrence.md, written by the JSON library's writer.
-    private func ndjson(_ occurrence: Occurrence, clock: ZoneClock) -> [UInt8] {
-        let event = occurrence.event
-        func time(_ time: CalendarTime, _ instant: Int) -> JSONValue {
-            .string(OccurrenceFormat.display(time, instant: instant, clock: clock, separator: "T"))
+    /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
+    /// in schema order, strings through the JSON library's escaping, times from integers.
+    private static func ndjson(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+        // Read through the shared reference: `occurrence.event` would copy the whole VEVENT.
+        let shared = occurrence.source
+        func literal(_ text: StaticString) {
+            text.withUTF8Buffer { output.append(contentsOf: $0) }
         }
-        let members = [
-            JSONMember("uid", .string(occurrence.uid)),
-            JSONMember(
-                "recurrenceId",
-                occurrence.isInstance ? time(occurrence.recurrenceID, occurrence.recurrenceInstant) : .null),
-            JSONMember("start", time(occurrence.start, occurrence.startInstant)),
-            JSONMember("end", time(occurrence.end, occurrence.endInstant)),
-            JSONMember("isAllDay", .bool(occurrence.isAllDay)),
-            JSONMember("isOverride", .bool(occurrence.isOverride)),
-            JSONMember("summary", event.summary.map(JSONValue.string) ?? .null),
-            JSONMember("location", event.locations.first.map { .string($0.name) } ?? .null),
-            JSONMember("status", event.status.map { .string($0.text) } ?? .null),
-            JSONMember("timeZone", occurrence.start.timeZone.map { .string($0.ianaIdentifier ?? $0.name) } ?? .null),
-        ]
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        JSONWriter().write(.object(JSONObject(members)), into: &bytes)
-        bytes.append(0x0A)
-        return bytes
+        func string(_ text: String?) {
+            if let text { JSONWriter.writeString(text, into: &output) } else { literal("null") }
+        }
+        func time(_ time: CalendarTime, _ instant: Int) {
+            withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
+                output.append(contentsOf: $0)
+            }
+        }
+        literal(#"{"uid":"#)
+        string(occurrence.uid)
+        literal(#","recurrenceId":"#)
+        // An occurrence no override moved starts at its RECURRENCE-ID: the text is made once.
+        let start = occurrence.start
+        let unmoved =
+            occurrence.recurrenceInstant == occurrence.startInstant && occurrence.recurrenceID.isDate == start.isDate
+        withDisplay(start, instant: occurrence.startInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
+            startText in
+            if !occurrence.isInstance {
+                literal("null")
+            } else if unmoved {
+                output.append(contentsOf: startText)
+            } else {
+                time(occurrence.recurrenceID, occurrence.recurrenceInstant)
+            }
+            literal(#","start":"#)
+            output.append(contentsOf: startText)
+        }
+        literal(#","end":"#)
+        time(occurrence.end, occurrence.endInstant)
+        literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
+        literal(occurrence.isOverride ? #","isOverride":true,"summary":"# : #","isOverride":false,"summary":"#)
+        string(shared.event.summary)
+        literal(#","location":"#)
+        string(shared.event.locations.first?.name)
+        literal(#","status":"#)
+        string(shared.event.status?.text)
+        literal(#","timeZone":"#)
+        string(start.timeZone.map { $0.ianaIdentifier ?? $0.name })
+        literal("}\n")
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
-    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: String = " ") -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(25)
-        if case .date(let date) = time {
-            appendDate(date, to: &text)
-            return String(decoding: text, as: UTF8.self)
+    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock) -> String {
+        withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: " "), quoted: false) {
+            String(decoding: $0, as: UTF8.self)
         }
-        let wall = clock.wall(at: instant)
-        let offset = clock.offset(at: instant)
-        appendDate(wall.date, to: &text)
-        text += separator.utf8
-        appendTwo(wall.hour, to: &text, after: nil)
-        appendTwo(wall.minute, to: &text, after: UInt8(ascii: ":"))
-        appendTwo(wall.second, to: &text, after: UInt8(ascii: ":"))
-        appendTwo(abs(offset) / 3_600, to: &text, after: UInt8(ascii: offset < 0 ? "-" : "+"))
-        appendTwo(abs(offset) % 3_600 / 60, to: &text, after: UInt8(ascii: ":"))
-        return String(decoding: text, as: UTF8.self)
     }
 
-    private static func appendDate(_ date: CalendarDate, to text: inout [UInt8]) {
-        let year = Array(String(date.year).utf8)
-        text += Array(repeating: UInt8(ascii: "0"), count: max(0, 4 - year.count)) + year
-        appendTwo(date.month, to: &text, after: UInt8(ascii: "-"))
-        appendTwo(date.day, to: &text, after: UInt8(ascii: "-"))
-    }
-
-    private static func appendTwo(_ value: Int, to text: inout [UInt8], after separator: UInt8?) {
-        if let separator { text.append(separator) }
-        text.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
-        text.append(UInt8(ascii: "0") + UInt8(value % 10))
+    /// `display`'s text, with `separator` between date and time of day and in JSON quotes when `quoted`,
+    /// put together on the stack from integers and handed to `body`.
+    private static func withDisplay<Result>(
+        _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, quoted: Bool,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func two(_ value: Int) {
+                put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+                put(UInt8(ascii: "0") + UInt8(value % 10))
+            }
+            func date(_ date: CalendarDate) {
+                // The year in at least four digits, zeros in front.
+                let year = date.year.magnitude
+                var digits = 1
+                var power: UInt = 10
+                while power <= year && digits < 19 {
+                    digits += 1
+                    power *= 10
+                }
+                let sign = date.year < 0 ? 1 : 0
+                for _ in 0..<max(0, 4 - digits - sign) { put(UInt8(ascii: "0")) }
+                if sign == 1 { put(UInt8(ascii: "-")) }
+                var divisor = power / 10
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(year / divisor % 10))
+                    divisor /= 10
+                }
+                put(UInt8(ascii: "-"))
+                two(date.month)
+                put(UInt8(ascii: "-"))
+                two(date.day)
+            }
+            if quoted { put(UInt8(ascii: "\"")) }
+            if case .date(let day) = time {
+                date(day)
+            } else {
+                let offset = clock.offset(at: instant)
+                let wall = LocalDateTime(secondsSinceEpoch: instant + offset)
+                date(wall.date)
+                put(separator)
+                two(wall.hour)
+                put(UInt8(ascii: ":"))
+                two(wall.minute)
+                put(UInt8(ascii: ":"))
+                two(wall.second)
+                put(UInt8(ascii: offset < 0 ? "-" : "+"))
+                two(abs(offset) / 3_600)
+                put(UInt8(ascii: ":"))
+                two(abs(offset) % 3_600 / 60)
+            }
+            if quoted { put(UInt8(ascii: "\"")) }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -20,6 +20,12 @@ struct BufferedOutput {
         if bytes.count >= threshold { flush() }
     }
 
+    /// Lets `write` append to the buffer in place, for records encoded straight into it.
+    mutating func append(_ write: (inout [UInt8]) -> Void) {
+        write(&bytes)
+        if bytes.count >= threshold { flush() }
+    }
+
     mutating func flush() {
         guard !bytes.isEmpty else { return }
         terminal.writeOutput(bytes)
