@@ -4,8 +4,12 @@
 /// an HTML body passes through it.
 enum HTMLText {
     static func plainText(fromHTML html: String) -> String {
+        var html = html
+        return html.withUTF8(plainText(fromHTML:))
+    }
+
+    private static func plainText(fromHTML bytes: UnsafeBufferPointer<UInt8>) -> String {
         var output = TextBuilder()
-        let bytes = Array(html.utf8)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -43,11 +47,12 @@ enum HTMLText {
         return output.text
     }
 
-    private static let skippedElements: Set<UInt64> = Set(["head", "style", "script", "title"].map(pack))
+    // Lists rather than sets: a dozen integer compares cost less than hashing one name.
+    private static let skippedElements: [UInt64] = ["head", "style", "script", "title"].map(pack)
     /// Elements set off by an empty line, and elements that only start a new line.
-    private static let paragraphElements: Set<UInt64> = Set(
-        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map(pack))
-    private static let lineElements: Set<UInt64> = Set(["div", "tr", "li"].map(pack))
+    private static let paragraphElements: [UInt64] =
+        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map(pack)
+    private static let lineElements: [UInt64] = ["div", "tr", "li"].map(pack)
 
     /// A tag name of up to eight letters and digits, lower-cased and packed into an integer so that
     /// it is compared without building a string; longer names are 0, which no set holds.
@@ -66,7 +71,7 @@ enum HTMLText {
     private static func pack(_ name: String) -> UInt64 { packedName(Array(name.utf8)) }
 
     /// The index after `</name…>`, or the end of the input.
-    private static func end(ofElement name: UInt64, in bytes: [UInt8], from start: Int) -> Int {
+    private static func end(ofElement name: UInt64, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = open + 1
@@ -79,7 +84,7 @@ enum HTMLText {
     }
 
     /// The UTF-8 an entity at `start` stands for and the bytes it spans; an unknown one is a literal `&`.
-    private static func entity(_ bytes: [UInt8], at start: Int) -> ([UInt8], Int) {
+    private static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int) {
         let window = bytes[(start + 1)..<min(bytes.count, start + 12)]
         guard let semicolon = window.firstIndex(of: UInt8(ascii: ";")) else { return ([UInt8(ascii: "&")], 1) }
         let name = String(decoding: bytes[(start + 1)..<semicolon], as: UTF8.self)
