@@ -89,10 +89,19 @@ enum ConvertCommand {
             return .ioError
         }
         let dropped: Int?
-        if target == .iCalendar && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)) {
+        let streams = !readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)
+        if target == .iCalendar && streams {
             // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
             dropped = stream(zip(readable, formats).map { $0 }, to: destination, limits: limits, reporter: &reporter)
+        } else if streams && formats.allSatisfy({ $0 == .iCalendar }) {
+            do {
+                dropped = try streamSeries(readable, to: target, destination, limits: limits, reporter: &reporter)
+            } catch {
+                destination.abandon()
+                terminal.writeError("\(error)\n")
+                return .ioError
+            }
         } else {
             dropped = convertWhole(
                 zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
@@ -132,7 +141,7 @@ enum ConvertCommand {
 
     /// Whether nothing but errors was read, said once: such a run writes nothing, since an existing
     /// output file is better left as it was than emptied.
-    private static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
+    fileprivate static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
         guard nothingRead && reporter.errorCount > 0 else { return false }
         reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
         return true
@@ -187,6 +196,38 @@ enum ConvertCommand {
         if readOnlyErrors(items == 0, reporter) { return nil }
         writer.finish(header: header)
         return dropped
+    }
+}
+
+extension ConvertCommand {
+    /// Converts iCalendar inputs to Graph JSON or NDJSON with flat memory, in two passes: the first
+    /// (`SeriesIndex`) notes the VTIMEZONEs and where each series' members are, the second writes each
+    /// series whole where its first member is, so the output is the one `convertWhole` writes.
+    private static func streamSeries(
+        _ inputs: [InputFile], to target: OutputFormat, _ destination: OutputDestination, limits: InputLimits,
+        reporter: inout DiagnosticReporter
+    ) throws -> Int? {
+        let scratch = try ScratchDirectory(under: reporter.terminal.temporaryDirectory())
+        let index = try SeriesIndex(
+            inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
+            grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
+        var zones = CalendarDocument()
+        for file in index.files { zones.merge(CalendarDocument(timeZones: file.timeZones)) }
+        var output = EntryOutput(target, header: index.header, timeZones: zones.timeZones)
+        var reader = SeriesReader(index, limits: limits.iCalendar)
+        while let item = reader.next() {
+            if reporter.stops(reader.takeDiagnostics()) { return nil }
+            if target.kind == .ndjson {
+                _ = output.add([item.event])
+            } else if let series = item.series {
+                if reporter.stops(output.add((series.master.map { [$0] } ?? []) + series.overrides)) { return nil }
+            }
+            if output.bytes.count >= 1 << 20 { destination.write(output.take()) }
+        }
+        if reporter.stops(reader.takeDiagnostics()) { return nil }
+        if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
+        destination.write(output.finish())
+        return reader.droppedComponents
     }
 }
 

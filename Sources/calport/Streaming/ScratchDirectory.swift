@@ -1,0 +1,162 @@
+import Foundation
+import ICalendar
+
+/// A private directory (under `$TMPDIR`) for the files a streaming run spills to; it and everything in
+/// it are removed when the run ends, whether it succeeded or not.
+final class ScratchDirectory {
+    let path: String
+    private var count = 0
+
+    /// Creates `calport-XXXXXX` under `parent`.
+    init(under parent: String) throws(AtomicFile.WriteError) {
+        var template = Array(((parent as NSString).appendingPathComponent("calport-XXXXXX")).utf8CString)
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw AtomicFile.WriteError(path: parent, reason: String(cString: strerror(errno)))
+        }
+        path = String(cString: created)
+    }
+
+    /// A new file in the directory, open for writing.
+    func create(_ prefix: String) throws(AtomicFile.WriteError) -> SpillWriter {
+        count += 1
+        return try SpillWriter(path: (path as NSString).appendingPathComponent("\(prefix)-\(count)"))
+    }
+
+    deinit {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
+            for name in names { unlink((path as NSString).appendingPathComponent(name)) }
+        }
+        rmdir(path)
+    }
+}
+
+/// A file written through a buffer, then read back (any number of times) from any offset.
+final class SpillWriter {
+    let path: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes written so far, buffered ones included.
+    private(set) var size = 0
+    /// The first write error, if any; later writes are skipped.
+    private(set) var failure: String?
+
+    init(path: String) throws(AtomicFile.WriteError) {
+        self.path = path
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func write(_ bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        size += bytes.count
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends an integer, little-endian.
+    func write(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { write($0) }
+    }
+
+    /// Writes what is buffered; throws the first error met so far.
+    func finish() throws(AtomicFile.WriteError) {
+        flush()
+        if let failure { throw AtomicFile.WriteError(path: path, reason: failure) }
+    }
+
+    /// The file's bytes from `offset`, in chunks of `chunkSize`.
+    func reader(from offset: Int = 0, chunkSize: Int = 1 << 16) -> FileRegionSource {
+        FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
+    }
+
+    private func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        var written = 0
+        while written < buffer.count {
+            let count = buffer.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                failure = String(cString: strerror(errno))
+                return
+            }
+            written += count
+        }
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
+    }
+}
+
+/// A file opened for reading more than once, from any offset; closed when the last reader is gone.
+final class ReadableFile {
+    let descriptor: Int32
+
+    init(path: String) throws(InputError) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InputError(message: "\(path): error: cannot read input: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The file's bytes from `offset`, in chunks of `chunkSize`.
+    func reader(from offset: Int = 0, chunkSize: Int = 1 << 20) -> FileRegionSource {
+        FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A file's bytes from an offset to its end, read with `pread` so that many readers share one descriptor.
+struct FileRegionSource: ByteSource {
+    private let descriptor: Int32
+    private var offset: Int
+    private let chunkSize: Int
+    /// Keeps the descriptor open while the source is in use.
+    private let owner: AnyObject
+    /// Set when a read failed, with the system's reason.
+    private(set) var failure: String?
+
+    fileprivate init(descriptor: Int32, offset: Int, chunkSize: Int, owner: AnyObject) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.chunkSize = chunkSize
+        self.owner = owner
+    }
+
+    mutating func nextChunk() -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, chunkSize, off_t(offset)) }
+            if count > 0 {
+                chunk.removeSubrange(count...)
+                offset += count
+                return chunk
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { failure = String(cString: strerror(errno)) }
+            return nil
+        }
+    }
+
+    /// Reads exactly `count` bytes (fewer only at the end of the file).
+    mutating func read(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset))
+            }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { failure = String(cString: strerror(errno)) }
+            guard got > 0 else { break }
+            filled += got
+            offset += got
+        }
+        return Array(bytes[..<filled])
+    }
+}
