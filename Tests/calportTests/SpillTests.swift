@@ -9,8 +9,10 @@ import Testing
     var generator = SystemRandomNumberGenerator()
     // Keys from a small range so that many are equal: equal keys keep the order they were added in.
     let records = (0..<2_000).map { index in
-        (key: (Int64.random(in: 0...2, using: &generator), Int64.random(in: -50...50, using: &generator)),
-         bytes: Array("record \(index)".utf8))
+        (
+            key: (Int64.random(in: 0...2, using: &generator), Int64.random(in: -50...50, using: &generator)),
+            bytes: Array("record \(index)".utf8)
+        )
     }
     let expected = records.enumerated().sorted { a, b in
         (a.element.key.0, a.element.key.1, a.offset) < (b.element.key.0, b.element.key.1, b.offset)

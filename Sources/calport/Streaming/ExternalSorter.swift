@@ -30,7 +30,7 @@ struct ExternalSorter {
     private var runs: [SpillWriter] = []
     private var sequence: UInt64 = 0
 
-    init(scratch: ScratchDirectory, runBytes: Int = 16 << 20, fanIn: Int = 64) {
+    init(scratch: ScratchDirectory, runBytes: Int = 8 << 20, fanIn: Int = 64) {
         self.scratch = scratch
         self.runBytes = runBytes
         self.fanIn = max(2, fanIn)
@@ -57,6 +57,9 @@ struct ExternalSorter {
             return
         }
         if !entries.isEmpty { try spill() }
+        // The gathering buffers are not needed again: give their memory to the merge.
+        arena = []
+        entries = []
         while runs.count > fanIn {
             var merged: [SpillWriter] = []
             for start in stride(from: 0, to: runs.count, by: fanIn) {
@@ -106,7 +109,7 @@ struct ExternalSorter {
 
     /// Merges sorted runs with a binary min-heap of each run's next record.
     private func merge(_ group: [SpillWriter], _ body: (Key, ArraySlice<UInt8>) -> Bool) {
-        var readers = group.map { SpillReader($0.reader()) }
+        var readers = group.map { SpillReader($0.reader(chunkSize: 32 << 10)) }
         var heap: [(key: Key, record: [UInt8], run: Int)] = []
         func siftUp(_ start: Int) {
             var child = start

@@ -61,6 +61,8 @@ final class SpillWriter {
     /// Writes what is buffered; throws the first error met so far.
     func finish() throws(AtomicFile.WriteError) {
         flush()
+        // A finished file is only read again: its buffer is not kept (a sort may hold hundreds of runs).
+        buffer = []
         if let failure { throw AtomicFile.WriteError(path: path, reason: failure) }
     }
 
