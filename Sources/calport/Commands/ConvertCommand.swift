@@ -211,9 +211,7 @@ extension ConvertCommand {
         let index = try SeriesIndex(
             inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
             grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
-        var zones = CalendarDocument()
-        for file in index.files { zones.merge(CalendarDocument(timeZones: file.timeZones)) }
-        var output = EntryOutput(target, header: index.header, timeZones: zones.timeZones)
+        var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
         var reader = SeriesReader(index, limits: limits.iCalendar)
         while let item = reader.next() {
             if reporter.stops(reader.takeDiagnostics()) { return nil }

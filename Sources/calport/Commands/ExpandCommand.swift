@@ -80,14 +80,9 @@ enum ExpandCommand {
             while let occurrence = occurrences.next() {
                 output.append(outputFormat.record(occurrence, clock: window.clock))
             }
-            let located = occurrences.diagnostics.map { diagnostic in
-                var diagnostic = diagnostic
-                diagnostic.location.file = diagnostic.location.file ?? name
-                return diagnostic
-            }
             output.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
-            if reporter.stops(located, consequence: nil) { return .dataProblem }
+            if reporter.stops(located(occurrences.diagnostics, in: name), consequence: nil) { return .dataProblem }
         }
         output.append(outputFormat.footer)
         output.flush()
@@ -153,25 +148,17 @@ enum ExpandCommand {
         if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
         dropped += reader.droppedComponents
         var output = BufferedOutput(terminal: terminal)
-        var headerZones = CalendarDocument()
-        for file in index.files { headerZones.merge(CalendarDocument(timeZones: file.timeZones)) }
-        output.append(format.header(timeZones: headerZones.timeZones))
+        output.append(format.header(timeZones: index.timeZones))
         var finished = 0
         var stopped = false
         // Says what expanding the files before `file` found, once their occurrences are out.
         func finishFiles(before file: Int) {
             while finished < file && !stopped {
-                let located =
-                    (zones[finished].diagnostics
-                    + notes[finished].sorted { $0.order < $1.order }
-                    .flatMap(\.diagnostics)).map { diagnostic in
-                        var diagnostic = diagnostic
-                        diagnostic.location.file = diagnostic.location.file ?? index.files[finished].name
-                        return diagnostic
-                    }
+                let found =
+                    zones[finished].diagnostics + notes[finished].sorted { $0.order < $1.order }.flatMap(\.diagnostics)
                 output.flush()
                 // Occurrences before this point are already out: there is nothing to say about the rest.
-                stopped = reporter.stops(located, consequence: nil)
+                stopped = reporter.stops(located(found, in: index.files[finished].name), consequence: nil)
                 finished += 1
             }
         }
@@ -186,6 +173,15 @@ enum ExpandCommand {
         output.append(format.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
+    }
+
+    /// Expansion diagnostics with the file they are about.
+    private static func located(_ diagnostics: [Diagnostic], in name: String) -> [Diagnostic] {
+        diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location.file = diagnostic.location.file ?? name
+            return diagnostic
+        }
     }
 
     /// `--max-occurrences`: a positive cap, 0 for none, 100000 when not given.

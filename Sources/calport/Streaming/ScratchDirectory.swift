@@ -113,52 +113,19 @@ final class ReadableFile {
     deinit { close(descriptor) }
 }
 
-/// A file's bytes from an offset to its end, read with `pread` so that many readers share one descriptor.
+/// A file's bytes from an offset to its end, keeping the file open while they are read.
 struct FileRegionSource: ByteSource {
-    private let descriptor: Int32
-    private var offset: Int
-    private let chunkSize: Int
+    private var source: FileDescriptorByteSource
     /// Keeps the descriptor open while the source is in use.
     private let owner: AnyObject
-    /// Set when a read failed, with the system's reason.
-    private(set) var failure: String?
 
     fileprivate init(descriptor: Int32, offset: Int, chunkSize: Int, owner: AnyObject) {
-        self.descriptor = descriptor
-        self.offset = offset
-        self.chunkSize = chunkSize
+        source = FileDescriptorByteSource(descriptor: descriptor, chunkSize: chunkSize, offset: offset)
         self.owner = owner
     }
 
-    mutating func nextChunk() -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, chunkSize, off_t(offset)) }
-            if count > 0 {
-                chunk.removeSubrange(count...)
-                offset += count
-                return chunk
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { failure = String(cString: strerror(errno)) }
-            return nil
-        }
-    }
+    /// Set when a read failed, with the system's reason.
+    var failure: String? { source.failure }
 
-    /// Reads exactly `count` bytes (fewer only at the end of the file).
-    mutating func read(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset))
-            }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { failure = String(cString: strerror(errno)) }
-            guard got > 0 else { break }
-            filled += got
-            offset += got
-        }
-        return Array(bytes[..<filled])
-    }
+    mutating func nextChunk() -> [UInt8]? { source.nextChunk() }
 }

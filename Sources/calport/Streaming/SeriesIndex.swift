@@ -114,6 +114,13 @@ struct SeriesIndex {
         shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
     }
 
+    /// The VTIMEZONEs of all inputs, once per TZID (the first one met).
+    var timeZones: [TimeZoneDefinition] {
+        var merged = CalendarDocument()
+        for file in files { merged.merge(CalendarDocument(timeZones: file.timeZones)) }
+        return merged.timeZones
+    }
+
     /// The calendar properties of all inputs, the first input's winning.
     var header: CalendarDocument {
         var header = CalendarDocument()
