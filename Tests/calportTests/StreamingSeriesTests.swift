@@ -201,3 +201,56 @@ func streamingExpansionEqualsReadingWhole(format: String) throws {
     #expect(strict.status == .dataProblem)
     #expect(strict.errors.contains("stopped by --strict"))
 }
+
+/// 300 events, a tenth of them series with two overrides and some with a duplicate UID, shuffled
+/// (a fixed seed) so that overrides come before and after their masters, the VTIMEZONE last.
+private let shuffledSeries: String = {
+    var components: [[String]] = []
+    for index in 0..<300 {
+        let zone = ["Office Time", "Europe/Berlin", "Pacific Standard Time"][index % 3]
+        let day = 1 + index % 20
+        func time(_ day: Int, _ hour: Int) -> String { "202612\(day < 10 ? "0" : "")\(day)T\(hour + 10)0000" }
+        var event = [
+            "BEGIN:VEVENT", "UID:e\(index)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=\(zone):\(time(day, index % 9))",
+            "DURATION:PT45M", "SUMMARY:Event \(index)",
+        ]
+        if index % 10 == 0 { event += ["RRULE:FREQ=DAILY;COUNT=8", "EXDATE;TZID=\(zone):\(time(day + 2, index % 9))"] }
+        components.append(event + ["END:VEVENT"])
+        if index % 10 == 0 {
+            for shift in [1, 4] {
+                components.append([
+                    "BEGIN:VEVENT", "UID:e\(index)", "DTSTAMP:20260101T000000Z",
+                    "RECURRENCE-ID;TZID=\(zone):\(time(day + shift, index % 9))",
+                    "DTSTART;TZID=\(zone):\(time(day + shift, 0))", "DURATION:PT30M", "SUMMARY:Moved \(index)/\(shift)",
+                    "END:VEVENT",
+                ])
+            }
+        }
+        if index % 37 == 0 {
+            components.append([
+                "BEGIN:VEVENT", "UID:e\(index)", "DTSTART:20261201T000000Z", "SUMMARY:Again", "END:VEVENT",
+            ])
+        }
+    }
+    var state: UInt64 = 42
+    for index in components.indices.reversed() {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        components.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
+    }
+    let zone = farOverrides.components(separatedBy: "\r\n").drop { $0 != "BEGIN:VTIMEZONE" }
+    return (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + components.joined() + zone).joined(separator: "\r\n")
+}()
+
+@Test(arguments: [
+    ["convert", "--to", "graph-post"], ["convert", "--to", "graph"],
+    ["expand", "--start", "2026-12-01", "--end", "2027-01-01", "--max-occurrences", "5"],
+])
+func shuffledSeriesStreamAsTheyReadWhole(command: [String]) throws {
+    let (directory, path) = try writeFixture(shuffledSeries)
+    let whole = runCalport(command + [path])
+    let streamed = runCalport(command + ["--stream", path], temporaryDirectory: directory)
+    #expect(streamed.status == whole.status)
+    #expect(streamed.output == whole.output)
+    #expect(reports(streamed) == reports(whole))
+    #expect(whole.output.contains("Moved 10/4"))
+}
