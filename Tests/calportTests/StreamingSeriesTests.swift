@@ -97,7 +97,7 @@ func streamingGraphAndNDJSONEqualReadingWhole(format: String) throws {
     #expect(streamed.status == whole.status)
     #expect(streamed.output == whole.output)
     #expect(reports(streamed) == reports(whole))
-    #expect(try scratchLeft(directory).isEmpty, "the scratch directory is removed")
+    #expect(try scratchLeft(directory).isEmpty, "no scratch file is left")
 }
 
 @Test func streamedPostBodiesKeepEachSeriesTogetherWhereItsMasterIs() throws {

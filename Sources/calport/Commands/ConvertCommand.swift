@@ -207,7 +207,7 @@ extension ConvertCommand {
         _ inputs: [InputFile], to target: OutputFormat, _ destination: OutputDestination, limits: InputLimits,
         reporter: inout DiagnosticReporter
     ) throws -> Int? {
-        let scratch = try ScratchDirectory(under: reporter.terminal.temporaryDirectory())
+        let scratch = ScratchSpace(under: reporter.terminal.temporaryDirectory())
         let index = try SeriesIndex(
             inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
             grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)

@@ -107,7 +107,7 @@ enum ExpandCommand {
             }
             return true
         }
-        let scratch = try ScratchDirectory(under: terminal.temporaryDirectory())
+        let scratch = ScratchSpace(under: terminal.temporaryDirectory())
         let limits = InputLimits().iCalendar
         let index = try SeriesIndex(
             calendars.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .withinFile, limits: limits,

@@ -22,7 +22,7 @@ struct ExternalSorter {
         }
     }
 
-    private let scratch: ScratchDirectory
+    private let scratch: ScratchSpace
     private let runBytes: Int
     private let fanIn: Int
     private var arena: [UInt8] = []
@@ -30,11 +30,14 @@ struct ExternalSorter {
     private var runs: [SpillWriter] = []
     private var sequence: UInt64 = 0
 
-    init(scratch: ScratchDirectory, runBytes: Int = 8 << 20, fanIn: Int = 64) {
+    init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 64) {
         self.scratch = scratch
         self.runBytes = runBytes
         self.fanIn = max(2, fanIn)
     }
+
+    /// How many sorted runs have been spilled so far.
+    var spilledRuns: Int { runs.count }
 
     /// Adds a record.
     mutating func append(_ key: Key, _ record: [UInt8]) throws(AtomicFile.WriteError) {

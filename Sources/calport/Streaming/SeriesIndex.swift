@@ -35,7 +35,7 @@ struct SeriesIndex {
     /// Scans `inputs` (name and readable content); `grouping` false notes no series at all (NDJSON output).
     init(
         _ inputs: [(name: String, content: ReadableFile)], scope: Scope, grouping: Bool = true,
-        limits: ICalendarLimits, scratch: ScratchDirectory, memoryRecords: Int = 1 << 16
+        limits: ICalendarLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
     ) throws(AtomicFile.WriteError) {
         self.scope = scope
         var records: [(key: UInt64, location: UInt64)] = []
@@ -72,7 +72,7 @@ struct SeriesIndex {
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
     private static func spill(
-        _ records: inout [(key: UInt64, location: UInt64)], to spills: inout [SpillWriter], in scratch: ScratchDirectory
+        _ records: inout [(key: UInt64, location: UInt64)], to spills: inout [SpillWriter], in scratch: ScratchSpace
     ) throws(AtomicFile.WriteError) {
         if spills.isEmpty {
             for _ in 0..<partitions { spills.append(try scratch.create("index")) }

@@ -99,7 +99,7 @@ struct InputFile {
 
     /// The input as a file that can be read more than once: the file itself when it is a regular
     /// file, else (standard input, a pipe) what is left of it spooled into `scratch`.
-    func readable(spoolingIn scratch: ScratchDirectory) throws -> ReadableFile {
+    func readable(spoolingIn scratch: ScratchSpace) throws -> ReadableFile {
         var status = stat()
         if let path, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
             return try ReadableFile(path: path)
@@ -111,7 +111,7 @@ struct InputFile {
             throw InputError(message: "\(name): error: cannot read input: \(failure)")
         }
         try spool.finish()
-        return try ReadableFile(path: spool.path)
+        return try ReadableFile(spool)
     }
 
     /// All of the input, chunk by chunk: what was read at open, then the rest.

@@ -8,7 +8,7 @@ struct Terminal {
     }
     var writeOutput: ([UInt8]) -> Void = { FileHandle.standardOutput.write(Data($0)) }
     var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
-    /// Where streaming runs put their scratch files (`$TMPDIR`, else /tmp).
+    /// Where streaming runs put their (at once unlinked) scratch files: `$TMPDIR`, else /tmp.
     var temporaryDirectory: () -> String = { NSTemporaryDirectory() }
 }
 

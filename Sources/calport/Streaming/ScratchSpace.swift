@@ -1,49 +1,41 @@
 import Foundation
 import ICalendar
 
-/// A private directory (under `$TMPDIR`) for the files a streaming run spills to; it and everything in
-/// it are removed when the run ends, whether it succeeded or not.
-final class ScratchDirectory {
-    let path: String
-    private var count = 0
+/// Where a streaming run spills to: files made in a directory (`$TMPDIR`) and unlinked at once, so
+/// that only their open descriptors hold them. Nothing is left behind however the run ends, even
+/// killed; the space comes back when the last descriptor closes.
+struct ScratchSpace {
+    let directory: String
 
-    /// Creates `calport-XXXXXX` under `parent`.
-    init(under parent: String) throws(AtomicFile.WriteError) {
-        var template = Array(((parent as NSString).appendingPathComponent("calport-XXXXXX")).utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw AtomicFile.WriteError(path: parent, reason: String(cString: strerror(errno)))
-        }
-        path = String(cString: created)
+    init(under directory: String) {
+        self.directory = directory
     }
 
-    /// A new file in the directory, open for writing.
+    /// A new, nameless file, open for writing and reading.
     func create(_ prefix: String) throws(AtomicFile.WriteError) -> SpillWriter {
-        count += 1
-        return try SpillWriter(path: (path as NSString).appendingPathComponent("\(prefix)-\(count)"))
-    }
-
-    deinit {
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
-            for name in names { unlink((path as NSString).appendingPathComponent(name)) }
-        }
-        rmdir(path)
+        try SpillWriter(in: directory, prefix: prefix)
     }
 }
 
 /// A file written through a buffer, then read back (any number of times) from any offset.
 final class SpillWriter {
+    /// The name the file had, for messages.
     let path: String
-    private let descriptor: Int32
+    fileprivate let descriptor: Int32
     private var buffer: [UInt8] = []
     /// Bytes written so far, buffered ones included.
     private(set) var size = 0
     /// The first write error, if any; later writes are skipped.
     private(set) var failure: String?
 
-    init(path: String) throws(AtomicFile.WriteError) {
-        self.path = path
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    /// Makes `calport-PREFIX-XXXXXX` in `directory` and removes its name straight away.
+    init(in directory: String, prefix: String) throws(AtomicFile.WriteError) {
+        var template = Array((directory as NSString).appendingPathComponent("calport-\(prefix)-XXXXXX").utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
+        unlink(path)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -88,10 +80,7 @@ final class SpillWriter {
         }
     }
 
-    deinit {
-        close(descriptor)
-        unlink(path)
-    }
+    deinit { close(descriptor) }
 }
 
 /// A file opened for reading more than once, from any offset; closed when the last reader is gone.
@@ -102,6 +91,14 @@ final class ReadableFile {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InputError(message: "\(path): error: cannot read input: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The content of a finished spill file, which keeps existing after the writer is gone.
+    init(_ spill: SpillWriter) throws(InputError) {
+        descriptor = dup(spill.descriptor)
+        guard descriptor >= 0 else {
+            throw InputError(message: "\(spill.path): error: cannot read: \(String(cString: strerror(errno)))")
         }
     }
 
