@@ -223,6 +223,7 @@ extension ConvertCommand {
             if output.bytes.count >= 1 << 20 { destination.write(output.take()) }
         }
         if reporter.stops(reader.takeDiagnostics()) { return nil }
+        try index.checkReads()
         if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
         destination.write(output.finish())
         return reader.droppedComponents

@@ -146,6 +146,7 @@ enum ExpandCommand {
             }
         }
         if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
+        try index.checkReads()
         dropped += reader.droppedComponents
         var output = BufferedOutput(terminal: terminal)
         output.append(format.header(timeZones: index.timeZones))

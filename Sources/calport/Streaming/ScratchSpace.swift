@@ -23,8 +23,6 @@ final class SpillWriter {
     let path: String
     fileprivate let descriptor: Int32
     private var buffer: [UInt8] = []
-    /// Bytes written so far, buffered ones included.
-    private(set) var size = 0
     /// The first write error, if any; later writes are skipped.
     private(set) var failure: String?
 
@@ -41,7 +39,6 @@ final class SpillWriter {
 
     func write(_ bytes: some Collection<UInt8>) {
         buffer.append(contentsOf: bytes)
-        size += bytes.count
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -86,6 +83,8 @@ final class SpillWriter {
 /// A file opened for reading more than once, from any offset; closed when the last reader is gone.
 final class ReadableFile {
     let descriptor: Int32
+    /// The first read that failed, with the system's reason.
+    fileprivate(set) var failure: String?
 
     init(path: String) throws(InputError) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -124,5 +123,11 @@ struct FileRegionSource: ByteSource {
     /// Set when a read failed, with the system's reason.
     var failure: String? { source.failure }
 
-    mutating func nextChunk() -> [UInt8]? { source.nextChunk() }
+    mutating func nextChunk() -> [UInt8]? {
+        let chunk = source.nextChunk()
+        if chunk == nil, let failure = source.failure, let file = owner as? ReadableFile, file.failure == nil {
+            file.failure = failure
+        }
+        return chunk
+    }
 }

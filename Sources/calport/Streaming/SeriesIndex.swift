@@ -121,6 +121,15 @@ struct SeriesIndex {
         return merged.timeZones
     }
 
+    /// Throws when reading an input failed in either pass (its output would be cut short).
+    func checkReads() throws(InputError) {
+        for file in files {
+            if let failure = file.content.failure {
+                throw InputError(message: "\(file.name): error: cannot read input: \(failure)")
+            }
+        }
+    }
+
     /// The calendar properties of all inputs, the first input's winning.
     var header: CalendarDocument {
         var header = CalendarDocument()
