@@ -90,10 +90,12 @@ enum ConvertCommand {
         }
         let dropped: Int?
         let streams = !readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)
-        if target == .iCalendar && streams {
+        if streams && (target == .iCalendar || target.kind == .ndjson && !formats.contains(.iCalendar)) {
             // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
-            dropped = stream(zip(readable, formats).map { $0 }, to: destination, limits: limits, reporter: &reporter)
+            dropped = stream(
+                zip(readable, formats).map { $0 }, to: StreamSink(target, destination), limits: limits,
+                reporter: &reporter)
         } else if streams && formats.allSatisfy({ $0 == .iCalendar }) {
             do {
                 dropped = try streamSeries(readable, to: target, destination, limits: limits, reporter: &reporter)
@@ -148,12 +150,13 @@ enum ConvertCommand {
     }
 
     /// Converts inputs component by component (iCalendar) or event by event (Graph JSON) with flat
-    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last.
+    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last (or the same NDJSON
+    /// lines, from Graph JSON and NDJSON inputs).
     private static func stream(
-        _ inputs: [(InputFile, InputFile.Format)], to destination: OutputDestination, limits: InputLimits,
+        _ inputs: [(InputFile, InputFile.Format)], to writer: StreamSink, limits: InputLimits,
         reporter: inout DiagnosticReporter
     ) -> Int? {
-        var writer = ICalendarStreamWriter(sink: destination.write)
+        var writer = writer
         var header = CalendarDocument()
         var dropped = 0
         var items = 0
@@ -196,6 +199,35 @@ enum ConvertCommand {
         if readOnlyErrors(items == 0, reporter) { return nil }
         writer.finish(header: header)
         return dropped
+    }
+}
+
+/// Where `ConvertCommand.stream` puts what it reads: a calendar written component by component, or
+/// NDJSON lines.
+private struct StreamSink {
+    private var calendar: ICalendarStreamWriter
+    private var lines: EntryOutput?
+    private let destination: OutputDestination
+
+    init(_ target: OutputFormat, _ destination: OutputDestination) {
+        calendar = ICalendarStreamWriter(sink: destination.write)
+        lines = target.kind == .ndjson ? EntryOutput(target, header: CalendarDocument(), timeZones: []) : nil
+        self.destination = destination
+    }
+
+    /// Whether calendar properties read from now on are too late to be written.
+    var headerWritten: Bool { calendar.headerWritten }
+
+    mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
+        guard lines != nil else { return calendar.write(item, header: header) }
+        guard case .event(let event) = item else { return }
+        _ = lines?.add([event])
+        if let count = lines?.bytes.count, count >= 1 << 20 { destination.write(lines?.take() ?? []) }
+    }
+
+    mutating func finish(header: CalendarDocument) {
+        guard lines != nil else { return calendar.finish(header: header) }
+        destination.write(lines?.finish() ?? [])
     }
 }
 
