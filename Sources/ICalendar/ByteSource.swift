@@ -23,20 +23,29 @@ public struct InMemoryByteSource: ByteSource {
 public struct FileDescriptorByteSource: ByteSource {
     private let descriptor: Int32
     private let chunkSize: Int
+    /// Where the next read starts, read with `pread` so that many sources can share a descriptor;
+    /// nil: from the descriptor's own position.
+    private var offset: Int?
     /// Set when a read failed, with the system's reason.
     public private(set) var failure: String?
 
-    public init(descriptor: Int32, chunkSize: Int = 1 << 20) {
+    /// A source reading `descriptor` from its position, or from `offset` (a regular file) when given.
+    public init(descriptor: Int32, chunkSize: Int = 1 << 20, offset: Int? = nil) {
         self.descriptor = descriptor
         self.chunkSize = chunkSize
+        self.offset = offset
     }
 
     public mutating func nextChunk() -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                offset.map { pread(descriptor, buffer.baseAddress, chunkSize, off_t($0)) }
+                    ?? read(descriptor, buffer.baseAddress, chunkSize)
+            }
             if count > 0 {
                 chunk.removeSubrange(count...)
+                offset? += count
                 return chunk
             }
             if count < 0 && errno == EINTR { continue }

@@ -14,6 +14,12 @@ struct ComponentReader<Source: ByteSource> {
     private(set) var diagnostics: [Diagnostic] = []
     /// Components cut off by the end of input.
     private(set) var droppedComponents = 0
+    /// The byte offset of the line being consumed.
+    private var lineOffset = 0
+    /// The byte offset of the top-level component being read.
+    private var openedAt = 0
+    /// The byte offset of the `BEGIN` line of the last component handed on.
+    private(set) var componentOffset = 0
 
     init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
         self.lines = LineReader(source: source, file: file, maximumLineLength: limits.maximumLineLength)
@@ -38,6 +44,7 @@ struct ComponentReader<Source: ByteSource> {
             for problem in recovered {
                 report(.warning, "parameter-without-value", problem.message, line: logical.line, column: problem.column)
             }
+            lineOffset = logical.offset
             if let item = consume(line) { return item }
         }
         return finish()
@@ -95,6 +102,7 @@ struct ComponentReader<Source: ByteSource> {
             skippingDepth = 1
             return
         }
+        if stack.isEmpty { openedAt = lineOffset }
         stack.append(ContentComponent(name: name, line: line.line))
     }
 
@@ -132,7 +140,10 @@ struct ComponentReader<Source: ByteSource> {
     @discardableResult
     private mutating func closeTop() -> Item? {
         let component = stack.removeLast()
-        if stack.isEmpty { return .component(component) }
+        if stack.isEmpty {
+            componentOffset = openedAt
+            return .component(component)
+        }
         stack[stack.count - 1].components.append(component)
         return nil
     }

@@ -10,11 +10,15 @@ extension Event {
         "X-CALPORT-LOCATION",
     ]
 
+    /// The UID a VEVENT is read with: its first UID property, unescaped; empty when it has none.
+    static func uid(of component: ContentComponent) -> String {
+        component.properties.first { $0.name == "UID" }.map { TextCodec.unescape($0.value) } ?? ""
+    }
+
     /// Reads a VEVENT; nil when a property that decides when the event happens is invalid (the
     /// error is in `context.diagnostics`).
     init?(component: ContentComponent, context: inout DecodingContext) {
-        let uidLine = component.properties.first { $0.name == "UID" }
-        let uid = uidLine.map { TextCodec.unescape($0.value) } ?? ""
+        let uid = Event.uid(of: component)
         self.init(uid: uid)
         context.uid = uid.isEmpty ? nil : uid
         if uid.isEmpty {

@@ -24,9 +24,34 @@ public struct ICalendarReader<Source: ByteSource> {
     public var droppedComponents: Int { invalidComponents + components.droppedComponents }
     private var diagnostics: [Diagnostic] = []
 
-    public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+    /// A reader of `source`; `timeZones`, when the calendar's VTIMEZONEs are known beforehand (from an
+    /// `ICalendarScanner` pass), resolve the events that come before their VTIMEZONE as they are read.
+    public init(
+        source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits(),
+        timeZones: [TimeZoneDefinition] = []
+    ) {
         components = ComponentReader(source: source, file: file, limits: limits)
         context = DecodingContext(file: file)
+        for zone in timeZones { context.definitions[zone.identifier] = zone }
+    }
+
+    /// The byte offset in the input of the `BEGIN` line of the component `next()` returned last.
+    public var componentOffset: Int { components.componentOffset }
+
+    /// The VEVENT at the start of `source` (a calendar read from a component's offset), decoded as a
+    /// reader primed with `timeZones` would; nil when it is not a valid VEVENT. Diagnostics are not
+    /// kept: the reader that meets the component in its place reports them.
+    public static func event(
+        at source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits(),
+        timeZones: [TimeZoneDefinition]
+    ) -> Event? {
+        var reader = ICalendarReader(source: source, file: file, limits: limits, timeZones: timeZones)
+        while let item = reader.components.next() {
+            guard case .component(let component) = item else { continue }
+            guard component.name == "VEVENT" else { return nil }
+            return Event(component: component, context: &reader.context)
+        }
+        return nil
     }
 
     /// The next component, or nil at the end of input.

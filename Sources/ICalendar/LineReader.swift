@@ -10,6 +10,8 @@ struct LineReader<Source: ByteSource> {
         /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported).
         var bytes: [UInt8]
         var line: Int
+        /// The byte offset in the input where the line starts.
+        var offset: Int
     }
 
     private var source: Source
@@ -17,6 +19,8 @@ struct LineReader<Source: ByteSource> {
     private var position = 0
     private var exhausted = false
     private var physicalLine = 0
+    /// Bytes of input already dropped from the front of `buffer`.
+    private var discarded = 0
     private let file: String?
     private let maximumLineLength: Int
     private(set) var diagnostics: [Diagnostic] = []
@@ -31,11 +35,15 @@ struct LineReader<Source: ByteSource> {
     /// Forgets the diagnostics already handed on.
     mutating func clearDiagnostics() { diagnostics.removeAll() }
 
+    /// The byte offset in the input just past the last line handed on (its line end included).
+    var consumedOffset: Int { discarded + position }
+
     /// The next non-blank logical line, or nil at the end of input.
     mutating func next() -> LogicalLine? {
         // Drop what was read once it is most of the buffer: amortised, so each byte moves at most once or twice.
         if position >= 1 << 16 && position * 2 >= buffer.count {
             buffer.removeSubrange(..<position)
+            discarded += position
             position = 0
         }
         while let first = nextPhysicalLine() {
@@ -56,7 +64,7 @@ struct LineReader<Source: ByteSource> {
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
-            return LogicalLine(bytes: validated(collected, line: first.line), line: first.line)
+            return LogicalLine(bytes: validated(collected, line: first.line), line: first.line, offset: first.offset)
         }
         return nil
     }
@@ -73,9 +81,10 @@ struct LineReader<Source: ByteSource> {
         return buffer[index]
     }
 
-    private mutating func nextPhysicalLine() -> (bytes: [UInt8], line: Int, tooLong: Bool)? {
+    private mutating func nextPhysicalLine() -> (bytes: [UInt8], line: Int, tooLong: Bool, offset: Int)? {
         guard byte(at: position) != nil else { return nil }
         physicalLine += 1
+        let offset = discarded + position
         var start = position
         var tooLong = false
         while true {
@@ -94,6 +103,7 @@ struct LineReader<Source: ByteSource> {
                 // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
                 tooLong = true
                 buffer.removeSubrange(..<position)
+                discarded += position
                 position = 0
                 start = 0
             }
@@ -103,7 +113,7 @@ struct LineReader<Source: ByteSource> {
         if let end = byte(at: position) {
             position += end == 0x0D && byte(at: position + 1) == 0x0A ? 2 : 1
         }
-        return (bytes, physicalLine, tooLong)
+        return (bytes, physicalLine, tooLong, offset)
     }
 
     /// Whether a continuation line follows; blank lines before one are skipped, because some

@@ -85,3 +85,61 @@ func chunkBoundariesDoNotChangeWhatIsRead(sizes: [Int]) throws {
     #expect(result.diagnostics.map(\.code) == ["nesting-limit"])
     #expect(result.document.events.map(\.uid) == ["after"])
 }
+
+/// Large enough (about 150 KB) that the line reader drops consumed input several times.
+private let outlineInput: [UInt8] = {
+    var text = "\u{FEFF}BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\n\n"
+    for index in 0..<500 {
+        text += "BEGIN:VEVENT\nUID:event-\(index)\nDTSTART;TZID=Later:2026010\(index % 9 + 1)T100000\n"
+        text += "SUMMARY:" + String(repeating: "folded text ", count: 20) + "\n " + "continued\n"
+        text += index % 7 == 0 ? "BEGIN:VALARM\nTRIGGER:-PT5M\nACTION:DISPLAY\nEND:VALARM\n" : ""
+        text += "END:VEVENT\n\n"
+        if index % 100 == 50 { text += "BEGIN:VTODO\nUID:todo-\(index)\nEND:VTODO\n" }
+    }
+    text += "BEGIN:VTIMEZONE\nTZID:Later\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:+0100\n"
+    text += "TZOFFSETTO:+0100\nEND:STANDARD\nEND:VTIMEZONE\nEND:VCALENDAR\n"
+    return Array(text.utf8)
+}()
+
+/// Where each top-level BEGIN line starts, found by searching the bytes.
+private let outlineOffsets: [Int] = {
+    let text = String(decoding: outlineInput, as: UTF8.self)
+    var offsets: [Int] = []
+    var position = text.startIndex
+    while let found = text.range(of: "\nBEGIN:", range: position..<text.endIndex) {
+        let name = text[found.upperBound...].prefix { $0 != "\n" }
+        if name != "VCALENDAR" && name != "STANDARD" && name != "VALARM" {
+            offsets.append(text.utf8.distance(from: text.startIndex, to: found.lowerBound) + 1)
+        }
+        position = found.upperBound
+    }
+    return offsets
+}()
+
+@Test(arguments: [[1 << 12], [7, 1 << 10], [1 << 20]])
+func scannerAndReaderGiveEachComponentsByteOffset(sizes: [Int]) {
+    var scanner = ICalendarScanner(source: ChunkedSource(bytes: outlineInput[...], sizes: sizes), file: "x.ics")
+    var scanned: [ScannedComponent] = []
+    while let component = scanner.next() { scanned.append(component) }
+    #expect(scanned.map(\.offset) == outlineOffsets)
+    #expect(scanned.count == 500 + 5 + 1)
+    guard case .event(let uid, let year) = scanned[0].kind else {
+        Issue.record("the first component is an event")
+        return
+    }
+    #expect(uid == "event-0" && year == 2026)
+    guard case .timeZone(let zone) = scanned.last?.kind else {
+        Issue.record("the last component is the VTIMEZONE")
+        return
+    }
+    var reader = ICalendarReader(source: ChunkedSource(bytes: outlineInput[...], sizes: sizes), file: "x.ics")
+    var offsets: [Int] = []
+    while reader.next() != nil { offsets.append(reader.componentOffset) }
+    #expect(offsets == outlineOffsets)
+    // An event read alone from its offset, with the zone defined only at the end known beforehand.
+    let event = ICalendarReader.event(
+        at: InMemoryByteSource(Array(outlineInput[outlineOffsets[3]...])), file: "x.ics", timeZones: [zone])
+    #expect(event?.uid == "event-3")
+    #expect(event?.start?.timeZone?.name == "Later")
+    #expect(event?.start?.timeZone?.ianaIdentifier != nil, "the definition resolved it")
+}

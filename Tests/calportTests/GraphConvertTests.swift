@@ -92,3 +92,16 @@ private func unfolded(_ text: String) -> [String] {
         run.output.contains("\"start\":{\"dateTime\":\"2026-06-15T10:00:00\",\"timeZone\":\"Romance Standard Time\"}"))
     #expect(!run.errors.contains("graph-floating-time"))
 }
+
+@Test func streamingGraphInputToNDJSONGivesTheSameLinesPastTheInputSizeLimit() {
+    let whole = runCalport(["convert", "--to", "ndjson", samplePath("graph-work-week.json")])
+    let streamed = runCalport(["convert", "--stream", "--to", "ndjson", samplePath("graph-work-week.json")])
+    #expect(streamed.status == whole.status)
+    #expect(streamed.output == whole.output)
+    // Eight entries: three plain occurrences of the listed master are not events of their own.
+    #expect(streamed.output.split(separator: "\n").count == 5)
+    // Read whole, the input is refused over the limit; streamed, it is never held.
+    let limited = ["convert", "--max-input-size", "1K", "--to", "ndjson", samplePath("graph-work-week.json")]
+    #expect(runCalport(limited).errors.contains("input-too-large"))
+    #expect(runCalport(limited + ["--stream"]).output == whole.output)
+}

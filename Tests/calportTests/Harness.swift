@@ -14,12 +14,13 @@ final class Capture: @unchecked Sendable {
     var errors = ""
 }
 
-func runCalport(_ arguments: [String], stdin: String = "") -> Run {
+func runCalport(_ arguments: [String], stdin: String = "", temporaryDirectory: URL? = nil) -> Run {
     let capture = Capture()
     let input = Array(stdin.utf8)
-    let terminal = Terminal(
+    var terminal = Terminal(
         standardInput: { ChunkSource(chunks: input.isEmpty ? [] : [input]) }, writeOutput: { capture.output += $0 },
         writeError: { capture.errors += $0 })
+    if let temporaryDirectory { terminal.temporaryDirectory = { temporaryDirectory.path } }
     let status = CalportCLI.run(arguments, terminal: terminal)
     return Run(status: status, output: String(decoding: capture.output, as: UTF8.self), errors: capture.errors)
 }

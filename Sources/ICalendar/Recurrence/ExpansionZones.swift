@@ -10,33 +10,44 @@ public struct ExpansionZones: Sendable {
     /// Zone names that could not be resolved; their times are read on the floating clock.
     public private(set) var diagnostics: [Diagnostic]
 
+    private let resolver: TimeZoneResolver
+
     /// Clocks for every zone `document` mentions, resolved with its VTIMEZONEs and X-WR-TIMEZONE.
     public init(document: CalendarDocument, floating: ZoneClock) {
-        self.floating = floating
-        clocks = [:]
-        diagnostics = []
         // A VTIMEZONE is matched with tzdata over the years its events start in, not the current year: a
         // definition that only describes 2024 must not be taken for a zone that merely agrees in 2026.
         let years = document.events.compactMap { $0.start?.date.year }
-        let resolver = TimeZoneResolver(
-            definitions: document.timeZones, calendarHint: document.timeZoneHint,
-            years: (years.min() ?? 2000)...(years.max() ?? 2000))
-        for event in document.events {
-            for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
-                if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
-                    clocks[zone.name] = clock
-                    continue
-                }
-                let resolution = resolver.resolve(zone.name)
-                if let clock = ExpansionZones.clock(for: resolution) {
-                    clocks[zone.name] = clock
-                } else {
-                    clocks[zone.name] = floating
-                    var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
-                    diagnostic.message += "; read as floating time in the expansion's zone"
-                    diagnostic.uid = event.uid
-                    diagnostics.append(diagnostic)
-                }
+        self.init(
+            timeZones: document.timeZones, timeZoneHint: document.timeZoneHint,
+            years: years.min().map { $0...(years.max() ?? $0) }, floating: floating)
+        for event in document.events { add(event) }
+    }
+
+    /// Clocks to be added event by event (`add`), for a calendar read as a stream: `years` are those its
+    /// events start in (nil: none), known beforehand so that VTIMEZONEs match as when it is read whole.
+    public init(timeZones: [TimeZoneDefinition], timeZoneHint: String?, years: ClosedRange<Int>?, floating: ZoneClock) {
+        self.floating = floating
+        clocks = [:]
+        diagnostics = []
+        resolver = TimeZoneResolver(definitions: timeZones, calendarHint: timeZoneHint, years: years ?? 2000...2000)
+    }
+
+    /// Adds clocks for the zones `event` mentions that are not known yet; unknown ones are reported.
+    public mutating func add(_ event: Event) {
+        for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
+            if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
+                clocks[zone.name] = clock
+                continue
+            }
+            let resolution = resolver.resolve(zone.name)
+            if let clock = ExpansionZones.clock(for: resolution) {
+                clocks[zone.name] = clock
+            } else {
+                clocks[zone.name] = floating
+                var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
+                diagnostic.message += "; read as floating time in the expansion's zone"
+                diagnostic.uid = event.uid
+                diagnostics.append(diagnostic)
             }
         }
     }

@@ -89,10 +89,21 @@ enum ConvertCommand {
             return .ioError
         }
         let dropped: Int?
-        if target == .iCalendar && (!readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)) {
+        let streams = !readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)
+        if streams && (target == .iCalendar || target.kind == .ndjson && !formats.contains(.iCalendar)) {
             // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
-            dropped = stream(zip(readable, formats).map { $0 }, to: destination, limits: limits, reporter: &reporter)
+            dropped = stream(
+                zip(readable, formats).map { $0 }, to: StreamSink(target, destination), limits: limits,
+                reporter: &reporter)
+        } else if streams && formats.allSatisfy({ $0 == .iCalendar }) {
+            do {
+                dropped = try streamSeries(readable, to: target, destination, limits: limits, reporter: &reporter)
+            } catch {
+                destination.abandon()
+                terminal.writeError("\(error)\n")
+                return .ioError
+            }
         } else {
             dropped = convertWhole(
                 zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
@@ -132,19 +143,20 @@ enum ConvertCommand {
 
     /// Whether nothing but errors was read, said once: such a run writes nothing, since an existing
     /// output file is better left as it was than emptied.
-    private static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
+    fileprivate static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
         guard nothingRead && reporter.errorCount > 0 else { return false }
         reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
         return true
     }
 
     /// Converts inputs component by component (iCalendar) or event by event (Graph JSON) with flat
-    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last.
+    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last (or the same NDJSON
+    /// lines, from Graph JSON and NDJSON inputs).
     private static func stream(
-        _ inputs: [(InputFile, InputFile.Format)], to destination: OutputDestination, limits: InputLimits,
+        _ inputs: [(InputFile, InputFile.Format)], to writer: StreamSink, limits: InputLimits,
         reporter: inout DiagnosticReporter
     ) -> Int? {
-        var writer = ICalendarStreamWriter(sink: destination.write)
+        var writer = writer
         var header = CalendarDocument()
         var dropped = 0
         var items = 0
@@ -187,6 +199,66 @@ enum ConvertCommand {
         if readOnlyErrors(items == 0, reporter) { return nil }
         writer.finish(header: header)
         return dropped
+    }
+}
+
+/// Where `ConvertCommand.stream` puts what it reads: a calendar written component by component, or
+/// NDJSON lines.
+private struct StreamSink {
+    private var calendar: ICalendarStreamWriter
+    private var lines: EntryOutput?
+    private let destination: OutputDestination
+
+    init(_ target: OutputFormat, _ destination: OutputDestination) {
+        calendar = ICalendarStreamWriter(sink: destination.write)
+        lines = target.kind == .ndjson ? EntryOutput(target, header: CalendarDocument(), timeZones: []) : nil
+        self.destination = destination
+    }
+
+    /// Whether calendar properties read from now on are too late to be written.
+    var headerWritten: Bool { calendar.headerWritten }
+
+    mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
+        guard lines != nil else { return calendar.write(item, header: header) }
+        guard case .event(let event) = item else { return }
+        _ = lines?.add([event])
+        if let count = lines?.bytes.count, count >= 1 << 20 { destination.write(lines?.take() ?? []) }
+    }
+
+    mutating func finish(header: CalendarDocument) {
+        guard lines != nil else { return calendar.finish(header: header) }
+        destination.write(lines?.finish() ?? [])
+    }
+}
+
+extension ConvertCommand {
+    /// Converts iCalendar inputs to Graph JSON or NDJSON with flat memory, in two passes: the first
+    /// (`SeriesIndex`) notes the VTIMEZONEs and where each series' members are, the second writes each
+    /// series whole where its first member is, so the output is the one `convertWhole` writes.
+    private static func streamSeries(
+        _ inputs: [InputFile], to target: OutputFormat, _ destination: OutputDestination, limits: InputLimits,
+        reporter: inout DiagnosticReporter
+    ) throws -> Int? {
+        let scratch = ScratchSpace(under: reporter.terminal.temporaryDirectory())
+        let index = try SeriesIndex(
+            inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
+            grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
+        var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
+        var reader = SeriesReader(index, limits: limits.iCalendar)
+        while let item = reader.next() {
+            if reporter.stops(reader.takeDiagnostics()) { return nil }
+            if target.kind == .ndjson {
+                _ = output.add([item.event])
+            } else if let series = item.series {
+                if reporter.stops(output.add((series.master.map { [$0] } ?? []) + series.overrides)) { return nil }
+            }
+            if output.bytes.count >= 1 << 20 { destination.write(output.take()) }
+        }
+        if reporter.stops(reader.takeDiagnostics()) { return nil }
+        try index.checkReads()
+        if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
+        destination.write(output.finish())
+        return reader.droppedComponents
     }
 }
 

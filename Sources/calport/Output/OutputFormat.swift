@@ -45,77 +45,120 @@ struct OutputFormat: Equatable {
 
     /// The calendar in this format, and what writing it lost or refused.
     func write(_ document: CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
-        switch kind {
-        case .iCalendar:
-            return (ICalendarSerializer().serialize(document), [])
-        case .ndjson:
-            var bytes: [UInt8] = []
-            for event in document.events {
-                JSONWriter().write(EventJSON.object(event), into: &bytes)
-                bytes.append(0x0A)
+        guard kind != .iCalendar else { return (ICalendarSerializer().serialize(document), []) }
+        var output = EntryOutput(self, header: document, timeZones: document.timeZones)
+        var diagnostics: [Diagnostic] = []
+        if kind == .ndjson {
+            diagnostics += output.add(document.events)
+        } else {
+            for series in document.series {
+                diagnostics += output.add((series.master.map { [$0] } ?? []) + series.overrides)
             }
-            return (bytes, [])
-        case .graph, .graphPost:
-            let (events, expansionNotes) = expandingWhatGraphRefuses(OutputFormat.anchoringFloatingTimes(document))
-            let written = GraphEventWriter(style: kind == .graph ? .full : .post).write(events)
-            var bytes = Array((kind == .graph ? "{\"value\":[\n" : "[\n").utf8)
-            for (index, value) in written.output.enumerated() {
-                if index > 0 { bytes += Array(",\n".utf8) }
-                JSONWriter().write(value, into: &bytes)
-            }
-            bytes += Array((kind == .graph ? "\n]}\n" : "\n]\n").utf8)
-            return (bytes, expansionNotes + written.diagnostics)
         }
+        return (output.finish(), diagnostics)
     }
 
     /// Graph has no floating time: a calendar that names its zone (X-WR-TIMEZONE, as Google and
-    /// Apple write) means its floating times in that zone.
-    static func anchoringFloatingTimes(_ document: CalendarDocument) -> CalendarDocument {
-        guard let hint = document.timeZoneHint, let iana = TimeZoneResolver().resolve(hint).ianaIdentifier else {
-            return document
+    /// Apple write) means its floating times in that zone; nil when it names none that resolves.
+    static func floatingZone(of header: CalendarDocument) -> TimeZoneReference? {
+        guard let hint = header.timeZoneHint, let iana = TimeZoneResolver().resolve(hint).ianaIdentifier else {
+            return nil
         }
-        var anchored = document
-        let zone = TimeZoneReference(name: hint, ianaIdentifier: iana)
-        for index in anchored.events.indices {
-            anchored.events[index].mapTimes { time in
-                if case .floating(let local) = time { return .zoned(local, zone) }
-                return time
-            }
-        }
-        return anchored
+        return TimeZoneReference(name: hint, ianaIdentifier: iana)
     }
 
-    /// With a window, each series whose recurrence Graph refuses becomes its occurrences in the
-    /// window, as single events; the refusal becomes a warning that says so.
-    private func expandingWhatGraphRefuses(_ document: CalendarDocument) -> ([Event], [Diagnostic]) {
-        guard let window = expansion else { return (document.events, []) }
+    /// With a window, a series (its members) whose recurrence Graph refuses becomes its occurrences in
+    /// the window, as single events; the refusal becomes a warning that says so.
+    fileprivate func expandingWhatGraphRefuses(_ members: [Event], timeZones: [TimeZoneDefinition]) -> (
+        [Event], [Diagnostic]
+    ) {
+        guard let window = expansion, let series = CalendarDocument(events: members).series.first,
+            let master = series.master, var refusal = master.graphRecurrenceRefusal
+        else { return (members, []) }
         var events: [Event] = []
-        var diagnostics: [Diagnostic] = []
-        for series in document.series {
-            let members = (series.master.map { [$0] } ?? []) + series.overrides
-            guard let master = series.master, var refusal = master.graphRecurrenceRefusal else {
-                events += members
-                continue
-            }
-            var occurrences = DocumentOccurrences(
-                document: CalendarDocument(events: members, timeZones: document.timeZones), window: window)
-            var count = 0
-            while let occurrence = occurrences.next() {
-                var single = occurrence.standaloneEvent
-                single.uid = "\(master.uid)-\(occurrence.recurrenceID.iCalendarText)"
-                single.recurrenceID = nil
-                events.append(single)
-                count += 1
-            }
-            diagnostics += occurrences.diagnostics
-            refusal.severity = .warning
-            refusal.code = "graph-series-expanded"
-            refusal.message = refusal.message.replacingOccurrences(
-                of: "the series is left out",
-                with: "written instead as its \(count) occurrences in the window, as single events")
-            diagnostics.append(refusal)
+        var occurrences = DocumentOccurrences(
+            document: CalendarDocument(events: members, timeZones: timeZones), window: window)
+        var count = 0
+        while let occurrence = occurrences.next() {
+            var single = occurrence.standaloneEvent
+            single.uid = "\(master.uid)-\(occurrence.recurrenceID.iCalendarText)"
+            single.recurrenceID = nil
+            events.append(single)
+            count += 1
         }
-        return (events, diagnostics)
+        refusal.severity = .warning
+        refusal.code = "graph-series-expanded"
+        refusal.message = refusal.message.replacingOccurrences(
+            of: "the series is left out",
+            with: "written instead as its \(count) occurrences in the window, as single events")
+        return (events, occurrences.diagnostics + [refusal])
+    }
+}
+
+/// Graph JSON or NDJSON written series by series (or event by event), so that a calendar read as a
+/// stream is written as `OutputFormat.write` writes it read whole.
+struct EntryOutput {
+    let format: OutputFormat
+    /// What is written and not yet taken.
+    private(set) var bytes: [UInt8]
+    private var entries = 0
+    private let floatingZone: TimeZoneReference?
+    private let timeZones: [TimeZoneDefinition]
+
+    /// Output for a calendar with these properties and VTIMEZONEs (the zones expansion reads times in).
+    init(_ format: OutputFormat, header: CalendarDocument, timeZones: [TimeZoneDefinition]) {
+        self.format = format
+        floatingZone = OutputFormat.floatingZone(of: header)
+        self.timeZones = timeZones
+        switch format.kind {
+        case .graph: bytes = Array("{\"value\":[\n".utf8)
+        case .graphPost: bytes = Array("[\n".utf8)
+        case .ndjson, .iCalendar: bytes = []
+        }
+    }
+
+    /// Adds events: for Graph, all the members of one series, in input order; what writing lost is returned.
+    mutating func add(_ events: [Event]) -> [Diagnostic] {
+        if format.kind == .ndjson {
+            for event in events {
+                JSONWriter().write(EventJSON.object(event), into: &bytes)
+                bytes.append(0x0A)
+            }
+            return []
+        }
+        var members = events
+        if let zone = floatingZone {
+            for index in members.indices {
+                members[index].mapTimes { time in
+                    if case .floating(let local) = time { return .zoned(local, zone) }
+                    return time
+                }
+            }
+        }
+        let (expanded, notes) = format.expandingWhatGraphRefuses(members, timeZones: timeZones)
+        let written = GraphEventWriter(style: format.kind == .graph ? .full : .post).write(expanded)
+        for value in written.output {
+            if entries > 0 { bytes += Array(",\n".utf8) }
+            entries += 1
+            JSONWriter().write(value, into: &bytes)
+        }
+        return notes + written.diagnostics
+    }
+
+    /// Hands over what is written so far.
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    /// What is left, with the closing of the list.
+    mutating func finish() -> [UInt8] {
+        switch format.kind {
+        case .graph: bytes += Array("\n]}\n".utf8)
+        case .graphPost: bytes += Array("\n]\n".utf8)
+        case .ndjson, .iCalendar: break
+        }
+        return take()
     }
 }
 

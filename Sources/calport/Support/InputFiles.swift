@@ -9,6 +9,8 @@ struct InputFile {
     var bytes: [UInt8]
     /// Where the rest comes from, for large inputs; nil when `bytes` is everything.
     var remainder: ChunkSource?
+    /// The file's path; nil for standard input.
+    var path: String?
 
     /// Inputs larger than this are streamed rather than read whole.
     static let streamingThreshold = 8 << 20
@@ -48,7 +50,9 @@ struct InputFile {
                 throw InputError(message: "\(path): error: cannot read input: \(failure)")
             }
             files.append(
-                InputFile(name: path == "-" ? "<stdin>" : path, bytes: bytes, remainder: exhausted ? nil : source))
+                InputFile(
+                    name: path == "-" ? "<stdin>" : path, bytes: bytes, remainder: exhausted ? nil : source,
+                    path: path == "-" ? nil : path))
         }
         return files
     }
@@ -91,6 +95,23 @@ struct InputFile {
         var rest = remainder
         while all.count <= limit, let chunk = rest?.nextChunk() { all += chunk }
         return all.count <= limit ? all : nil
+    }
+
+    /// The input as a file that can be read more than once: the file itself when it is a regular
+    /// file, else (standard input, a pipe) what is left of it spooled into `scratch`.
+    func readable(spoolingIn scratch: ScratchSpace) throws -> ReadableFile {
+        var status = stat()
+        if let path, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            return try ReadableFile(path: path)
+        }
+        let spool = try scratch.create("input")
+        var source = self.source
+        while let chunk = source.nextChunk() { spool.write(chunk) }
+        if let failure = remainder?.failure {
+            throw InputError(message: "\(name): error: cannot read input: \(failure)")
+        }
+        try spool.finish()
+        return try ReadableFile(spool)
     }
 
     /// All of the input, chunk by chunk: what was read at open, then the rest.

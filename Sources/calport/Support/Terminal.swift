@@ -8,6 +8,8 @@ struct Terminal {
     }
     var writeOutput: ([UInt8]) -> Void = { FileHandle.standardOutput.write(Data($0)) }
     var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    /// Where streaming runs put their (at once unlinked) scratch files: `$TMPDIR`, else /tmp.
+    var temporaryDirectory: () -> String = { NSTemporaryDirectory() }
 }
 
 /// Exit statuses, documented in calport(1).

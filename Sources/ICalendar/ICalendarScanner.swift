@@ -1,0 +1,64 @@
+import CalendarModel
+
+/// A top-level component as `ICalendarScanner` sees it.
+public struct ScannedComponent: Sendable {
+    public enum Kind: Sendable {
+        /// A VEVENT, with the UID it is read with and the year its DTSTART names (nil when it has none
+        /// or it is invalid).
+        case event(uid: String, startYear: Int?)
+        case timeZone(TimeZoneDefinition)
+        /// Any other component, or a VTIMEZONE that could not be read.
+        case other
+    }
+
+    public var kind: Kind
+    /// The byte offset of its `BEGIN` line in the input.
+    public var offset: Int
+}
+
+/// A cheap first pass over a calendar: where each top-level component starts, each VEVENT's UID,
+/// the VTIMEZONEs and the calendar's properties, without decoding events into the model. A second
+/// pass with `ICalendarReader` can then group series and resolve zones with flat memory.
+public struct ICalendarScanner<Source: ByteSource> {
+    private var components: ComponentReader<Source>
+    private var context: DecodingContext
+    /// The calendar's own properties read so far.
+    public private(set) var header = CalendarDocument()
+
+    public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+        components = ComponentReader(source: source, file: file, limits: limits)
+        context = DecodingContext(file: file)
+    }
+
+    /// The next top-level component, or nil at the end of input. Problems are left to the second pass.
+    public mutating func next() -> ScannedComponent? {
+        defer {
+            components.clearDiagnostics()
+            context.diagnostics.removeAll()
+        }
+        while let item = components.next() {
+            switch item {
+            case .calendarProperty(let line):
+                context.decodeCalendarProperty(line, into: &header)
+            case .component(let component):
+                let offset = components.componentOffset
+                switch component.name {
+                case "VEVENT":
+                    let start = component.properties.first { $0.name == "DTSTART" }
+                        .flatMap { Libical.parseTime($0.value) }
+                    let year = start.flatMap { $0.local.isValid ? $0.local.date.year : nil }
+                    return ScannedComponent(
+                        kind: .event(uid: Event.uid(of: component), startYear: year), offset: offset)
+                case "VTIMEZONE":
+                    guard let zone = TimeZoneDefinition(component: component, context: &context) else {
+                        return ScannedComponent(kind: .other, offset: offset)
+                    }
+                    return ScannedComponent(kind: .timeZone(zone), offset: offset)
+                default:
+                    return ScannedComponent(kind: .other, offset: offset)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,139 @@
+import CalendarModel
+import ICalendar
+
+/// What a first, cheap pass over iCalendar files learns (`ICalendarScanner`): each file's calendar
+/// properties, VTIMEZONEs and event years, and where every member of a series with more than one
+/// VEVENT (a master and its overrides, wherever they are) begins, so that a second pass can hand
+/// each series on whole while holding only that series.
+///
+/// Memory: the pass notes 16 bytes per event (a UID hash and an offset); past `memoryRecords` they
+/// are spilled to hash-partitioned files and each partition is sorted alone, so that only the
+/// series that have more than one member are ever held together.
+struct SeriesIndex {
+    /// One input as the first pass saw it.
+    struct File {
+        var name: String
+        var content: ReadableFile
+        var header = CalendarDocument()
+        var timeZones: [TimeZoneDefinition] = []
+        /// The years the events' DTSTARTs name.
+        var years: ClosedRange<Int>?
+    }
+
+    /// Whether a series may span files (convert merges its inputs) or stays within one (expand).
+    enum Scope {
+        case acrossFiles, withinFile
+    }
+
+    private(set) var files: [File] = []
+    let scope: Scope
+    /// Where the members of each shared key begin: file index in the top 16 bits, offset below.
+    private var shared: [UInt64: [UInt64]] = [:]
+
+    static let partitions = 64
+
+    /// Scans `inputs` (name and readable content); `grouping` false notes no series at all (NDJSON output).
+    init(
+        _ inputs: [(name: String, content: ReadableFile)], scope: Scope, grouping: Bool = true,
+        limits: ICalendarLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
+    ) throws(AtomicFile.WriteError) {
+        self.scope = scope
+        var records: [(key: UInt64, location: UInt64)] = []
+        var spills: [SpillWriter] = []
+        for (fileIndex, input) in inputs.enumerated() {
+            var file = File(name: input.name, content: input.content)
+            var scanner = ICalendarScanner(source: input.content.reader(), file: input.name, limits: limits)
+            var years: (Int, Int)?
+            while let component = scanner.next() {
+                switch component.kind {
+                case .event(let uid, let year):
+                    if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
+                    guard grouping else { continue }
+                    records.append((key(uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(component.offset)))
+                    if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
+                case .timeZone(let zone): file.timeZones.append(zone)
+                case .other: break
+                }
+            }
+            file.header = scanner.header
+            file.years = years.map { $0.0...$0.1 }
+            files.append(file)
+        }
+        if !spills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
+        noteShared(&records)
+        for spill in spills {
+            try spill.finish()
+            var reader = SpillReader(spill.reader())
+            records.removeAll(keepingCapacity: true)
+            while let key = reader.readUInt64(), let location = reader.readUInt64() { records.append((key, location)) }
+            noteShared(&records)
+        }
+    }
+
+    /// Moves `records` to the partition files their keys hash to, creating them the first time.
+    private static func spill(
+        _ records: inout [(key: UInt64, location: UInt64)], to spills: inout [SpillWriter], in scratch: ScratchSpace
+    ) throws(AtomicFile.WriteError) {
+        if spills.isEmpty {
+            for _ in 0..<partitions { spills.append(try scratch.create("index")) }
+        }
+        for record in records {
+            let spill = spills[Int(record.key % UInt64(partitions))]
+            spill.write(record.key)
+            spill.write(record.location)
+        }
+        records.removeAll(keepingCapacity: true)
+    }
+
+    /// Keeps the locations of the keys that occur more than once among `records`.
+    private mutating func noteShared(_ records: inout [(key: UInt64, location: UInt64)]) {
+        records.sort { ($0.key, $0.location) < ($1.key, $1.location) }
+        var start = 0
+        while start < records.count {
+            var end = start + 1
+            while end < records.count && records[end].key == records[start].key { end += 1 }
+            if end - start > 1 { shared[records[start].key] = records[start..<end].map(\.location) }
+            start = end
+        }
+    }
+
+    /// The key a UID is grouped by: its hash (FNV-1a), mixed with the file's index within a file.
+    private func key(_ uid: String, file: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uid.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        if scope == .withinFile { hash = (hash ^ UInt64(file)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// Where the VEVENTs that may share `uid` (in file `file`) begin, as (file index, offset), in input
+    /// order; nil when it is the only one. Hash collisions are possible: callers compare UIDs.
+    func members(of uid: String, file: Int) -> [(file: Int, offset: Int)]? {
+        shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
+    }
+
+    /// The VTIMEZONEs of all inputs, once per TZID (the first one met).
+    var timeZones: [TimeZoneDefinition] {
+        var merged = CalendarDocument()
+        for file in files { merged.merge(CalendarDocument(timeZones: file.timeZones)) }
+        return merged.timeZones
+    }
+
+    /// Throws when reading an input failed in either pass (its output would be cut short).
+    func checkReads() throws(InputError) {
+        for file in files {
+            if let failure = file.content.failure {
+                throw InputError(message: "\(file.name): error: cannot read input: \(failure)")
+            }
+        }
+    }
+
+    /// The calendar properties of all inputs, the first input's winning.
+    var header: CalendarDocument {
+        var header = CalendarDocument()
+        for file in files { header.mergeHeader(file.header) }
+        return header
+    }
+}

@@ -1,0 +1,90 @@
+import CalendarModel
+import ICalendar
+
+/// The second pass over the files of a `SeriesIndex`: every event in input order, decoded once, and
+/// with the first member of each series the whole series (master and overrides), the later members
+/// read ahead from where the index says they are. Only the series at hand is held.
+struct SeriesReader {
+    /// One event of the input, in input order.
+    struct Item {
+        var event: Event
+        /// The event's whole series when this is its first member; nil for the members after it.
+        var series: EventSeries?
+        /// Which input the event is in.
+        var file: Int
+    }
+
+    private let index: SeriesIndex
+    private let limits: ICalendarLimits
+    private var fileIndex = 0
+    private var reader: ICalendarReader<FileRegionSource>?
+    /// UIDs (with their file, within a file) of the shared series already handed on.
+    private var handedOn: Set<SeriesKey> = []
+    private var diagnostics: [Diagnostic] = []
+    /// Components dropped as invalid so far.
+    private(set) var droppedComponents = 0
+    /// Components read and kept so far, events or not.
+    private(set) var componentsRead = 0
+
+    private struct SeriesKey: Hashable {
+        var uid: String
+        var file: Int
+    }
+
+    init(_ index: SeriesIndex, limits: ICalendarLimits) {
+        self.index = index
+        self.limits = limits
+    }
+
+    /// The next event, or nil when every file has been read.
+    mutating func next() -> Item? {
+        while fileIndex < index.files.count {
+            if reader == nil {
+                let file = index.files[fileIndex]
+                reader = ICalendarReader(
+                    source: file.content.reader(), file: file.name, limits: limits, timeZones: file.timeZones)
+            }
+            while let item = reader?.next() {
+                componentsRead += 1
+                guard case .event(let event) = item else { continue }
+                return Item(event: event, series: series(startingWith: event), file: fileIndex)
+            }
+            diagnostics += reader?.takeDiagnostics() ?? []
+            droppedComponents += reader?.droppedComponents ?? 0
+            reader = nil
+            fileIndex += 1
+        }
+        return nil
+    }
+
+    /// Hands over the diagnostics of the input read since the last call, in input order.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        diagnostics += reader?.takeDiagnostics() ?? []
+        defer { diagnostics.removeAll() }
+        return diagnostics
+    }
+
+    /// The series `event` begins, nil when an earlier member already began it.
+    private mutating func series(startingWith event: Event) -> EventSeries? {
+        guard let members = index.members(of: event.uid, file: fileIndex) else {
+            return CalendarDocument(events: [event]).series.first
+        }
+        let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
+        guard handedOn.insert(key).inserted else { return nil }
+        let here = reader?.componentOffset
+        var events: [Event] = []
+        for member in members {
+            if member.file == fileIndex && member.offset == here {
+                events.append(event)
+                continue
+            }
+            let file = index.files[member.file]
+            // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
+            let found = ICalendarReader.event(
+                at: file.content.reader(from: member.offset, chunkSize: 16 << 10), file: file.name, limits: limits,
+                timeZones: file.timeZones)
+            if let found, found.uid == event.uid { events.append(found) }
+        }
+        return CalendarDocument(events: events).series.first
+    }
+}
