@@ -123,6 +123,7 @@ enum ExpandCommand {
         var seriesCount = index.files.map { _ in 0 }
         var sorter = ExternalSorter(scratch: scratch)
         var reader = SeriesReader(index, limits: limits)
+        var record: [UInt8] = []
         while let item = reader.next() {
             if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
             zones[item.file].add(item.event)
@@ -135,9 +136,10 @@ enum ExpandCommand {
                 series: series, window: window.window, zones: seriesZones, options: options)
             var last: Int?
             while let occurrence = occurrences.next() {
+                record.removeAll(keepingCapacity: true)
+                format.write(occurrence, clock: window.clock, into: &record)
                 try sorter.append(
-                    ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal),
-                    format.record(occurrence, clock: window.clock))
+                    ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal), record)
                 last = occurrence.startInstant
             }
             if !occurrences.diagnostics.isEmpty {
