@@ -168,7 +168,7 @@ enum ExpandCommand {
         try sorter.drain { key, record in
             finishFiles(before: Int(key.first))
             guard !stopped else { return false }
-            output.append(Array(record))
+            output.append { $0.append(contentsOf: record) }
             return true
         }
         finishFiles(before: index.files.count)

@@ -10,11 +10,6 @@ struct BufferedOutput {
         bytes.reserveCapacity(threshold + 4_096)
     }
 
-    mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-        if bytes.count >= threshold { flush() }
-    }
-
     mutating func append(_ data: [UInt8]) {
         bytes.append(contentsOf: data)
         if bytes.count >= threshold { flush() }
