@@ -80,7 +80,7 @@ import Testing
                 if size == nil || position >= bytes.count { break }
             }
         } catch {
-            return (docs, error as? JSONError)
+            return (docs, error)
         }
         return (docs, nil)
     }
