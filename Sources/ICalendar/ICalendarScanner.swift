@@ -3,8 +3,8 @@ import CalendarModel
 /// A top-level component as `ICalendarScanner` sees it.
 public struct ScannedComponent: Sendable {
     public enum Kind: Sendable {
-        /// A VEVENT, with the UID it is read with and the year its DTSTART names (nil when it has none
-        /// or it is invalid).
+        /// A VEVENT, with the UID it is read with and the year its DTSTART names (nil when it has none,
+        /// it is invalid, or the event is one the reader drops).
         case event(uid: String, startYear: Int?)
         case timeZone(TimeZoneDefinition)
         /// Any other component, or a VTIMEZONE that could not be read.
@@ -24,10 +24,22 @@ public struct ICalendarScanner<Source: ByteSource> {
     private var context: DecodingContext
     /// The calendar's own properties read so far.
     public private(set) var header = CalendarDocument()
+    /// The first and last start years of events known to decode.
+    private var confirmedYears: (first: Int, last: Int)?
 
     public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
         components = ComponentReader(source: source, file: file, limits: limits)
         context = DecodingContext(file: file)
+    }
+
+    /// `year` when the event counts for the year range VTIMEZONEs are matched over: the whole-document
+    /// path takes the years of the events it keeps, so an event that would widen the range is decoded
+    /// to see whether the reader keeps it. Most events start within the range already and are not.
+    private mutating func confirmed(_ year: Int, _ component: ContentComponent) -> Int? {
+        if let range = confirmedYears, range.first <= year, year <= range.last { return year }
+        guard let decoded = Event(component: component, context: &context)?.start?.date.year else { return nil }
+        confirmedYears = confirmedYears.map { (min($0.first, decoded), max($0.last, decoded)) } ?? (decoded, decoded)
+        return decoded
     }
 
     /// The next top-level component, or nil at the end of input. Problems are left to the second pass.
@@ -48,7 +60,9 @@ public struct ICalendarScanner<Source: ByteSource> {
                         .flatMap { Libical.parseTime($0.value) }
                     let year = start.flatMap { $0.local.isValid ? $0.local.date.year : nil }
                     return ScannedComponent(
-                        kind: .event(uid: Event.uid(of: component), startYear: year), offset: offset)
+                        kind: .event(
+                            uid: Event.uid(of: component), startYear: year.flatMap { confirmed($0, component) }),
+                        offset: offset)
                 case "VTIMEZONE":
                     guard let zone = TimeZoneDefinition(component: component, context: &context) else {
                         return ScannedComponent(kind: .other, offset: offset)

@@ -254,3 +254,29 @@ func shuffledSeriesStreamAsTheyReadWhole(command: [String]) throws {
     #expect(reports(streamed) == reports(whole))
     #expect(whole.output.contains("Moved 10/4"))
 }
+
+@Test func streamingExpansionMatchesZonesOverTheYearsOfTheEventsItKeeps() throws {
+    // The first pass sees every DTSTART, the reader drops the event with the invalid RRULE. The
+    // custom zone equals America/New_York in 2024 only (its DST ends in 2025), so matching it over
+    // 2005–2024 instead of 2024 would read the same wall times at other instants.
+    let calendar = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+        "BEGIN:VTIMEZONE", "TZID:Custom",
+        "BEGIN:DAYLIGHT", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0400", "DTSTART:19700308T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU;UNTIL=20250309T070000Z", "END:DAYLIGHT",
+        "BEGIN:STANDARD", "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "DTSTART:19701101T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU", "END:STANDARD", "END:VTIMEZONE",
+        "BEGIN:VEVENT", "UID:dropped", "DTSTAMP:20240101T000000Z", "DTSTART;TZID=Custom:20050601T090000",
+        "RRULE:FREQ=BOGUS", "END:VEVENT",
+        "BEGIN:VEVENT", "UID:kept", "DTSTAMP:20240101T000000Z", "DTSTART;TZID=Custom:20240601T090000",
+        "RRULE:FREQ=YEARLY;COUNT=4", "SUMMARY:kept", "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+    let directory = try temporaryDirectory()
+    let path = directory.appendingPathComponent("dropped.ics")
+    try calendar.write(to: path, atomically: true, encoding: .utf8)
+    let arguments = ["expand", "-q", "--start", "2024-01-01", "--end", "2030-01-01", path.path]
+    let whole = runCalport(arguments)
+    let streamed = runCalport(arguments + ["--stream"], temporaryDirectory: directory)
+    #expect(whole.output.split(separator: "\n").count == 4)
+    #expect(streamed.output == whole.output)
+}

@@ -68,7 +68,7 @@ struct ExternalSorter {
             for start in stride(from: 0, to: runs.count, by: fanIn) {
                 let group = Array(runs[start..<min(runs.count, start + fanIn)])
                 let run = try scratch.create("run")
-                merge(group) { key, record in
+                try merge(group) { key, record in
                     Self.write(key, record, to: run)
                     return true
                 }
@@ -77,7 +77,7 @@ struct ExternalSorter {
             }
             runs = merged
         }
-        merge(runs, body)
+        try merge(runs, body)
         runs = []
     }
 
@@ -111,7 +111,9 @@ struct ExternalSorter {
     }
 
     /// Merges sorted runs with a binary min-heap of each run's next record.
-    private func merge(_ group: [SpillWriter], _ body: (Key, ArraySlice<UInt8>) -> Bool) {
+    private func merge(
+        _ group: [SpillWriter], _ body: (Key, ArraySlice<UInt8>) -> Bool
+    ) throws(AtomicFile.WriteError) {
         var readers = group.map { SpillReader($0.reader(chunkSize: 32 << 10)) }
         var heap: [(key: Key, record: [UInt8], run: Int)] = []
         func siftUp(_ start: Int) {
@@ -139,6 +141,8 @@ struct ExternalSorter {
             if let (key, record) = Self.read(&readers[run]) {
                 heap.append((key, record, run))
                 siftUp(heap.count - 1)
+            } else {
+                try readers[run].checkRead(group[run])
             }
         }
         while let top = heap.first {
@@ -146,6 +150,7 @@ struct ExternalSorter {
             if let (key, record) = Self.read(&readers[top.run]) {
                 heap[0] = (key, record, top.run)
             } else {
+                try readers[top.run].checkRead(group[top.run])
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }

@@ -66,6 +66,7 @@ struct SeriesIndex {
             var reader = SpillReader(spill.reader())
             records.removeAll(keepingCapacity: true)
             while let key = reader.readUInt64(), let location = reader.readUInt64() { records.append((key, location)) }
+            try reader.checkRead(spill)
             noteShared(&records)
         }
     }

@@ -8,6 +8,13 @@ struct SpillReader {
         self.source = source
     }
 
+    /// Throws when a read failed: the file then ended early, and what it held would be lost silently.
+    func checkRead(_ spill: SpillWriter) throws(AtomicFile.WriteError) {
+        if let failure = source.failure {
+            throw AtomicFile.WriteError(path: spill.path, reason: failure, action: "read back")
+        }
+    }
+
     /// A little-endian integer; nil at the end of the file.
     mutating func readUInt64() -> UInt64? {
         guard fill(8) else { return nil }

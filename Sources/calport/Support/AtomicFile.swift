@@ -7,7 +7,9 @@ final class AtomicFile {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
         var reason: String
-        var description: String { "\(path): error: cannot write: \(reason)" }
+        /// What failed: writing, or reading back a scratch file written earlier.
+        var action = "write"
+        var description: String { "\(path): error: cannot \(action): \(reason)" }
     }
 
     let path: String
