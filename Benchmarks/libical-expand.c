@@ -1,31 +1,19 @@
 /* libical's own recurrence iterator over every VEVENT of a file, the way a libical-based tool
  * expands: parse, then icalrecur_iterator from DTSTART until the window's end. Prints the number
  * of occurrences. Usage: libical-expand IN.ics START END   (dates as YYYYMMDD) */
-#include <libical/ical.h>
+#include "libical-parse.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_line(char *buffer, size_t size, void *data) {
-    return fgets(buffer, (int)size, (FILE *)data);
-}
 
 int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s FILE.ics START END\n", argv[0]);
         return 2;
     }
-    FILE *input = fopen(argv[1], "rb");
-    if (!input) {
-        perror(argv[1]);
-        return 3;
-    }
-    icalparser *parser = icalparser_new();
-    icalparser_set_gen_data(parser, input);
-    icalcomponent *calendar = icalparser_parse(parser, read_line);
-    icalparser_free(parser);
-    fclose(input);
-    if (!calendar) return 1;
+    int status = 0;
+    icalcomponent *calendar = parse_calendar(argv[1], &status);
+    if (!calendar) return status;
     struct icaltimetype start = icaltime_from_string(argv[2]);
     struct icaltimetype end = icaltime_from_string(argv[3]);
     long count = 0;
