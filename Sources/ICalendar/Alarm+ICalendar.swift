@@ -44,11 +44,7 @@ extension Alarm {
     func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
         writer.begin(component: "VALARM")
         func add(_ name: String, _ value: String?, parameters: (inout ContentWriter) -> Void = { _ in }) {
-            guard let value else { return }
-            writer.begin(line: name)
-            parameters(&writer)
-            if let kept = propertyParameters[name] { writer.parameters(kept) }
-            writer.finish(value: value)
+            if let value { writer.property(name, value, kept: propertyParameters, parameters: parameters) }
         }
         add("ACTION", action.token)
         switch trigger {

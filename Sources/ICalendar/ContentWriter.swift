@@ -21,8 +21,8 @@ struct ContentWriter {
 
     /// Forgets what was written, keeping the storage for the next chunk.
     mutating func removeAll() {
-        makeOutputUnique()
-        output.removeAll()
+        // A shared buffer is left to its other owner rather than copied only to be emptied.
+        if isKnownUniquelyReferenced(&output) { output.removeAll() } else { output = OutputBytes() }
     }
 
     /// `BEGIN:VCALENDAR` and the calendar's own properties.
@@ -56,6 +56,18 @@ struct ContentWriter {
         finish(value: name)
     }
 
+    /// A whole property: `parameters` writes those calport sets, then come those the input had on it
+    /// (`kept[name]`, which most events leave empty), then the value.
+    mutating func property(
+        _ name: String, _ value: String, kept: [String: [Parameter]],
+        parameters: (inout ContentWriter) -> Void = { _ in }
+    ) {
+        begin(line: name)
+        parameters(&self)
+        if !kept.isEmpty, let list = kept[name] { self.parameters(list) }
+        finish(value: value)
+    }
+
     /// Starts a content line with its name; its parameters, then its value, follow.
     mutating func begin(line name: String) {
         makeOutputUnique()
@@ -66,9 +78,7 @@ struct ContentWriter {
     /// One parameter of the line begun, with one value.
     mutating func parameter(_ name: String, _ value: String) {
         makeOutputUnique()
-        append(byte: UInt8(ascii: ";"))
-        append(name)
-        append(byte: UInt8(ascii: "="))
+        appendParameterName(name)
         appendParameterValue(value)
     }
 
@@ -76,9 +86,7 @@ struct ContentWriter {
     mutating func parameters(_ list: [Parameter]) {
         makeOutputUnique()
         for parameter in list {
-            append(byte: UInt8(ascii: ";"))
-            append(parameter.name)
-            append(byte: UInt8(ascii: "="))
+            appendParameterName(parameter.name)
             for (index, value) in parameter.values.enumerated() {
                 if index > 0 { append(byte: UInt8(ascii: ",")) }
                 appendParameterValue(value)
@@ -93,6 +101,13 @@ struct ContentWriter {
         append(value)
         output.append(0x0D)
         output.append(0x0A)
+    }
+
+    /// `;NAME=`, before a parameter's values.
+    private mutating func appendParameterName(_ name: String) {
+        append(byte: UInt8(ascii: ";"))
+        append(name)
+        append(byte: UInt8(ascii: "="))
     }
 
     /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`.

@@ -58,6 +58,7 @@ enum ConferenceProvider: CaseIterable {
 
     private static let scheme = Array("https://".utf8)
 
+    /// A plain loop: the standard library's `firstRange(of:)` made ics→ics 45 % slower here.
     private static func containsHTTPS(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

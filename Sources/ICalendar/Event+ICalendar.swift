@@ -170,21 +170,16 @@ extension Event {
     /// Writes the VEVENT for this event, modelled properties first in RFC 5545 order, then the extras.
     func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
         writer.begin(component: "VEVENT")
-        // Parameters the input had on modelled properties go back on them; most events have none.
-        let keepsParameters = !propertyParameters.isEmpty
+        // Parameters the input had on modelled properties go back on them.
         func add(_ name: String, _ value: String?) {
-            guard let value else { return }
-            writer.begin(line: name)
-            if keepsParameters, let kept = propertyParameters[name] { writer.parameters(kept) }
-            writer.finish(value: value)
+            if let value { writer.property(name, value, kept: propertyParameters) }
         }
         func addTime(_ name: String, _ time: CalendarTime?, range: String? = nil) {
             guard let time else { return }
-            writer.begin(line: name)
-            encoder.writeParameters(of: time, to: &writer)
-            if let range { writer.parameter("RANGE", range) }
-            if keepsParameters, let kept = propertyParameters[name] { writer.parameters(kept) }
-            writer.finish(value: encoder.timeText(time))
+            writer.property(name, encoder.timeText(time), kept: propertyParameters) { writer in
+                encoder.writeParameters(of: time, to: &writer)
+                if let range { writer.parameter("RANGE", range) }
+            }
         }
         add("UID", uid.isEmpty ? nil : TextCodec.escape(uid))
         addTime("DTSTAMP", timestamp)
@@ -199,10 +194,9 @@ extension Event {
         add("SUMMARY", summary.map(TextCodec.escape))
         add("DESCRIPTION", description.map(TextCodec.escape))
         if let htmlDescription {
-            writer.begin(line: "X-ALT-DESC")
-            writer.parameter("FMTTYPE", "text/html")
-            if keepsParameters, let kept = propertyParameters["X-ALT-DESC"] { writer.parameters(kept) }
-            writer.finish(value: TextCodec.escape(htmlDescription))
+            writer.property("X-ALT-DESC", TextCodec.escape(htmlDescription), kept: propertyParameters) { writer in
+                writer.parameter("FMTTYPE", "text/html")
+            }
         }
         for (index, location) in locations.enumerated() {
             location.write(to: &writer, primary: index == 0)

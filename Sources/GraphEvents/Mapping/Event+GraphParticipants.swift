@@ -108,17 +108,16 @@ extension GraphDecoder {
         if let status = self.object("status", of: object, at: path()),
             let response = string("response", of: status, at: "\(path()).status")
         {
-            let key =
-                Event.graphResponses[response] != nil
-                ? response : Event.graphResponses.keys.first { $0.caseInsensitiveEquals(response) }
-            attendee.participationStatus = key.flatMap { Event.graphResponses[$0] }
-            if key == nil {
+            if let (key, status) = Event.graphResponses.graphEntry(named: response) {
+                attendee.participationStatus = status
+                if key == "organizer" || key == "notResponded" {
+                    participant.parameters.append(Parameter(Event.responseParameter, key))
+                    attendee.participant = participant
+                }
+            } else {
                 report(
                     .warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored",
                     at: "\(path()).status.response")
-            } else if key == "organizer" || key == "notResponded" {
-                participant.parameters.append(Parameter(Event.responseParameter, key!))
-                attendee.participant = participant
             }
         }
         return attendee

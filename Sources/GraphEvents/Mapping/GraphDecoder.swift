@@ -61,7 +61,7 @@ struct GraphDecoder {
         _ key: String, of object: JSONObject, at path: @autoclosure () -> String, _ cases: [String: Value]
     ) -> Value? {
         guard let text = string(key, of: object, at: path()) else { return nil }
-        if let value = cases[text] ?? cases.first(where: { $0.key.caseInsensitiveEquals(text) })?.value { return value }
+        if let value = cases.graphEntry(named: text)?.value { return value }
         let known = cases.keys.sorted().joined(separator: ", ")
         report(
             .warning, "graph-unknown-value", "unknown value \"\(text)\" for \(key) (known: \(known)); ignored",
@@ -79,5 +79,14 @@ struct GraphDecoder {
             .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",
             at: "\(path()).\(key)")
         return nil
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The entry for a Graph enumeration name, matched case-insensitively as Graph does (`"Required"`
+    /// is `"required"`); the exact name is tried first, since it is the usual one.
+    func graphEntry(named name: String) -> (key: String, value: Value)? {
+        if let value = self[name] { return (name, value) }
+        return first { $0.key.caseInsensitiveEquals(name) }.map { ($0.key, $0.value) }
     }
 }

@@ -69,9 +69,7 @@ extension GraphDecoder {
         recurrence.index = enumeration("index", of: pattern, at: patternPath(), PatternedRecurrence.indexNames) ?? 1
         for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath()) ?? []).enumerated() {
             let name = day.stringValue ?? ""
-            if let weekday = PatternedRecurrence.weekdayNames.first(where: { $0.key.caseInsensitiveEquals(name) })?
-                .value
-            {
+            if let weekday = PatternedRecurrence.weekdayNames.graphEntry(named: name)?.value {
                 recurrence.daysOfWeek.append(weekday)
             } else {
                 report(

@@ -67,13 +67,7 @@ public struct ZoneClock: Sendable {
         guard table.covered.contains(wall) else {
             return table.rules.utcSeconds(for: LocalDateTime(secondsSinceEpoch: wall))
         }
-        let wallStarts = table.wallStarts
-        var low = 0
-        var high = wallStarts.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if wallStarts[middle] <= wall { low = middle + 1 } else { high = middle }
-        }
+        let low = Self.countNotAfter(wall, in: table.wallStarts)
         guard low > 0 else { return wall - table.offsetsBefore[0] }
         let index = low - 1
         let before = table.offsetsBefore[index]
@@ -95,14 +89,20 @@ public struct ZoneClock: Sendable {
     public func offset(at instant: Int) -> Int {
         guard let table else { return 0 }
         guard table.covered.contains(instant) else { return table.rules.offset(atUTCSeconds: instant) }
-        let instants = table.instants
+        let low = Self.countNotAfter(instant, in: table.instants)
+        return low == 0 ? table.offsetsBefore[0] : table.offsetsAfter[low - 1]
+    }
+
+    /// How many of the ascending `values` are at or before `value`: the index of the first later one.
+    @inline(__always)
+    private static func countNotAfter(_ value: Int, in values: [Int]) -> Int {
         var low = 0
-        var high = instants.count
+        var high = values.count
         while low < high {
             let middle = (low + high) >> 1
-            if instants[middle] <= instant { low = middle + 1 } else { high = middle }
+            if values[middle] <= value { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? table.offsetsBefore[0] : table.offsetsAfter[low - 1]
+        return low
     }
 
     /// The zone's rules, for wall-clock arithmetic; nil for UTC.
