@@ -14,6 +14,18 @@ public struct GraphEventMapper: Sendable {
     /// The event `value` describes, then an override for each of its `exceptionOccurrences`; empty
     /// when it is not an event (the diagnostics say why). `location` locates the object in its input.
     public func events(from value: JSONValue, location: SourceLocation = SourceLocation()) -> GraphMapping<[Event]> {
+        JSONTapeDocument(value).withRoot { events(from: $0, location: location) }
+    }
+
+    /// An exception instance (`type: exception`) as an override of `master`: same UID, and a
+    /// RECURRENCE-ID in the master's form from `originalStart` (or the date in `occurrenceId`).
+    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation())
+        -> GraphMapping<Event?>
+    {
+        JSONTapeDocument(value).withRoot { override(from: $0, of: master, location: location) }
+    }
+
+    func events(from value: JSONNode, location: SourceLocation) -> GraphMapping<[Event]> {
         let path = location.jsonPath ?? "$"
         guard let object = value.objectValue else {
             return GraphMapping(output: [], diagnostics: [notAnEvent(value, location)])
@@ -22,7 +34,7 @@ public struct GraphEventMapper: Sendable {
         event.decodeGraphRecurrence(object, at: path, &decoder)
         var events = event.start == nil ? [] : [event]
         var overrideDiagnostics: [Diagnostic] = []
-        for (position, exception) in (decoder.array("exceptionOccurrences", of: object, at: path) ?? []).enumerated() {
+        for (position, exception) in decoder.array("exceptionOccurrences", of: object, at: path).enumerated() {
             var itemLocation = location
             itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
             let mapped = override(from: exception, of: event, location: itemLocation)
@@ -39,11 +51,7 @@ public struct GraphEventMapper: Sendable {
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 
-    /// An exception instance (`type: exception`) as an override of `master`: same UID, and a
-    /// RECURRENCE-ID in the master's form from `originalStart` (or the date in `occurrenceId`).
-    public func override(from value: JSONValue, of master: Event, location: SourceLocation = SourceLocation())
-        -> GraphMapping<Event?>
-    {
+    func override(from value: JSONNode, of master: Event, location: SourceLocation) -> GraphMapping<Event?> {
         let path = location.jsonPath ?? "$"
         guard let object = value.objectValue else {
             return GraphMapping(output: nil, diagnostics: [notAnEvent(value, location)])
@@ -71,7 +79,7 @@ public struct GraphEventMapper: Sendable {
     }
 
     /// Every facet but recurrence, in the order the service writes them.
-    private func decode(_ object: JSONObject, location: SourceLocation) -> (Event, GraphDecoder) {
+    private func decode(_ object: JSONNode, location: SourceLocation) -> (Event, GraphDecoder) {
         let path = location.jsonPath ?? "$"
         var decoder = GraphDecoder(location: location)
         let id = decoder.string("id", of: object, at: path)
@@ -80,7 +88,7 @@ public struct GraphEventMapper: Sendable {
             decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
                 "transactionId", of: object, at: path)
             // A POST body has no identity at all: derive one from its content, so it is stable.
-            ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(.object(object)))
+            ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(object.value))
         if decoder.eventID == nil { decoder.eventID = uid }
         var event = Event(uid: uid)
         event.decodeGraphExtras(object, at: path, &decoder)
@@ -131,7 +139,7 @@ public struct GraphEventMapper: Sendable {
         return object
     }
 
-    private func notAnEvent(_ value: JSONValue, _ location: SourceLocation) -> Diagnostic {
+    private func notAnEvent(_ value: JSONNode, _ location: SourceLocation) -> Diagnostic {
         Diagnostic(
             .error, code: "graph-not-an-event", message: "expected an event object, found \(value.typeName)",
             location: location)
@@ -140,8 +148,7 @@ public struct GraphEventMapper: Sendable {
 
 extension GraphDecoder {
     /// The RECURRENCE-ID of an exception, in the form of its master's DTSTART.
-    mutating func recurrenceID(_ object: JSONObject, at path: @autoclosure () -> String, master: Event) -> CalendarTime?
-    {
+    mutating func recurrenceID(_ object: JSONNode, at path: @autoclosure () -> String, master: Event) -> CalendarTime? {
         guard let masterStart = master.start else { return nil }
         if case .utc(let utc)? = instant("originalStart", of: object, at: path()) {
             let allDayZone = master.graphExtra(.originalStartTimeZone)

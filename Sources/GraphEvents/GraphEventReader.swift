@@ -48,15 +48,8 @@ public struct GraphEventReader: Sendable {
     /// need not be held as events; the result carries the diagnostics and no records. An
     /// exception listed before its series master is handed over once the master is read.
     public func read(_ bytes: [UInt8], each: (GraphEventRecord) -> Void) -> GraphReadResult {
-        var assembler = GraphSeriesAssembler()
-        var result = GraphReadResult(records: [], diagnostics: [], nextLink: nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var walker = GraphDocumentWalker(scanner: JSONScanner(bytes: buffer, limits: limits), file: file)
-            walker.walk { assembler.add($0, each) }
-            assembler.finish(each)
-            result.diagnostics = assembler.diagnostics + walker.diagnostics
-            result.nextLink = walker.nextLink
-        }
-        return result
+        var stream = GraphEventStream(file: file, limits: limits, bytes: bytes)
+        let diagnostics = stream.finish(each: each)
+        return GraphReadResult(records: [], diagnostics: diagnostics, nextLink: stream.nextLink)
     }
 }

@@ -7,8 +7,8 @@ struct GraphSeriesAssembler {
     private let mapper = GraphEventMapper()
     /// Events that can have instances, by the names instances use for them.
     private var masters: [String: Event] = [:]
-    /// Instances read before their master.
-    private var waiting: [GraphInputItem] = []
+    /// Instances read before their master, copied out of the buffer they were read from.
+    private var waiting: [(object: JSONTapeDocument, location: SourceLocation)] = []
     private(set) var diagnostics: [Diagnostic] = []
 
     /// Maps one object, handing its events to `each` (an instance waits for its master).
@@ -17,11 +17,11 @@ struct GraphSeriesAssembler {
             if let master = master(of: item) {
                 mapInstance(item, master: master, each)
             } else {
-                waiting.append(item)
+                waiting.append((JSONTapeDocument(item.object), item.location))
             }
             return
         }
-        let mapping = mapper.events(from: .object(item.object), location: item.location)
+        let mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
         if let master = mapping.output.first { remember(master, item) }
         for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
@@ -29,19 +29,24 @@ struct GraphSeriesAssembler {
 
     /// Hands over the instances still waiting, now that no master can come.
     mutating func finish(_ each: (GraphEventRecord) -> Void) {
-        for item in waiting { mapInstance(item, master: master(of: item), each) }
+        for (object, location) in waiting {
+            object.withRoot { root in
+                let item = GraphInputItem(object: root, location: location)
+                mapInstance(item, master: master(of: item), each)
+            }
+        }
         waiting = []
     }
 
     private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
         if let master {
             guard item.object["type"]?.stringValue == "exception" else { return }
-            let mapping = mapper.override(from: .object(item.object), of: master, location: item.location)
+            let mapping = mapper.override(from: item.object, of: master, location: item.location)
             diagnostics += mapping.diagnostics
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
             return
         }
-        let mapping = mapper.events(from: .object(item.object), location: item.location)
+        let mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
         diagnostics.append(
             Diagnostic(
@@ -58,8 +63,8 @@ struct GraphSeriesAssembler {
             item.object["type"]?.stringValue == "seriesMaster" || event.isRecurring || !event.exceptionDates.isEmpty
                 || item.object["exceptionOccurrences"] != nil
         else { return }
-        for key in ["id", "iCalUId"] {
-            if let name = item.object[key]?.stringValue, masters[name] == nil { masters[name] = event }
+        for name in [item.object["id"]?.stringValue, item.object["iCalUId"]?.stringValue] {
+            if let name, masters[name] == nil { masters[name] = event }
         }
     }
 

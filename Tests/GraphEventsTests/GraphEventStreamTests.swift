@@ -50,4 +50,67 @@ import Testing
         #expect(diagnostics.map(\.location.line) == [2, 3, 4])
         #expect(diagnostics.map(\.location.jsonPath) == ["$.subject", "$[0]", nil])
     }
+
+    @Test func eventsOfATopLevelArrayArriveOneByOneOnTheirOwnLines() {
+        let text = """
+            [
+              {"id": "a", "start": {"dateTime": "2026-12-01T10:00:00"}},
+              {"id": "b", "subject": 5, "start": {"dateTime": "2026-12-02T10:00:00"}},
+              {"id": "c", "start": {"dateTime": "2026-12-03T10:00:00"}}
+            ]
+            """
+        let bytes = Array(text.utf8)
+        // The first chunk ends inside event b: a is handed over before the array is complete.
+        let cut = bytes.firstIndex(of: UInt8(ascii: "5"))!
+        var stream = GraphEventStream(file: "in.json")
+        var records: [GraphEventRecord] = []
+        stream.append(bytes[..<cut]) { records.append($0) }
+        #expect(records.map(\.event.uid) == ["a"])
+        stream.append(bytes[cut...]) { records.append($0) }
+        let diagnostics = stream.finish { records.append($0) }
+        #expect(records.map(\.event.uid) == ["a", "b", "c"])
+        #expect(records.map(\.location.line) == [2, 3, 4])
+        #expect(records.map(\.location.column) == [3, 3, 3])
+        #expect(records.map(\.location.jsonPath) == ["$[0]", "$[1]", "$[2]"])
+        // The wrong type is reported on b's own line, as the whole-input reader does.
+        #expect(diagnostics.map(\.code) == ["graph-wrong-type"])
+        #expect(diagnostics.map(\.location.line) == [3])
+        #expect(GraphEventReader(file: "in.json").read(bytes).diagnostics == diagnostics)
+    }
+
+    @Test func aPageCutShortByASyntaxErrorKeepsItsCompleteEvents() {
+        let text = """
+            {"value": [
+              {"id": "a", "start": {"dateTime": "2026-12-01T10:00:00"}},
+              {"id": "b", "start": {"dateTime": "2026-12-02T10:00:00"}},
+              {"id": "c", "start": {"dateTime": "2026-12-03T10:00:00"},,
+            """
+        for chunk in [7, 1 << 20] {
+            let streamed = stream(Array(text.utf8), chunk: chunk)
+            #expect(streamed.events.map(\.uid) == ["a", "b"])
+            #expect(streamed.records.map(\.location.line) == [2, 3])
+            #expect(
+                streamed.diagnostics.map(\.description) == [
+                    "in.json:4:60: error: unexpected ',', expected a member name; reading stops here [json-syntax]"
+                ])
+        }
+    }
+
+    @Test func anExceptionBeforeItsMasterWaitsWithItsOwnCopyOfTheBytes() {
+        // The exception is read first, from a buffer the stream drops and reuses; it becomes an
+        // override only once the master is read, chunks later.
+        let exception =
+            #"{"id": "x1", "type": "exception", "seriesMasterId": "m", "subject": "moved", "#
+            + #""originalStart": "2026-12-08T09:00:00Z", "start": {"dateTime": "2026-12-08T11:00:00", "timeZone": "UTC"}}"#
+        let master =
+            #"{"id": "m", "iCalUId": "series@example.com", "type": "seriesMaster", "subject": "weekly", "#
+            + #""start": {"dateTime": "2026-12-01T09:00:00", "timeZone": "UTC"}, "#
+            + #""recurrence": {"pattern": {"type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]}, "#
+            + #""range": {"type": "noEnd", "startDate": "2026-12-01"}}}"#
+        let padding = String(repeating: " ", count: 70_000)
+        let streamed = stream(Array("\(exception)\n\(padding)\n\(master)\n".utf8), chunk: 4_096)
+        #expect(streamed.events.map(\.uid) == ["series@example.com", "series@example.com"])
+        #expect(streamed.events.map(\.summary) == ["weekly", "moved"])
+        #expect(streamed.events.last?.recurrenceID?.time == utc(2026, 12, 8, 9))
+    }
 }

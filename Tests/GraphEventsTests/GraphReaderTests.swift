@@ -97,6 +97,14 @@ import Testing
         #expect(result.diagnostics.map(\.code) == ["json-duplicate-key"])
     }
 
+    @Test func escapedMemberNamesAreTheNamesTheyDecodeTo() {
+        // "subj\u0065ct" is "subject" (RFC 8259 §7); repeated in escaped form, the last value wins.
+        let result = readGraph(
+            #"{"id": "e", "subj\u0065ct": "x", "\u0073ubject": "y", "start": {"dateTime": "2026-12-01T10:00:00"}}"#)
+        #expect(result.events.first?.summary == "y")
+        #expect(result.diagnostics.map(\.code) == ["json-duplicate-key"])
+    }
+
     @Test func notAnEventAndNotJSON() {
         #expect(readGraph("[1]").diagnostics.map(\.code) == ["graph-not-an-event"])
         #expect(readGraph("\"x\"").diagnostics.map(\.code) == ["json-syntax"])

@@ -83,51 +83,65 @@ public struct JSONStreamReader: Sendable {
     /// The next top-level value; nil at the end of the input, or, before `finish()`, when the next
     /// value has not fully arrived.
     public mutating func next() throws(JSONError) -> JSONDocument? {
+        let dropped = dropped
+        let document: JSONDocument?? = try step { scanner, isFinished throws(JSONError) in
+            guard scanner.peekSignificant() != nil else { return .some(nil) }
+            let start = scanner.index
+            let value = try scanner.parseValue()
+            // A number at the very end may go on in the next chunk.
+            if !isFinished, scanner.isAtEnd, value.numberValue != nil { return nil }
+            let (line, column) = scanner.lines.position(of: start, in: scanner.bytes)
+            return JSONDocument(
+                value: value, line: line, column: column, offset: dropped + start,
+                warnings: scanner.warnings.map { Self.shifted($0, by: dropped) })
+        }
+        return document ?? nil
+    }
+
+    /// Runs `body` on a scanner at the first unread byte and, when it returns a value, keeps what
+    /// it read. Before `finish()`, it returns nil when `body` does (it wants more input) or runs out
+    /// of input, and the same bytes are tried again once at least twice as many have arrived; a
+    /// syntax error ends the stream, since without a grammar there is no safe place to resume.
+    /// `body` is told whether the input is complete; offsets it sees are those of the buffer, which
+    /// starts `droppedCount` bytes into the input.
+    mutating func step<Value>(
+        _ body: (inout JSONScanner, _ isFinished: Bool) throws(JSONError) -> Value?
+    ) throws(JSONError) -> Value? {
         guard isFinished || bytes.count - index >= 2 * unreadAtLastAttempt else { return nil }
-        let result: Result<JSONDocument?, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+        let result: Result<Value?, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer, index: index, limits: limits)
             scanner.lines = lines
-            guard scanner.peekSignificant() != nil else {
-                index = scanner.index
-                return .success(nil)
-            }
-            let start = scanner.index
             do throws(JSONError) {
-                let value = try scanner.parseValue()
-                // A number at the very end may go on in the next chunk.
-                if !isFinished, scanner.index == buffer.count, value.numberValue != nil { return waitForMore(start) }
-                let (line, column) = scanner.lines.position(of: start, in: buffer)
+                guard let value = try body(&scanner, isFinished) else { return .success(waitForMore()) }
                 index = scanner.index
                 lines = scanner.lines
                 unreadAtLastAttempt = 0
-                return .success(
-                    JSONDocument(
-                        value: value, line: line, column: column, offset: dropped + start,
-                        warnings: scanner.warnings.map { shifted($0) }))
+                return .success(value)
             } catch {
-                if !isFinished && scanner.index >= buffer.count { return waitForMore(start) }
-                // A syntax error ends the stream: without a grammar there is no safe place to resume.
+                if !isFinished && scanner.index >= buffer.count { return .success(waitForMore()) }
                 index = buffer.count
                 lines = scanner.lines
-                return .failure(shifted(error))
+                return .failure(Self.shifted(error, by: dropped))
             }
         }
         return try result.get()
     }
 
-    private mutating func waitForMore(_ start: Int) -> Result<JSONDocument?, JSONError> {
-        index = start
-        unreadAtLastAttempt = bytes.count - start
-        return .success(nil)
+    /// How many bytes of the input were dropped from the front of the buffer.
+    var droppedCount: Int { dropped }
+
+    private mutating func waitForMore<Value>() -> Value? {
+        unreadAtLastAttempt = bytes.count - index
+        return nil
     }
 
-    private func shifted(_ error: JSONError) -> JSONError {
+    static func shifted(_ error: JSONError, by dropped: Int) -> JSONError {
         var error = error
         error.offset += dropped
         return error
     }
 
-    private func shifted(_ warning: JSONWarning) -> JSONWarning {
+    static func shifted(_ warning: JSONWarning, by dropped: Int) -> JSONWarning {
         var warning = warning
         warning.offset += dropped
         return warning

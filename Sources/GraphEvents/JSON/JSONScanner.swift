@@ -60,35 +60,45 @@ struct JSONScanner {
 
     // MARK: Values
 
-    /// Reads one complete value.
-    mutating func parseValue(depth: Int = 0) throws(JSONError) -> JSONValue {
+    /// Reads one complete value, appending its tokens to `tape` (see `JSONToken`). A value cut
+    /// short by an error leaves its open containers with `next` zero.
+    mutating func record(into tape: inout [JSONToken], depth: Int = 0) throws(JSONError) {
         guard let byte = peekSignificant() else { throw unexpected("a value") }
+        let position = tape.count
         switch byte {
         case UInt8(ascii: "{"):
-            return .object(try parseObject(depth: depth + 1))
+            try recordObject(into: &tape, depth: depth + 1)
         case UInt8(ascii: "["):
             guard depth + 1 <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
+            tape.append(JSONToken(kind: .array, start: index, end: 0, next: 0))
             index += 1
-            var elements: [JSONValue] = []
-            if consumeIf(UInt8(ascii: "]")) { return .array(elements) }
-            repeat {
-                elements.append(try parseValue(depth: depth + 1))
-            } while try continueList(closer: UInt8(ascii: "]"))
-            return .array(elements)
+            if !consumeIf(UInt8(ascii: "]")) {
+                repeat {
+                    try record(into: &tape, depth: depth + 1)
+                } while try continueList(closer: UInt8(ascii: "]"))
+            }
+            tape[position].end = index
+            tape[position].next = tape.count
         case UInt8(ascii: "\""):
-            return .string(try parseString())
+            try recordString(into: &tape)
         case UInt8(ascii: "t"):
-            try literal("true")
-            return .bool(true)
+            try recordLiteral("true", .true, into: &tape)
         case UInt8(ascii: "f"):
-            try literal("false")
-            return .bool(false)
+            try recordLiteral("false", .false, into: &tape)
         case UInt8(ascii: "n"):
-            try literal("null")
-            return .null
+            try recordLiteral("null", .null, into: &tape)
         default:
-            return .number(try parseNumber())
+            let start = index
+            _ = try parseNumber()
+            tape.append(JSONToken(kind: .number, start: start, end: index, next: position + 1))
         }
+    }
+
+    /// Reads one complete value as a `JSONValue`.
+    mutating func parseValue(depth: Int = 0) throws(JSONError) -> JSONValue {
+        var tape: [JSONToken] = []
+        try record(into: &tape, depth: depth)
+        return tape.withUnsafeBufferPointer { JSONNode(tokens: $0, bytes: bytes, index: 0).value }
     }
 
     /// After a list element: true when a comma follows, false at the closing bracket.
@@ -98,35 +108,70 @@ struct JSONScanner {
         throw unexpected(closer == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'")
     }
 
-    mutating func parseObject(depth: Int) throws(JSONError) -> JSONObject {
+    private mutating func recordObject(into tape: inout [JSONToken], depth: Int) throws(JSONError) {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
-        var builder = JSONObjectBuilder()
-        if consumeIf(UInt8(ascii: "}")) { return builder.object }
-        repeat {
-            _ = peekSignificant()
-            let keyOffset = index
-            let key = try parseKey()
-            if builder.add(key, try parseValue(depth: depth)) {
-                warnings.append(duplicateKey(key, at: keyOffset))
+        let position = tape.count
+        tape.append(JSONToken(kind: .object, start: index - 1, end: 0, next: 0))
+        if !consumeIf(UInt8(ascii: "}")) {
+            repeat {
+                guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
+                let key = tape.count
+                try recordString(into: &tape)
+                // Noted before the value is read, so that an object cut short by an error inside
+                // this value still finds the member.
+                let mayRepeat = noteName(at: key, of: position, in: &tape)
+                try expect(UInt8(ascii: ":"), "':'")
+                try record(into: &tape, depth: depth)
+                if mayRepeat { shadowEarlierMember(named: key, of: position, in: &tape) }
+            } while try continueList(closer: UInt8(ascii: "}"))
+        }
+        tape[position].end = index
+        tape[position].next = tape.count
+    }
+
+    /// Notes a member name in its token (`JSONToken.signature`) and in the object's `bits` and
+    /// flags; returns whether an earlier member may have the same name.
+    private func noteName(at key: Int, of object: Int, in tape: inout [JSONToken]) -> Bool {
+        let keyToken = tape[key]
+        let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
+        if let first = name.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
+            tape[object].flags.insert(.hasCapitalizedKey)
+        }
+        tape[key].bits = JSONToken.signature(name)
+        // An escaped name's bit is not that of its text: such an object lets every lookup search.
+        let bit = keyToken.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(name)
+        defer { tape[object].bits |= bit }
+        return tape[object].bits & bit != 0
+    }
+
+    /// Marks an earlier member of the same name as shadowed, and warns: the last value is used.
+    private mutating func shadowEarlierMember(named key: Int, of object: Int, in tape: inout [JSONToken]) {
+        let keyToken = tape[key]
+        let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
+        let decoded = keyToken.flags.contains(.escaped) ? JSONNode.decodeString(keyToken, in: bytes) : nil
+        var earlier = object + 1
+        while earlier < key {
+            let other = tape[earlier]
+            let same =
+                decoded.map { $0 == JSONNode.decodeString(other, in: bytes) } ?? JSONNode.equal(other, name, in: bytes)
+            if same, !other.flags.contains(.shadowed) {
+                tape[earlier].flags.insert(.shadowed)
+                let text = decoded ?? JSONNode.decodeString(keyToken, in: bytes)
+                warnings.append(
+                    JSONWarning(
+                        code: "json-duplicate-key",
+                        error("duplicate key \"\(text)\"; the last value is used", at: keyToken.start - 1)))
+                return
             }
-        } while try continueList(closer: UInt8(ascii: "}"))
-        return builder.object
+            earlier = tape[earlier + 1].next
+        }
     }
 
-    mutating func duplicateKey(_ key: String, at offset: Int) -> JSONWarning {
-        JSONWarning(code: "json-duplicate-key", error("duplicate key \"\(key)\"; the last value is used", at: offset))
-    }
-
-    /// A member name and its colon.
-    mutating func parseKey() throws(JSONError) -> String {
-        guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
-        let key = try parseString()
-        try expect(UInt8(ascii: ":"), "':'")
-        return key
-    }
-
-    private mutating func literal(_ word: StaticString) throws(JSONError) {
+    private mutating func recordLiteral(_ word: StaticString, _ kind: JSONToken.Kind, into tape: inout [JSONToken])
+        throws(JSONError)
+    {
+        let start = index
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else {
             // Cut off by the end of the input: say so, so that a chunked reader waits for more.
@@ -137,79 +182,83 @@ struct JSONScanner {
             throw error("invalid literal", at: index + offset)
         }
         index += count
+        tape.append(JSONToken(kind: kind, start: start, end: index, next: tape.count + 1))
     }
 
     // MARK: Strings
 
-    mutating func parseString() throws(JSONError) -> String {
+    /// Reads a string (a key or a value) from its opening quote without decoding it; escapes are
+    /// checked, bytes that are not UTF-8 reported.
+    private mutating func recordString(into tape: inout [JSONToken]) throws(JSONError) {
         index += 1  // the opening quote
         let start = index
-        while true {
-            index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+        var flags: JSONToken.Flags = []
+        index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\""), index - start <= limits.maximumStringLength {
+            index += 1
+        } else {
+            // Escapes, a control character, the end of the input or a long string: the full check.
+            index = start
+            var length = DecodedLength()
+            try scanStringBody(decodingInto: &length)
+            if length.hasEscapes { flags.insert(.escaped) }
+        }
+        let end = index - 1
+        checkUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end]), at: start - 1)
+        tape.append(JSONToken(kind: .string, flags: flags, start: start, end: end, next: tape.count + 1))
+    }
+
+    /// Reads a string's bytes from after its opening quote to after its closing one, handing each
+    /// decoded byte to `sink` (escapes decoded).
+    mutating func scanStringBody(decodingInto sink: inout some JSONStringSink) throws(JSONError) {
+        let start = index
+        while index < bytes.count {
+            let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+            sink.append(UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+            index = runEnd
+            if sink.count > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
             guard index < bytes.count else { break }
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                if index - start > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
-                let text = decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start - 1)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
-            if byte < 0x20 { throw error("control character in string") }
             index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return
+            case UInt8(ascii: "\\"):
+                try appendEscape(to: &sink)
+                if sink.count > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
+            default:
+                throw error("control character in string", at: index - 1)
+            }
         }
         throw error("unterminated string", at: start - 1)
     }
 
-    /// The string of these bytes; bytes that are not UTF-8 become U+FFFD and a warning located at
-    /// the string's opening quote, since RFC 8259 §8.1 requires UTF-8 and the text changes.
-    private mutating func decodeUTF8(_ utf8: UnsafeBufferPointer<UInt8>, at quote: Int) -> String {
-        let text = String(decoding: utf8, as: UTF8.self)
-        // Decoding replaced something exactly when the text's bytes differ from the input's.
-        if JSONStringBytes.isASCII(utf8) || text.utf8.elementsEqual(utf8) { return text }
+    /// Bytes that are not UTF-8 become U+FFFD when the string is decoded: a warning located at the
+    /// string's opening quote says so, since RFC 8259 §8.1 requires UTF-8 and the text changes.
+    /// Escapes decode to whole characters, so the raw bytes are UTF-8 exactly when the decoded are.
+    private mutating func checkUTF8(_ utf8: UnsafeBufferPointer<UInt8>, at quote: Int) {
+        if JSONStringBytes.isASCII(utf8) || String(decoding: utf8, as: UTF8.self).utf8.elementsEqual(utf8) { return }
         warnings.append(
             JSONWarning(
                 code: "invalid-utf8",
                 error("string holds bytes that are not UTF-8; each is replaced with U+FFFD", at: quote)))
-        return text
     }
 
     private mutating func stringTooLong(at offset: Int) -> JSONError {
         error("string longer than the limit of \(limits.maximumStringLength) bytes", at: offset)
     }
 
-    /// The slow path, for strings with escapes: decode into a byte buffer.
-    private mutating func parseEscapedString(from start: Int) throws(JSONError) -> String {
-        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return buffer.withUnsafeBufferPointer { decodeUTF8($0, at: start - 1) }
-            case UInt8(ascii: "\\"):
-                try appendEscape(to: &buffer)
-            case 0..<0x20:
-                throw error("control character in string", at: index - 1)
-            default:
-                buffer.append(byte)
-            }
-            if buffer.count > limits.maximumStringLength { throw stringTooLong(at: start - 1) }
-        }
-        throw error("unterminated string", at: start - 1)
-    }
-
-    private mutating func appendEscape(to buffer: inout [UInt8]) throws(JSONError) {
+    private mutating func appendEscape(to sink: inout some JSONStringSink) throws(JSONError) {
         guard index < bytes.count else { throw error("unterminated escape") }
         let byte = bytes[index]
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(byte)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): sink.append(byte)
+        case UInt8(ascii: "b"): sink.append(0x08)
+        case UInt8(ascii: "f"): sink.append(0x0C)
+        case UInt8(ascii: "n"): sink.append(0x0A)
+        case UInt8(ascii: "r"): sink.append(0x0D)
+        case UInt8(ascii: "t"): sink.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try hexQuad()
             if (0xD800..<0xDC00).contains(scalar) {
@@ -225,7 +274,7 @@ struct JSONScanner {
             } else if (0xDC00..<0xE000).contains(scalar) {
                 scalar = 0xFFFD
             }
-            buffer.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+            for unit in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { sink.append(unit) }
         default:
             throw error("invalid escape", at: index - 2)
         }
@@ -255,7 +304,7 @@ struct JSONScanner {
     // MARK: Numbers
 
     /// A number by the RFC 8259 grammar; integers of up to 15 digits take a fast path.
-    private mutating func parseNumber() throws(JSONError) -> Double {
+    mutating func parseNumber() throws(JSONError) -> Double {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }

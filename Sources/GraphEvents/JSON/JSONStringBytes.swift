@@ -14,7 +14,8 @@ enum JSONStringBytes {
             let backslashes = word ^ (ones &* 0x5C)
             let special =
                 ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { break }
+            // The lowest flagged byte is exact (borrows only run upwards), so it is the one.
+            if case let found = special & highs, found != 0 { return index + found.trailingZeroBitCount / 8 }
             index += 8
         }
         while index < bytes.count && !needsAttention(bytes[index]) { index += 1 }
@@ -40,5 +41,31 @@ enum JSONStringBytes {
             index += 1
         }
         return true
+    }
+}
+
+/// Where a JSON string's decoded bytes go: plain runs copied as they are, and the bytes escapes
+/// decode to.
+protocol JSONStringSink {
+    var count: Int { get }
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>)
+    mutating func append(_ decodedByte: UInt8)
+}
+
+extension [UInt8]: JSONStringSink {
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) { append(contentsOf: run) }
+}
+
+/// A sink that keeps nothing: it measures the decoded string and notes whether it had escapes,
+/// which is all a reader needs before the string is asked for.
+struct DecodedLength: JSONStringSink {
+    private(set) var count = 0
+    private(set) var hasEscapes = false
+
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) { count += run.count }
+
+    mutating func append(_ decodedByte: UInt8) {
+        count += 1
+        hasEscapes = true
     }
 }

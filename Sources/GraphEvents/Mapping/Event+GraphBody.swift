@@ -7,7 +7,7 @@ extension Event {
     /// `body`: HTML is kept as the HTML description (X-ALT-DESC) with a plain-text DESCRIPTION made
     /// from it; a text body is the DESCRIPTION itself.
     mutating func decodeGraphBody(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         guard let body = decoder.object("body", of: object, at: path()),
             let content = decoder.string("content", of: body, at: "\(path()).body"), !content.isEmpty

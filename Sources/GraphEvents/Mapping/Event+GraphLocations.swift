@@ -4,9 +4,9 @@ extension Event {
     /// `locations` when present (each with address and coordinates), else the single `location`.
     /// Graph's `location` of a multi-place event only joins the names with "; ", so it adds nothing.
     mutating func decodeGraphLocations(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
-        let list = decoder.array("locations", of: object, at: path()) ?? []
+        let list = decoder.array("locations", of: object, at: path())
         locations = list.enumerated().compactMap { index, value in
             func itemPath() -> String { "\(path()).locations[\(index)]" }
             guard let item = value.objectValue else {
@@ -41,16 +41,17 @@ extension Event {
     /// leaves them out.
     private static func graphLocation(_ location: Location, _ style: GraphOutputStyle) -> JSONValue {
         var result = JSONObject([JSONMember("displayName", .string(location.name))])
-        for (member, parameter) in locationParameters where style == .full || !member.hasPrefix("uniqueId") {
+        for (member, parameter) in locationParameters where style == .full || !member.description.hasPrefix("uniqueId")
+        {
             if let value = location.parameters.first(where: { $0.name == parameter })?.values.first {
-                result[member] = .string(value)
+                result[member.description] = .string(value)
             }
         }
         if let uri = location.uri { result["locationUri"] = .string(uri) }
         if let address = location.address {
             var fields = JSONObject()
             for (member, path) in addressFields {
-                if let value = address[keyPath: path] { fields[member] = .string(value) }
+                if let value = address[keyPath: path] { fields[member.description] = .string(value) }
             }
             result["address"] = .object(fields)
         }
@@ -61,20 +62,20 @@ extension Event {
     }
 
     /// Graph location members without a model field, kept as LOCATION parameters.
-    static let locationParameters: KeyValuePairs<String, String> = [
+    static let locationParameters: KeyValuePairs<StaticString, String> = [
         "locationType": "X-CALPORT-GRAPH-LOCATION-TYPE", "uniqueId": "X-CALPORT-GRAPH-UNIQUE-ID",
         "uniqueIdType": "X-CALPORT-GRAPH-UNIQUE-ID-TYPE", "locationEmailAddress": "X-CALPORT-GRAPH-LOCATION-EMAIL",
     ]
 
     /// Graph `physicalAddress` members and the model fields they fill.
-    static let addressFields: KeyValuePairs<String, any WritableKeyPath<PostalAddress, String?> & Sendable> = [
+    static let addressFields: KeyValuePairs<StaticString, any WritableKeyPath<PostalAddress, String?> & Sendable> = [
         "street": \.street, "city": \.city, "state": \.state, "countryOrRegion": \.country, "postalCode": \.postalCode,
     ]
 }
 
 extension GraphDecoder {
     /// One Graph `location`; nil when it names nothing (Graph sends `{"displayName": ""}` for none).
-    mutating func location(_ object: JSONObject, at path: @autoclosure () -> String) -> Location? {
+    mutating func location(_ object: JSONNode, at path: @autoclosure () -> String) -> Location? {
         var location = Location(name: string("displayName", of: object, at: path()) ?? "")
         for (member, parameter) in Event.locationParameters {
             if let value = string(member, of: object, at: path()), !value.isEmpty {

@@ -4,7 +4,7 @@ extension Event {
     /// `onlineMeeting.joinUrl` → a CONFERENCE (RFC 7986) and Outlook's X-MICROSOFT-SKYPETEAMSMEETINGURL;
     /// the conference id and toll number ride along as CONFERENCE parameters.
     mutating func decodeGraphOnlineMeeting(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         guard let meeting = decoder.object("onlineMeeting", of: object, at: path()),
             let joinURL = decoder.string("joinUrl", of: meeting, at: "\(path()).onlineMeeting")
@@ -31,14 +31,14 @@ extension Event {
         var meeting = JSONObject([JSONMember("joinUrl", .string(conference.uri))])
         for (member, parameter) in Self.meetingParameters {
             if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first {
-                meeting[member] = .string(value)
+                meeting[member.description] = .string(value)
             }
         }
         object["onlineMeeting"] = .object(meeting)
     }
 
     static let teamsURLProperty = "X-MICROSOFT-SKYPETEAMSMEETINGURL"
-    static let meetingParameters: KeyValuePairs<String, String> = [
+    static let meetingParameters: KeyValuePairs<StaticString, String> = [
         "conferenceId": "X-CALPORT-GRAPH-CONFERENCE-ID", "tollNumber": "X-CALPORT-GRAPH-TOLL-NUMBER",
     ]
 }

@@ -3,12 +3,12 @@ import CalendarModel
 extension Event {
     /// `organizer` and `attendees` with their type and response.
     mutating func decodeGraphParticipants(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         if let organizer = decoder.object("organizer", of: object, at: path()) {
             self.organizer = decoder.participant(organizer, at: "\(path()).organizer")
         }
-        let list = decoder.array("attendees", of: object, at: path()) ?? []
+        let list = decoder.array("attendees", of: object, at: path())
         attendees = list.enumerated().compactMap { index, value in
             func itemPath() -> String { "\(path()).attendees[\(index)]" }
             guard let item = value.objectValue else {
@@ -82,7 +82,7 @@ extension Event {
 
 extension GraphDecoder {
     /// An `emailAddress` holder (organizer, attendee) as a `mailto:` participant.
-    mutating func participant(_ object: JSONObject, at path: @autoclosure () -> String) -> Participant? {
+    mutating func participant(_ object: JSONNode, at path: @autoclosure () -> String) -> Participant? {
         guard let email = self.object("emailAddress", of: object, at: path()) else { return nil }
         let name = string("name", of: email, at: "\(path()).emailAddress")
         guard let address = string("address", of: email, at: "\(path()).emailAddress"), !address.isEmpty else {
@@ -94,7 +94,7 @@ extension GraphDecoder {
         return Participant(address: "mailto:" + address, commonName: name)
     }
 
-    mutating func attendee(_ object: JSONObject, at path: @autoclosure () -> String) -> Attendee? {
+    mutating func attendee(_ object: JSONNode, at path: @autoclosure () -> String) -> Attendee? {
         guard var participant = participant(object, at: path()) else { return nil }
         var attendee = Attendee(participant: participant)
         switch enumeration("type", of: object, at: path(), Event.graphAttendeeTypes) {

@@ -4,10 +4,10 @@ extension Event {
     /// The members that map one to one: subject, categories, webLink, allowNewTimeProposals and
     /// the created / last-modified instants (last-modified is also the DTSTAMP).
     mutating func decodeGraphProperties(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         summary = decoder.string("subject", of: object, at: path())
-        categories = (decoder.array("categories", of: object, at: path()) ?? []).enumerated().compactMap {
+        categories = decoder.array("categories", of: object, at: path()).enumerated().compactMap {
             index, value in
             if let text = value.stringValue { return text }
             decoder.report(
@@ -41,7 +41,8 @@ extension Event {
 
 extension GraphDecoder {
     /// An `Edm.DateTimeOffset` member as a UTC time.
-    mutating func instant(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> CalendarTime? {
+    mutating func instant(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> CalendarTime?
+    {
         guard let text = string(key, of: object, at: path()) else { return nil }
         guard let utc = GraphDateTime.parseInstant(text) else {
             report(

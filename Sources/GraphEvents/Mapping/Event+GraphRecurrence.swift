@@ -4,7 +4,7 @@ extension Event {
     /// `recurrence` → RRULE, with DTSTART moved to the first real occurrence and an endDate turned
     /// into UNTIL; `cancelledOccurrences` → EXDATE.
     mutating func decodeGraphRecurrence(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         defer { decodeGraphCancelledOccurrences(object, at: path(), &decoder) }
         guard let start, let value = decoder.object("recurrence", of: object, at: path()),
@@ -29,10 +29,10 @@ extension Event {
 
     /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
     private mutating func decodeGraphCancelledOccurrences(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         guard let start else { return }
-        for (position, value) in (decoder.array("cancelledOccurrences", of: object, at: path()) ?? []).enumerated() {
+        for (position, value) in decoder.array("cancelledOccurrences", of: object, at: path()).enumerated() {
             if let text = value.stringValue, let date = GraphDateTime.parseDate(String(text.suffix(10))) {
                 exceptionDates.append(
                     start.withLocalDateTime(
@@ -42,7 +42,7 @@ extension Event {
             } else {
                 decoder.report(
                     .warning, "graph-invalid-occurrence-id",
-                    "cancelled occurrence \(JSONWriter().string(value)) names no date; ignored",
+                    "cancelled occurrence \(JSONWriter().string(value.value)) names no date; ignored",
                     at: "\(path()).cancelledOccurrences[\(position)]")
             }
         }

@@ -4,7 +4,7 @@ extension Event {
     /// `isReminderOn` and `reminderMinutesBeforeStart` → one display VALARM. A minutes value without
     /// `isReminderOn` (as in some calendarView pages) counts as on.
     mutating func decodeGraphReminder(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         let isOn = decoder.bool("isReminderOn", of: object, at: path())
         let minutes = decoder.integer("reminderMinutesBeforeStart", of: object, at: path())

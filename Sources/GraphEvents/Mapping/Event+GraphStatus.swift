@@ -4,7 +4,7 @@ extension Event {
     /// `showAs`, `sensitivity`, `importance` and `isCancelled`, read the way Outlook exports them:
     /// showAs sets both TRANSP and the finer busy status, importance both PRIORITY (1/5/9) and itself.
     mutating func decodeGraphStatus(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         if let showAs = decoder.enumeration("showAs", of: object, at: path(), Self.graphShowAs) {
             busyStatus = showAs

@@ -3,7 +3,7 @@ import CalendarModel
 extension Event {
     /// `start`, `end` and `isAllDay`: all-day events become dates (Graph's end is already exclusive).
     mutating func decodeGraphTimes(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         let isAllDay = decoder.bool("isAllDay", of: object, at: path()) ?? false
         start = decoder.calendarTime("start", of: object, at: path(), isAllDay: isAllDay)
@@ -50,7 +50,9 @@ extension Event {
 extension GraphDecoder {
     /// A `dateTimeTimeZone` member: an absent zone or `UTC` is UTC (what Graph sends without a
     /// Prefer header); any other name is kept as written with the IANA zone it resolves to.
-    mutating func calendarTime(_ key: String, of object: JSONObject, at path: @autoclosure () -> String, isAllDay: Bool)
+    mutating func calendarTime(
+        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, isAllDay: Bool
+    )
         -> CalendarTime?
     {
         func memberPath() -> String { "\(path()).\(key)" }

@@ -23,42 +23,44 @@ struct GraphDecoder {
 
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
-    func member(_ key: String, of object: JSONObject) -> JSONValue? {
-        let value = object[key] ?? object.caseInsensitiveFallback(key)?.value
-        if case .null? = value { return nil }
+    func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
+        guard let value = object[key] ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
         return value
     }
 
-    mutating func string(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> String? {
+    mutating func string(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> String? {
         typed(key, of: object, at: path(), expected: "a string") { $0.stringValue }
     }
 
-    mutating func bool(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Bool? {
+    mutating func bool(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Bool? {
         typed(key, of: object, at: path(), expected: "a boolean") { $0.boolValue }
     }
 
-    mutating func number(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Double? {
+    mutating func number(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Double? {
         typed(key, of: object, at: path(), expected: "a number") { $0.numberValue }
     }
 
-    mutating func integer(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> Int? {
+    mutating func integer(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Int? {
         typed(key, of: object, at: path(), expected: "an integer") { value in
             value.numberValue.flatMap { abs($0) < 1e15 ? Int(exactly: $0) : nil }
         }
     }
 
-    mutating func object(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> JSONObject? {
+    mutating func object(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> JSONNode? {
         typed(key, of: object, at: path(), expected: "an object") { $0.objectValue }
     }
 
-    mutating func array(_ key: String, of object: JSONObject, at path: @autoclosure () -> String) -> [JSONValue]? {
-        typed(key, of: object, at: path(), expected: "an array") { $0.arrayValue }
+    /// The elements of an array member; none when it is absent (or not an array, with a diagnostic).
+    mutating func array(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String)
+        -> JSONNode.Elements
+    {
+        typed(key, of: object, at: path(), expected: "an array") { $0.arrayValue } ?? JSONNode.Elements()
     }
 
     /// The value of an enumeration member, matched case-insensitively as Graph does
     /// (`"Required"` and `"required"` are the same), or nil with a diagnostic when unknown.
     mutating func enumeration<Value>(
-        _ key: String, of object: JSONObject, at path: @autoclosure () -> String, _ cases: [String: Value]
+        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, _ cases: [String: Value]
     ) -> Value? {
         guard let text = string(key, of: object, at: path()) else { return nil }
         if let value = cases.graphEntry(named: text)?.value { return value }
@@ -70,8 +72,8 @@ struct GraphDecoder {
     }
 
     private mutating func typed<Value>(
-        _ key: String, of object: JSONObject, at path: @autoclosure () -> String, expected: String,
-        _ cast: (JSONValue) -> Value?
+        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, expected: String,
+        _ cast: (JSONNode) -> Value?
     ) -> Value? {
         guard let value = member(key, of: object) else { return nil }
         if let typed = cast(value) { return typed }

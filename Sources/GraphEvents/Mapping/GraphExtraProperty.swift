@@ -16,7 +16,7 @@ enum GraphExtraProperty: String, CaseIterable {
     case responseStatus = "X-CALPORT-GRAPH-RESPONSE-STATUS"
 
     /// The Graph member; `responseStatus` is the `response` inside that object.
-    var member: String {
+    var member: StaticString {
         switch self {
         case .id: return "id"
         case .transactionID: return "transactionId"
@@ -57,7 +57,7 @@ extension Event {
 
     /// Copies the scalar members of `object` that the model lacks into extra properties.
     mutating func decodeGraphExtras(
-        _ object: JSONObject, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+        _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         for property in GraphExtraProperty.allCases {
             let value: String?
@@ -82,9 +82,9 @@ extension Event {
             // The id and transactionId are written by the writer, which knows the series.
             guard property != .id, property != .transactionID, let value = graphExtra(property) else { continue }
             if property == .responseStatus {
-                object[property.member] = ["response": .string(value)]
+                object[property.member.description] = ["response": .string(value)]
             } else {
-                object[property.member] = property.isBoolean ? .bool(value == "TRUE") : .string(value)
+                object[property.member.description] = property.isBoolean ? .bool(value == "TRUE") : .string(value)
             }
         }
     }

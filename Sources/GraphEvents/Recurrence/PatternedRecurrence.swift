@@ -36,7 +36,7 @@ struct PatternedRecurrence: Hashable {
 extension GraphDecoder {
     /// A `patternedRecurrence` object, or nil with diagnostics when it cannot be used.
     mutating func patternedRecurrence(
-        _ object: JSONObject, at path: @autoclosure () -> String, defaultStart: CalendarDate?
+        _ object: JSONNode, at path: @autoclosure () -> String, defaultStart: CalendarDate?
     )
         -> PatternedRecurrence?
     {
@@ -52,8 +52,8 @@ extension GraphDecoder {
                 "the recurrence has no pattern type; the series is kept as one event", at: path())
             return nil
         }
-        let range = self.object("range", of: object, at: path()) ?? JSONObject()
-        let startText = string("startDate", of: range, at: rangePath())
+        let range = self.object("range", of: object, at: path())
+        let startText = range.flatMap { string("startDate", of: $0, at: rangePath()) }
         guard let startDate = startText.flatMap(GraphDateTime.parseDate) ?? defaultStart else {
             report(
                 .error, "graph-invalid-recurrence", "the recurrence range has no valid startDate",
@@ -67,24 +67,26 @@ extension GraphDecoder {
         recurrence.firstDayOfWeek =
             enumeration("firstDayOfWeek", of: pattern, at: patternPath(), PatternedRecurrence.weekdayNames) ?? .sunday
         recurrence.index = enumeration("index", of: pattern, at: patternPath(), PatternedRecurrence.indexNames) ?? 1
-        for (position, day) in (array("daysOfWeek", of: pattern, at: patternPath()) ?? []).enumerated() {
+        for (position, day) in array("daysOfWeek", of: pattern, at: patternPath()).enumerated() {
             let name = day.stringValue ?? ""
             if let weekday = PatternedRecurrence.weekdayNames.graphEntry(named: name)?.value {
                 recurrence.daysOfWeek.append(weekday)
             } else {
                 report(
-                    .warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day)); ignored",
+                    .warning, "graph-unknown-value", "unknown day of week \(JSONWriter().string(day.value)); ignored",
                     at: "\(patternPath()).daysOfWeek[\(position)]")
             }
         }
-        recurrence.rangeType =
-            enumeration(
-                "type", of: range, at: rangePath(),
-                Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) }))
-            ?? .noEnd
-        recurrence.endDate = string("endDate", of: range, at: rangePath()).flatMap(GraphDateTime.parseDate)
-        recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath()) ?? 0
-        recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath())
+        if let range {
+            recurrence.rangeType =
+                enumeration(
+                    "type", of: range, at: rangePath(),
+                    Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) }))
+                ?? .noEnd
+            recurrence.endDate = string("endDate", of: range, at: rangePath()).flatMap(GraphDateTime.parseDate)
+            recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath()) ?? 0
+            recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath())
+        }
         return validated(recurrence, at: path())
     }
 

@@ -1,0 +1,209 @@
+// memcmp, for comparing member names.
+import Foundation
+
+/// A value of a recorded JSON text (see `JSONToken`): read member by member, decoding only the
+/// strings and numbers asked for.
+///
+/// A node points into the buffers it was read from, so it is valid only while they are: inside the
+/// closure that handed it over. Whatever must outlive that is decoded, or copied with
+/// `JSONTapeDocument(_:)`.
+struct JSONNode {
+    let tokens: UnsafeBufferPointer<JSONToken>
+    let bytes: UnsafeBufferPointer<UInt8>
+    let index: Int
+
+    var token: JSONToken { tokens[index] }
+
+    /// Where the value starts in its buffer (a string's opening quote).
+    var offset: Int { token.kind == .string ? token.start - 1 : token.start }
+
+    /// Whether the text ended, in error, before this value did.
+    var isComplete: Bool { token.next != 0 }
+
+    private func node(_ index: Int) -> JSONNode { JSONNode(tokens: tokens, bytes: bytes, index: index) }
+
+    // MARK: Scalars
+
+    var isNull: Bool { token.kind == .null }
+
+    var boolValue: Bool? {
+        switch token.kind {
+        case .true: return true
+        case .false: return false
+        default: return nil
+        }
+    }
+
+    var stringValue: String? {
+        guard token.kind == .string else { return nil }
+        return JSONNode.decodeString(token, in: bytes)
+    }
+
+    var numberValue: Double? {
+        guard token.kind == .number else { return nil }
+        var scanner = JSONScanner(bytes: bytes, index: token.start)
+        // Recorded numbers were read once already, so they read again.
+        return try? scanner.parseNumber()
+    }
+
+    /// The string's UTF-8 bytes as written, when it is a string without escapes; lets callers
+    /// compare or parse without making a `String`.
+    var rawStringBytes: UnsafeBufferPointer<UInt8>? {
+        let token = token
+        guard token.kind == .string, !token.flags.contains(.escaped) else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    }
+
+    /// The JSON type name used in messages: `object`, `array`, `string`, `number`, `boolean` or `null`.
+    var typeName: String {
+        switch token.kind {
+        case .null: return "null"
+        case .true, .false: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    // MARK: Containers
+
+    /// The node itself when it is an object.
+    var objectValue: JSONNode? { token.kind == .object ? self : nil }
+
+    /// The elements, when this is an array.
+    var arrayValue: Elements? { token.kind == .array ? Elements(array: self) : nil }
+
+    /// An array's elements (the complete ones, for a text cut short by an error); none for `Elements()`.
+    struct Elements: Sequence {
+        fileprivate var array: JSONNode?
+
+        init() {}
+
+        fileprivate init(array: JSONNode) { self.array = array }
+
+        func makeIterator() -> Iterator { Iterator(array: array, position: (array?.index ?? 0) + 1) }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let array: JSONNode?
+            fileprivate var position: Int
+
+            mutating func next() -> JSONNode? {
+                guard let array, position < array.tokens.count, position != array.token.next else { return nil }
+                let element = array.node(position)
+                guard element.isComplete else { return nil }
+                position = element.token.next
+                return element
+            }
+        }
+    }
+
+    /// The member named `key`, when this is an object that has it; for a repeated key, its last value.
+    /// In an object cut short by an error, the value may be incomplete itself (see `isComplete`).
+    subscript(key: StaticString) -> JSONNode? {
+        let object = token
+        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        guard object.kind == .object, object.bits & JSONToken.nameBit(wanted) != 0, let base = tokens.baseAddress
+        else { return nil }
+        let signature = JSONToken.signature(wanted)
+        // An object cut short by an error ends where the tokens do, or at its first incomplete value.
+        let end = object.next == 0 ? tokens.count : object.next
+        var position = index + 1
+        // Through the base pointer, reading only the words it needs: this loop runs for most
+        // members of every object read.
+        while position + 1 < end {
+            let name = base + position
+            if name.pointee.bits == signature || name.pointee.flags.contains(.escaped),
+                !name.pointee.flags.contains(.shadowed), JSONNode.equal(name.pointee, wanted, in: bytes)
+            {
+                return node(position + 1)
+            }
+            position = base[position + 1].next
+            guard position != 0 else { return nil }
+        }
+        return nil
+    }
+
+    /// The member whose name matches `key` when ASCII case is ignored, for producers that
+    /// capitalise names; callers look up the exact key first.
+    func caseInsensitiveMember(_ key: StaticString) -> JSONNode? {
+        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        let object = token
+        guard object.kind == .object, object.flags.contains(.hasCapitalizedKey) || wanted.first.map(isUpper) ?? false
+        else { return nil }
+        var position = index + 1
+        while position + 1 < tokens.count, position != object.next {
+            let value = node(position + 1)
+            guard value.isComplete else { return nil }
+            let key = tokens[position]
+            if !key.flags.contains(.shadowed) {
+                let name = Array(JSONNode.decodeString(key, in: bytes).utf8)
+                if name.count == wanted.count && zip(name, wanted).allSatisfy({ asciiLower($0) == asciiLower($1) }) {
+                    return value
+                }
+            }
+            position = value.token.next
+        }
+        return nil
+    }
+
+    /// Whether the string `token` holds is `wanted`, comparing lengths before bytes.
+    static func equal(_ token: JSONToken, _ wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard !token.flags.contains(.escaped) else {
+            var text = decodeString(token, in: bytes)
+            return text.withUTF8 {
+                $0.count == wanted.count && equalBytes($0.baseAddress, wanted.baseAddress, count: $0.count)
+            }
+        }
+        return token.end - token.start == wanted.count
+            && equalBytes(bytes.baseAddress.map { $0 + token.start }, wanted.baseAddress, count: wanted.count)
+    }
+
+    static func equalBytes(_ first: UnsafePointer<UInt8>?, _ second: UnsafePointer<UInt8>?, count: Int) -> Bool {
+        guard count > 0, let first, let second else { return true }
+        return memcmp(first, second, count) == 0
+    }
+
+    // MARK: Decoding
+
+    /// The value as a `JSONValue`, for code that keeps or writes it whole.
+    var value: JSONValue {
+        switch token.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(numberValue ?? 0)
+        case .string: return .string(stringValue ?? "")
+        case .array: return .array(arrayValue.map { $0.map(\.value) } ?? [])
+        case .object:
+            var builder = JSONObjectBuilder()
+            var position = index + 1
+            while position < token.next {
+                let value = node(position + 1)
+                // A repeated key was reported when it was read; the builder keeps the last value.
+                _ = builder.add(JSONNode.decodeString(tokens[position], in: bytes), value.value)
+                position = value.token.next
+            }
+            return .object(builder.object)
+        }
+    }
+
+    /// The text of a string token (a key or a value). Bytes that are not UTF-8 become U+FFFD; the
+    /// scanner reported them when it read the text.
+    static func decodeString(_ token: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard token.flags.contains(.escaped) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+        }
+        var scanner = JSONScanner(bytes: bytes, index: token.start)
+        var decoded: [UInt8] = []
+        // The string was read once already, escapes and all, so it reads again.
+        try? scanner.scanStringBody(decodingInto: &decoded)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
+
+    private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+}

@@ -1,0 +1,99 @@
+/// One value of a JSON text as the scanner found it: what it is and where its bytes are, without
+/// decoding them. A text is a flat list of these in document order (a tape): an object is followed
+/// by its members, each a key token and the tokens of its value; an array by its elements.
+///
+/// Readers that look at a few members of large objects (the Graph mapping reads about a third of
+/// an event's strings) decode only what they read, and a page of events costs one growing array
+/// instead of a string for every key and value and an array for every object.
+struct JSONToken: Sendable {
+    enum Kind: UInt8, Sendable {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    var kind: Kind
+    var flags: Flags = []
+    /// The first byte: an object's `{`, an array's `[`, the byte after a string's opening quote,
+    /// a number's first digit or sign, a literal's first letter.
+    var start: Int
+    /// The byte after the value, except for a string: its closing quote.
+    var end: Int
+    /// The index of the token after this value and everything inside it. Zero while a container
+    /// is still open, which only a text cut short by an error leaves behind.
+    var next: Int
+    /// For an object, a bit for each of its member names (`JSONToken.nameBit`), so that looking
+    /// up a member it does not have, as readers mostly do, costs one test. For a member name, its
+    /// `JSONToken.signature`, compared before its bytes.
+    var bits: UInt64 = 0
+
+    /// The bit of an object's `bits` for a member name: from its length and first and last bytes.
+    static func nameBit(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let first = name.first, let last = name.last else { return 1 }
+        return 1 << ((UInt64(name.count) &* 7 &+ UInt64(first) &+ UInt64(last) &* 3) & 63)
+    }
+
+    /// A name's length and first seven bytes in one word: equal words mean equal names up to seven
+    /// bytes long, and nearly always for longer ones (their bytes are compared too).
+    static func signature(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = name.baseAddress else { return 0 }
+        let length = UInt64(truncatingIfNeeded: name.count) << 56
+        if name.count >= 8 {
+            return UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).littleEndian & 0x00FF_FFFF_FFFF_FFFF | length
+        }
+        var word = length
+        for position in 0..<name.count { word |= UInt64(base[position]) << (position * 8) }
+        return word
+    }
+
+    struct Flags: OptionSet, Sendable {
+        let rawValue: UInt8
+        /// A string with backslash escapes, decoded when read.
+        static let escaped = Flags(rawValue: 1)
+        /// A key repeated later in its object: lookups skip it, so the last value wins.
+        static let shadowed = Flags(rawValue: 2)
+        /// An object with a key starting with an upper-case ASCII letter, the only case in which a
+        /// case-insensitive lookup can find what an exact one did not.
+        static let hasCapitalizedKey = Flags(rawValue: 4)
+    }
+}
+
+/// A JSON value and everything inside it, owning its bytes and tokens: what a reader keeps when a
+/// value must outlive the buffer it was read from (an exception waiting for its series master).
+struct JSONTapeDocument: Sendable {
+    private let bytes: [UInt8]
+    private let tokens: [JSONToken]
+
+    /// The subtree of `node`, copied.
+    init(_ node: JSONNode) {
+        let token = node.token
+        let first = token.kind == .string ? token.start - 1 : token.start
+        let last = token.kind == .string ? token.end + 1 : token.end
+        bytes = Array(node.bytes[first..<last])
+        tokens = node.tokens[node.index..<token.next].map { token in
+            var token = token
+            token.start -= first
+            token.end -= first
+            token.next -= node.index
+            return token
+        }
+    }
+
+    /// `value` as JSON text read back, for callers that hold a `JSONValue`.
+    init(_ value: JSONValue) {
+        let text = Array(JSONWriter().string(value).utf8)
+        var tokens: [JSONToken] = []
+        text.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer)
+            // The writer's output is JSON that reads back, and under the default limits it fits.
+            try? scanner.record(into: &tokens)
+        }
+        bytes = text
+        self.tokens = tokens
+    }
+
+    /// Calls `body` with the root value; the node is valid only inside `body`.
+    func withRoot<Result>(_ body: (JSONNode) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            tokens.withUnsafeBufferPointer { tokens in body(JSONNode(tokens: tokens, bytes: bytes, index: 0)) }
+        }
+    }
+}
