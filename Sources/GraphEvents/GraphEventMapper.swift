@@ -82,6 +82,7 @@ public struct GraphEventMapper: Sendable {
     private func decode(_ object: JSONNode, location: SourceLocation) -> (Event, GraphDecoder) {
         let path = location.jsonPath ?? "$"
         var decoder = GraphDecoder(location: location)
+        decoder.index(object)
         let id = decoder.string("id", of: object, at: path)
         decoder.eventID = id
         let uid =

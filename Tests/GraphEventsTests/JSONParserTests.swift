@@ -139,4 +139,42 @@ import Testing
         let value: JSONValue = ["x": ["y": "\u{7F}\u{2028}𝄞", "n": 1e300, "i": 9_007_199_254_740_992]]
         #expect(try JSONParser.parse(JSONWriter().string(value)) == value)
     }
+
+    /// The tape of `text` and its root, for tests of lookups.
+    private func withRoot(_ text: String, _ body: (JSONNode) -> Void) {
+        let bytes = Array(text.utf8)
+        var tokens: [JSONToken] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer)
+            #expect(throws: Never.self) { try scanner.record(into: &tokens) }
+            tokens.withUnsafeBufferPointer { body(JSONNode(tokens: $0, bytes: buffer, index: 0)) }
+        }
+    }
+
+    @Test func memberLookupsFindTheLastOfARepeatedNameAndNothingElse() {
+        withRoot(#"{"subject": 1, "subjects": 2, "subjecT": 3, "subject": 4, "s": 5}"#) { root in
+            #expect(root["subject"]?.numberValue == 4)
+            #expect(root["subjects"]?.numberValue == 2)
+            #expect(root["subjecT"]?.numberValue == 3)
+            #expect(root["s"]?.numberValue == 5)
+            #expect(root["subjec"] == nil && root["Subject"] == nil && root[""] == nil)
+            let index = JSONMemberIndex(root)
+            #expect(index != nil)
+            for name: StaticString in ["subject", "subjects", "subjecT", "s", "subjec", "Subject"] {
+                #expect(index?.member(name, of: root)?.numberValue == root[name]?.numberValue)
+            }
+        }
+    }
+
+    @Test func objectsTooLargeOrWithEscapedNamesAreNotIndexedButStillFound() {
+        let many = (0..<40).map { "\"m\($0)\": \($0)" }.joined(separator: ", ")
+        withRoot("{\(many)}") { root in
+            #expect(JSONMemberIndex(root) == nil)
+            #expect(root["m39"]?.numberValue == 39)
+        }
+        withRoot(#"{"a": 1, "\u0062": 2}"#) { root in
+            #expect(JSONMemberIndex(root) == nil)
+            #expect(root["b"]?.numberValue == 2)
+        }
+    }
 }

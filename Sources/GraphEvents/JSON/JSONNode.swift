@@ -103,9 +103,9 @@ struct JSONNode {
     subscript(key: StaticString) -> JSONNode? {
         let object = token
         let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        guard object.kind == .object, object.bits & JSONToken.nameBit(wanted) != 0, let base = tokens.baseAddress
-        else { return nil }
         let signature = JSONToken.signature(wanted)
+        guard object.kind == .object, object.bits & JSONToken.nameBit(signature) != 0, let base = tokens.baseAddress
+        else { return nil }
         // An object cut short by an error ends where the tokens do, or at its first incomplete value.
         let end = object.next == 0 ? tokens.count : object.next
         var position = index + 1

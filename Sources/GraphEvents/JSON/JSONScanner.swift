@@ -138,9 +138,10 @@ struct JSONScanner {
         if let first = name.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
             tape[object].flags.insert(.hasCapitalizedKey)
         }
-        tape[key].bits = JSONToken.signature(name)
+        let signature = JSONToken.signature(name)
+        tape[key].bits = signature
         // An escaped name's bit is not that of its text: such an object lets every lookup search.
-        let bit = keyToken.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(name)
+        let bit = keyToken.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(signature)
         defer { tape[object].bits |= bit }
         return tape[object].bits & bit != 0
     }
@@ -193,10 +194,13 @@ struct JSONScanner {
         index += 1  // the opening quote
         let start = index
         var flags: JSONToken.Flags = []
-        index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+        let run = JSONStringBytes.plainRun(in: bytes, from: index)
+        index = run.end
+        var isASCII = run.isASCII
         if index < bytes.count, bytes[index] == UInt8(ascii: "\""), index - start <= limits.maximumStringLength {
             index += 1
         } else {
+            isASCII = false
             // Escapes, a control character, the end of the input or a long string: the full check.
             index = start
             var length = DecodedLength()
@@ -204,7 +208,7 @@ struct JSONScanner {
             if length.hasEscapes { flags.insert(.escaped) }
         }
         let end = index - 1
-        checkUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end]), at: start - 1)
+        if !isASCII { checkUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end]), at: start - 1) }
         tape.append(JSONToken(kind: .string, flags: flags, start: start, end: end, next: tape.count + 1))
     }
 

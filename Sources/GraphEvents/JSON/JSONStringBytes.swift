@@ -1,11 +1,18 @@
 /// The bytes of a JSON string that need attention: a quote, a backslash or a control character.
 enum JSONStringBytes {
-    /// The index of the first such byte at or after `start`, or the end. It tests eight bytes at a
-    /// time (the "has zero byte" bit trick), since most of an event's bytes are plain string
-    /// content, and both reading and writing scan it.
+    /// The index of the first such byte at or after `start`, or the end.
     static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = bytes.baseAddress else { return start }
+        plainRun(in: bytes, from: start).end
+    }
+
+    /// The index of the first such byte at or after `start` (or the end), and whether the bytes
+    /// before it are all ASCII (and so UTF-8). It tests eight bytes at a time (the "has zero byte"
+    /// bit trick), since most of an event's bytes are plain string content, and both reading and
+    /// writing scan it.
+    static func plainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, isASCII: Bool) {
+        guard let base = bytes.baseAddress else { return (start, true) }
         var index = start
+        var seen: UInt64 = 0
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= bytes.count {
@@ -15,11 +22,20 @@ enum JSONStringBytes {
             let special =
                 ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
             // The lowest flagged byte is exact (borrows only run upwards), so it is the one.
-            if case let found = special & highs, found != 0 { return index + found.trailingZeroBitCount / 8 }
+            if case let found = special & highs, found != 0 {
+                let count = found.trailingZeroBitCount / 8
+                // Only the bytes before it count for ASCII.
+                let before = count == 0 ? 0 : word & (~0 >> (64 - 8 * UInt64(count)))
+                return (index + count, (seen | before) & highs == 0)
+            }
+            seen |= word
             index += 8
         }
-        while index < bytes.count && !needsAttention(bytes[index]) { index += 1 }
-        return index
+        while index < bytes.count && !needsAttention(bytes[index]) {
+            seen |= UInt64(bytes[index])
+            index += 1
+        }
+        return (index, seen & highs == 0)
     }
 
     static func needsAttention(_ byte: UInt8) -> Bool {

@@ -25,10 +25,10 @@ struct JSONToken: Sendable {
     /// `JSONToken.signature`, compared before its bytes.
     var bits: UInt64 = 0
 
-    /// The bit of an object's `bits` for a member name: from its length and first and last bytes.
-    static func nameBit(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let first = name.first, let last = name.last else { return 1 }
-        return 1 << ((UInt64(name.count) &* 7 &+ UInt64(first) &+ UInt64(last) &* 3) & 63)
+    /// The bit of an object's `bits` for a member name of this `signature`.
+    static func nameBit(_ signature: UInt64) -> UInt64 {
+        // Fibonacci hashing: the top six bits of the product mix every byte of the signature.
+        1 << ((signature &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
     /// A name's length and first seven bytes in one word: equal words mean equal names up to seven

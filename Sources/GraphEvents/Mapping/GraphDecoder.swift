@@ -8,6 +8,8 @@ struct GraphDecoder {
     /// The event's `id` (or UID), named in every diagnostic.
     var eventID: String?
     private(set) var diagnostics: [Diagnostic] = []
+    /// The members of the event object, which is asked for most of them.
+    private var memberIndex: JSONMemberIndex?
 
     init(location: SourceLocation, eventID: String? = nil) {
         self.location = location
@@ -21,10 +23,16 @@ struct GraphDecoder {
         diagnostics.append(Diagnostic(severity, code: code, message: message, location: place, uid: eventID))
     }
 
+    /// Looks up the members of `object`, which will be asked for many, through an index.
+    mutating func index(_ object: JSONNode) {
+        memberIndex = JSONMemberIndex(object)
+    }
+
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
-        guard let value = object[key] ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
+        let exact = memberIndex?.object == object.index ? memberIndex?.member(key, of: object) : object[key]
+        guard let value = exact ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
         return value
     }
 
