@@ -13,10 +13,10 @@ struct GraphInputItem {
     }
 }
 
-/// Walks the top level of Graph JSON one piece at a time: an element of a top-level array (so that
-/// a dump of a million events is never held whole), or a whole top-level document (a page, whose
-/// `value` array holds the events, or an event), handing each event object to the assembler with
-/// its line and JSON path.
+/// Walks the top level of Graph JSON one piece at a time, handing each event object to the
+/// assembler with its line and JSON path: an event of a top-level array or of a page's `value`
+/// array on its own (so that neither a dump of a million events nor a large page is ever held
+/// whole, and an event is mapped while its bytes are still in the cache), or a top-level event.
 struct GraphDocumentWalker {
     let file: String?
     private(set) var assembler = GraphSeriesAssembler()
@@ -25,10 +25,21 @@ struct GraphDocumentWalker {
     private(set) var nextLink: String?
     /// Whether a syntax error ended reading.
     private(set) var failed = false
-    /// Inside a top-level array: how many of its elements were read.
-    private var arrayPosition: Int?
+    private var place = Place.top
+    /// The names of the current page's members read so far, to report a repeated one.
+    private var pageMemberNames: [String] = []
     /// The tokens of the piece being read, kept to reuse their storage.
     private var tape: [JSONToken] = []
+
+    /// Where the walk is between pieces.
+    private enum Place {
+        /// Between top-level values.
+        case top
+        /// In an array of events, a top-level one or a page's `value`, after `position` of them.
+        case events(inPage: Bool, position: Int)
+        /// In a page, after its `value` array.
+        case pageTail
+    }
 
     init(file: String?) {
         self.file = file
@@ -40,41 +51,26 @@ struct GraphDocumentWalker {
     mutating func step(
         _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool? {
+        var tape: [JSONToken] = []
+        swap(&tape, &self.tape)
+        defer { swap(&tape, &self.tape) }
+        tape.removeAll(keepingCapacity: true)
         do throws(JSONError) {
-            return try readPiece(&scanner, isFinished: isFinished, dropped: dropped, each)
+            let read: Bool?
+            switch place {
+            case .top: read = try readTop(&scanner, &tape, each)
+            case .events(let inPage, let position):
+                read = try readEvent(&scanner, &tape, inPage: inPage, position: position, isFinished: isFinished, each)
+            case .pageTail: read = try readPageMember(&scanner, &tape)
+            }
+            if read != nil { keepWarnings(&scanner, dropped: dropped) }
+            return read
         } catch {
             // A syntax error ends reading; what was read before it is kept, warnings included. Input
             // that has not fully arrived is read again when it has.
             if isFinished || !scanner.isAtEnd { keepWarnings(&scanner, dropped: dropped) }
             throw error
         }
-    }
-
-    private mutating func readPiece(
-        _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, _ each: (GraphEventRecord) -> Void
-    ) throws(JSONError) -> Bool? {
-        var tape: [JSONToken] = []
-        swap(&tape, &self.tape)
-        defer { swap(&tape, &self.tape) }
-        tape.removeAll(keepingCapacity: true)
-        guard let position = arrayPosition else {
-            return try stepAtTop(&scanner, isFinished: isFinished, dropped: dropped, &tape, each)
-        }
-        if position == 0 ? scanner.consumeIf(UInt8(ascii: "]")) : !(try scanner.continueList(closer: UInt8(ascii: "]")))
-        {
-            arrayPosition = nil
-            return true
-        }
-        _ = scanner.peekSignificant()
-        try scanner.record(into: &tape, depth: 1)
-        // A number at the very end may go on in the next chunk.
-        if !isFinished, scanner.isAtEnd, tape[0].kind == .number { return nil }
-        arrayPosition = position + 1
-        tape.withUnsafeBufferPointer { tokens in
-            take(JSONNode(tokens: tokens, bytes: scanner.bytes, index: 0), path: "$[\(position)]", &scanner, each)
-        }
-        keepWarnings(&scanner, dropped: dropped)
-        return true
     }
 
     /// Records a syntax error: reading stops there.
@@ -92,50 +88,109 @@ struct GraphDocumentWalker {
         return assembler.diagnostics + diagnostics
     }
 
-    private mutating func stepAtTop(
-        _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, _ tape: inout [JSONToken],
-        _ each: (GraphEventRecord) -> Void
+    /// At the top level: the start of an array of events, a page up to its `value` array, or a
+    /// whole event.
+    private mutating func readTop(
+        _ scanner: inout JSONScanner, _ tape: inout [JSONToken], _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool {
         switch scanner.peekSignificant() {
         case nil:
             return false
         case UInt8(ascii: "[")?:
             scanner.index += 1
-            arrayPosition = 0
+            place = .events(inPage: false, position: 0)
             return true
         case UInt8(ascii: "{")?:
-            do throws(JSONError) {
-                try scanner.record(into: &tape)
-            } catch {
-                // The events of a page that are complete before a syntax error are kept.
-                if isFinished || !scanner.isAtEnd { takeDocument(tape, &scanner, each) }
-                throw error
+            let object = try scanner.beginObject(into: &tape, depth: 1)
+            var isFirst = true
+            while isFirst ? !scanner.consumeIf(UInt8(ascii: "}")) : try scanner.continueList(closer: UInt8(ascii: "}"))
+            {
+                isFirst = false
+                let name = try scanner.recordMemberName(into: &tape, of: object)
+                if scanner.peekSignificant() == UInt8(ascii: "["),
+                    JSONNode.equal(tape[name.token], "value", in: scanner.bytes)
+                {
+                    // A page: its events are read one by one, its other members as they come.
+                    scanner.index += 1
+                    startPage(tape, before: name.token, in: scanner.bytes)
+                    return true
+                }
+                try scanner.recordMemberValue(into: &tape, named: name, of: object, depth: 1)
             }
-            takeDocument(tape, &scanner, each)
-            keepWarnings(&scanner, dropped: dropped)
+            scanner.end(object, in: &tape)
+            tape.withUnsafeBufferPointer { tokens in
+                take(JSONNode(tokens: tokens, bytes: scanner.bytes, index: object), path: "$", &scanner, each)
+            }
             return true
         default:
             throw scanner.error("expected an event object, an array of events or a page of events")
         }
     }
 
-    /// A top-level object: a page, whose `value` array holds the events (only those complete when
-    /// the text was cut short), or an event.
-    private mutating func takeDocument(
-        _ tape: [JSONToken], _ scanner: inout JSONScanner, _ each: (GraphEventRecord) -> Void
-    ) {
-        tape.withUnsafeBufferPointer { tokens in
-            guard !tokens.isEmpty else { return }
-            let root = JSONNode(tokens: tokens, bytes: scanner.bytes, index: 0)
-            guard let page = root["value"]?.arrayValue else {
-                if root.isComplete { take(root, path: "$", &scanner, each) }
-                return
+    /// Notes the members of a page read before its `value` array (the object token at 0, then
+    /// members up to the name token `value`).
+    private mutating func startPage(_ tape: [JSONToken], before value: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        place = .events(inPage: true, position: 0)
+        pageMemberNames = []
+        var position = 1
+        while position < value {
+            let name = JSONNode.decodeString(tape[position], in: bytes)
+            pageMemberNames.append(name)
+            if name == "@odata.nextLink", tape[position + 1].kind == .string, !tape[position].flags.contains(.shadowed)
+            {
+                nextLink = JSONNode.decodeString(tape[position + 1], in: bytes)
             }
-            nextLink = root["@odata.nextLink"]?.stringValue ?? nextLink
-            for (position, element) in page.enumerated() {
-                take(element, path: "$.value[\(position)]", &scanner, each)
-            }
+            position = tape[position + 1].next
         }
+        pageMemberNames.append("value")
+    }
+
+    /// The next event of an array, or its end.
+    private mutating func readEvent(
+        _ scanner: inout JSONScanner, _ tape: inout [JSONToken], inPage: Bool, position: Int, isFinished: Bool,
+        _ each: (GraphEventRecord) -> Void
+    ) throws(JSONError) -> Bool? {
+        if position == 0 ? scanner.consumeIf(UInt8(ascii: "]")) : !(try scanner.continueList(closer: UInt8(ascii: "]")))
+        {
+            place = inPage ? .pageTail : .top
+            return true
+        }
+        _ = scanner.peekSignificant()
+        try scanner.record(into: &tape, depth: inPage ? 2 : 1)
+        // A number at the very end may go on in the next chunk.
+        if !isFinished, scanner.isAtEnd, tape[0].kind == .number { return nil }
+        place = .events(inPage: inPage, position: position + 1)
+        let path = inPage ? "$.value[\(position)]" : "$[\(position)]"
+        tape.withUnsafeBufferPointer { tokens in
+            take(JSONNode(tokens: tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)
+        }
+        return true
+    }
+
+    /// The next member of a page after its `value` array (`@odata.nextLink`, say), or its end.
+    private mutating func readPageMember(_ scanner: inout JSONScanner, _ tape: inout [JSONToken]) throws(JSONError)
+        -> Bool
+    {
+        guard try scanner.continueList(closer: UInt8(ascii: "}")) else {
+            place = .top
+            return true
+        }
+        // The member is read as the only one of an object, for its name's token and notes.
+        tape.append(JSONToken(kind: .object, start: scanner.index, end: 0, next: 0))
+        let name = try scanner.recordMemberName(into: &tape, of: 0)
+        try scanner.recordMemberValue(into: &tape, named: name, of: 0, depth: 1)
+        let text = JSONNode.decodeString(tape[name.token], in: scanner.bytes)
+        if pageMemberNames.contains(text) {
+            scanner.warnings.append(
+                JSONWarning(
+                    code: "json-duplicate-key",
+                    scanner.error("duplicate key \"\(text)\"; the last value is used", at: tape[name.token].start - 1)))
+        }
+        pageMemberNames.append(text)
+        if text == "@odata.nextLink", tape[name.token + 1].kind == .string {
+            nextLink = JSONNode.decodeString(tape[name.token + 1], in: scanner.bytes)
+        }
+        return true
     }
 
     /// Keeps the warnings of the piece just read (repeated keys, strings that are not UTF-8).

@@ -113,4 +113,34 @@ import Testing
         #expect(streamed.events.map(\.summary) == ["weekly", "moved"])
         #expect(streamed.events.last?.recurrenceID?.time == utc(2026, 12, 8, 9))
     }
+
+    @Test func eventsOfAPageArriveOneByOneAndItsLinkIsReadAfterThem() {
+        let text = """
+            {"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#users('me')/events", "value": [
+              {"id": "a", "start": {"dateTime": "2026-12-01T10:00:00"}},
+              {"id": "b", "start": {"dateTime": "2026-12-02T10:00:00"}}
+            ], "@odata.nextLink": "https://graph.microsoft.com/v1.0/me/events?$skip=2",
+            "@odata.context": "again"}
+            """
+        let bytes = Array(text.utf8)
+        let cut = bytes.firstIndex(of: UInt8(ascii: "b"))!
+        var stream = GraphEventStream(file: "page.json")
+        var seen: [String] = []
+        stream.append(bytes[..<cut]) { seen.append($0.event.uid) }
+        // a is handed over while the page is still arriving.
+        #expect(seen == ["a"])
+        #expect(stream.nextLink == nil)
+        stream.append(bytes[cut...]) { seen.append($0.event.uid) }
+        let diagnostics = stream.finish { seen.append($0.event.uid) }
+        #expect(seen == ["a", "b"])
+        #expect(stream.nextLink == "https://graph.microsoft.com/v1.0/me/events?$skip=2")
+        // The page's repeated member is reported where it is, line 5 column 1.
+        #expect(
+            diagnostics.map(\.description) == [
+                "page.json:5:1: warning: duplicate key \"@odata.context\"; the last value is used [json-duplicate-key]"
+            ])
+        let whole = GraphEventReader(file: "page.json").read(bytes)
+        #expect(
+            whole.events.map(\.uid) == seen && whole.nextLink == stream.nextLink && whole.diagnostics == diagnostics)
+    }
 }

@@ -5,11 +5,14 @@
 /// It holds up to 32 members in a 64-slot open-addressing table (one allocation); an object with
 /// more members, or with an escaped name, is not indexed and lookups scan it.
 struct JSONMemberIndex {
-    /// The object's token index.
-    let object: Int
+    /// The object's token index; -1 for an index of nothing.
+    private(set) var object = -1
     /// Slot `i` is at `2i` (the name's signature) and `2i + 1` (its value token's index, or zero
     /// for an empty slot: no value is at index 0).
-    private var slots: [UInt64]
+    private var slots: [UInt64] = []
+
+    /// An index of nothing, to be replaced.
+    init() {}
 
     /// The index of `object`, or nil when it cannot be indexed.
     init?(_ object: JSONNode) {
@@ -33,7 +36,7 @@ struct JSONMemberIndex {
         }
     }
 
-    /// The member named `key` of `object` (the node this index was made for).
+    /// The member named `key` of `object`; `object` must be the node this index was made for.
     func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
         let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         let signature = JSONToken.signature(wanted)

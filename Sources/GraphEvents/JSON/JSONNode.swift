@@ -126,11 +126,17 @@ struct JSONNode {
 
     /// The member whose name matches `key` when ASCII case is ignored, for producers that
     /// capitalise names; callers look up the exact key first.
+    @inline(__always)
     func caseInsensitiveMember(_ key: StaticString) -> JSONNode? {
+        // Graph names are camelCase: most objects have no capitalised name, and this is all they cost.
+        guard token.flags.contains(.hasCapitalizedKey) || isUpper(key.utf8Start.pointee) else { return nil }
+        return caseInsensitiveSearch(key)
+    }
+
+    private func caseInsensitiveSearch(_ key: StaticString) -> JSONNode? {
         let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         let object = token
-        guard object.kind == .object, object.flags.contains(.hasCapitalizedKey) || wanted.first.map(isUpper) ?? false
-        else { return nil }
+        guard object.kind == .object else { return nil }
         var position = index + 1
         while position + 1 < tokens.count, position != object.next {
             let value = node(position + 1)
@@ -159,6 +165,11 @@ struct JSONNode {
         }
         return token.end - token.start == wanted.count
             && equalBytes(bytes.baseAddress.map { $0 + token.start }, wanted.baseAddress, count: wanted.count)
+    }
+
+    /// Whether the string `token` holds is `name`.
+    static func equal(_ token: JSONToken, _ name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        equal(token, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: bytes)
     }
 
     static func equalBytes(_ first: UnsafePointer<UInt8>?, _ second: UnsafePointer<UInt8>?, count: Int) -> Bool {

@@ -109,25 +109,55 @@ struct JSONScanner {
     }
 
     private mutating func recordObject(into tape: inout [JSONToken], depth: Int) throws(JSONError) {
-        guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
-        try expect(UInt8(ascii: "{"), "'{'")
-        let position = tape.count
-        tape.append(JSONToken(kind: .object, start: index - 1, end: 0, next: 0))
+        let object = try beginObject(into: &tape, depth: depth)
         if !consumeIf(UInt8(ascii: "}")) {
             repeat {
-                guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
-                let key = tape.count
-                try recordString(into: &tape)
-                // Noted before the value is read, so that an object cut short by an error inside
-                // this value still finds the member.
-                let mayRepeat = noteName(at: key, of: position, in: &tape)
-                try expect(UInt8(ascii: ":"), "':'")
-                try record(into: &tape, depth: depth)
-                if mayRepeat { shadowEarlierMember(named: key, of: position, in: &tape) }
+                let name = try recordMemberName(into: &tape, of: object)
+                try recordMemberValue(into: &tape, named: name, of: object, depth: depth)
             } while try continueList(closer: UInt8(ascii: "}"))
         }
-        tape[position].end = index
-        tape[position].next = tape.count
+        end(object, in: &tape)
+    }
+
+    /// Reads an object's `{` at nesting `depth` and appends its token; returns the token's index.
+    /// Its members follow with `recordMemberName` and `recordMemberValue`, then `end(_:in:)`.
+    mutating func beginObject(into tape: inout [JSONToken], depth: Int) throws(JSONError) -> Int {
+        guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
+        try expect(UInt8(ascii: "{"), "'{'")
+        tape.append(JSONToken(kind: .object, start: index - 1, end: 0, next: 0))
+        return tape.count - 1
+    }
+
+    /// Reads a member name and its colon into the object at `object`.
+    mutating func recordMemberName(into tape: inout [JSONToken], of object: Int) throws(JSONError) -> MemberName {
+        guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
+        let key = tape.count
+        try recordString(into: &tape)
+        // Noted before the value is read, so that an object cut short by an error inside this
+        // value still finds the member.
+        let mayRepeat = noteName(at: key, of: object, in: &tape)
+        try expect(UInt8(ascii: ":"), "':'")
+        return MemberName(token: key, mayRepeat: mayRepeat)
+    }
+
+    /// A member name's token, and whether an earlier member may have the same name.
+    struct MemberName {
+        let token: Int
+        let mayRepeat: Bool
+    }
+
+    /// Reads the value of the member `name` of the object at `object`, which is at nesting `depth`.
+    mutating func recordMemberValue(
+        into tape: inout [JSONToken], named name: MemberName, of object: Int, depth: Int
+    ) throws(JSONError) {
+        try record(into: &tape, depth: depth)
+        if name.mayRepeat { shadowEarlierMember(named: name.token, of: object, in: &tape) }
+    }
+
+    /// Closes the object at `object` after its last member.
+    func end(_ object: Int, in tape: inout [JSONToken]) {
+        tape[object].end = index
+        tape[object].next = tape.count
     }
 
     /// Notes a member name in its token (`JSONToken.signature`) and in the object's `bits` and

@@ -9,7 +9,7 @@ struct GraphDecoder {
     var eventID: String?
     private(set) var diagnostics: [Diagnostic] = []
     /// The members of the event object, which is asked for most of them.
-    private var memberIndex: JSONMemberIndex?
+    private var memberIndex = JSONMemberIndex()
 
     init(location: SourceLocation, eventID: String? = nil) {
         self.location = location
@@ -25,13 +25,13 @@ struct GraphDecoder {
 
     /// Looks up the members of `object`, which will be asked for many, through an index.
     mutating func index(_ object: JSONNode) {
-        memberIndex = JSONMemberIndex(object)
+        memberIndex = JSONMemberIndex(object) ?? JSONMemberIndex()
     }
 
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
-        let exact = memberIndex?.object == object.index ? memberIndex?.member(key, of: object) : object[key]
+        let exact = memberIndex.object == object.index ? memberIndex.member(key, of: object) : object[key]
         guard let value = exact ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
         return value
     }
