@@ -8,8 +8,8 @@ struct GraphInputItem {
 
     /// An exception or occurrence of a series, rather than an event in its own right.
     var isInstance: Bool {
-        let type = object["type"]?.stringValue
-        return (type == "exception" || type == "occurrence") && object["seriesMasterId"]?.stringValue != nil
+        guard let type = object["type"], type.isString("exception") || type.isString("occurrence") else { return false }
+        return object["seriesMasterId"]?.token.kind == .string
     }
 }
 

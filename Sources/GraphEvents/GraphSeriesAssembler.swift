@@ -40,7 +40,7 @@ struct GraphSeriesAssembler {
 
     private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
         if let master {
-            guard item.object["type"]?.stringValue == "exception" else { return }
+            guard item.object["type"]?.isString("exception") == true else { return }
             let mapping = mapper.override(from: item.object, of: master, location: item.location)
             diagnostics += mapping.diagnostics
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
@@ -60,7 +60,7 @@ struct GraphSeriesAssembler {
     /// An instance names its master by `id`; events written by calport without one use the iCalUId.
     private mutating func remember(_ event: Event, _ item: GraphInputItem) {
         guard
-            item.object["type"]?.stringValue == "seriesMaster" || event.isRecurring || !event.exceptionDates.isEmpty
+            item.object["type"]?.isString("seriesMaster") == true || event.isRecurring || !event.exceptionDates.isEmpty
                 || item.object["exceptionOccurrences"] != nil
         else { return }
         for name in [item.object["id"]?.stringValue, item.object["iCalUId"]?.stringValue] {

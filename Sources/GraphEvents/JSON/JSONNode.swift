@@ -54,6 +54,11 @@ struct JSONNode {
         return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
     }
 
+    /// Whether this is the string `text`.
+    func isString(_ text: StaticString) -> Bool {
+        token.kind == .string && JSONNode.equal(token, text, in: bytes)
+    }
+
     /// The JSON type name used in messages: `object`, `array`, `string`, `number`, `boolean` or `null`.
     var typeName: String {
         switch token.kind {

@@ -2,7 +2,7 @@ import CalendarModel
 
 extension Event {
     /// Graph body content types: whether the content is HTML.
-    static let graphContentTypes = ["text": false, "html": true]
+    static let graphContentTypes = GraphNames<Bool>(["text": false, "html": true])
 
     /// `body`: HTML is kept as the HTML description (X-ALT-DESC) with a plain-text DESCRIPTION made
     /// from it; a text body is the DESCRIPTION itself.

@@ -69,15 +69,15 @@ extension Event {
 
     /// Graph responses and the PARTSTAT each becomes. `organizer` and `notResponded` have no PARTSTAT
     /// of their own, so they also leave a parameter naming them, which makes the way back exact.
-    static let graphResponses: [String: ParticipationStatus] = [
+    static let graphResponses = GraphNames<ParticipationStatus>([
         "none": .needsAction, "notResponded": .needsAction, "organizer": .accepted, "accepted": .accepted,
         "tentativelyAccepted": .tentative, "declined": .declined,
-    ]
+    ])
     static let responseParameter = "X-CALPORT-GRAPH-RESPONSE"
     /// Graph attendee types and the ROLE each becomes (a resource is also CUTYPE=RESOURCE).
-    static let graphAttendeeTypes: [String: AttendeeRole] = [
+    static let graphAttendeeTypes = GraphNames<AttendeeRole>([
         "required": .required, "optional": .optional, "resource": .nonParticipant,
-    ]
+    ])
 }
 
 extension GraphDecoder {
@@ -106,9 +106,9 @@ extension GraphDecoder {
         default: break
         }
         if let status = self.object("status", of: object, at: path()),
-            let response = string("response", of: status, at: "\(path()).status")
+            let response = stringNode("response", of: status, at: "\(path()).status")
         {
-            if let (key, status) = Event.graphResponses.graphEntry(named: response) {
+            if let (key, status) = Event.graphResponses.entry(named: response) {
                 attendee.participationStatus = status
                 if key == "organizer" || key == "notResponded" {
                     participant.parameters.append(Parameter(Event.responseParameter, key))
@@ -116,7 +116,8 @@ extension GraphDecoder {
                 }
             } else {
                 report(
-                    .warning, "graph-unknown-value", "unknown attendee response \"\(response)\"; ignored",
+                    .warning, "graph-unknown-value",
+                    "unknown attendee response \"\(response.stringValue ?? "")\"; ignored",
                     at: "\(path()).status.response")
             }
         }

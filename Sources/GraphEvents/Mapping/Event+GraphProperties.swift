@@ -43,10 +43,10 @@ extension GraphDecoder {
     /// An `Edm.DateTimeOffset` member as a UTC time.
     mutating func instant(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> CalendarTime?
     {
-        guard let text = string(key, of: object, at: path()) else { return nil }
+        guard let text = stringNode(key, of: object, at: path()) else { return nil }
         guard let utc = GraphDateTime.parseInstant(text) else {
             report(
-                .warning, "graph-invalid-date-time", "\(key) \"\(text)\" is not a date-time; ignored",
+                .warning, "graph-invalid-date-time", "\(key) \"\(text.stringValue ?? "")\" is not a date-time; ignored",
                 at: "\(path()).\(key)")
             return nil
         }

@@ -21,10 +21,10 @@ extension Event {
     /// Writes the same members; a POST cannot cancel, so STATUS:CANCELLED is reported as lost there.
     func encodeGraphStatus(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
         if let showAs = busyStatus ?? transparency.map({ $0 == .transparent ? .free : .busy }) {
-            object["showAs"] = .string(Self.graphShowAs.first { $0.value == showAs }!.key)
+            object["showAs"] = .string(Self.graphShowAs.name(of: showAs)!)
         }
         if let classification {
-            if let name = Self.graphSensitivity.first(where: { $0.value == classification })?.key {
+            if let name = Self.graphSensitivity.name(of: classification) {
                 object["sensitivity"] = .string(name)
             } else {
                 encoder.report(
@@ -32,7 +32,7 @@ extension Event {
             }
         }
         if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {
-            object["importance"] = .string(Self.graphImportance.first { $0.value == level }!.key)
+            object["importance"] = .string(Self.graphImportance.name(of: level)!)
         }
         switch (status, encoder.style) {
         case (.cancelled?, .full): object["isCancelled"] = true
@@ -54,12 +54,12 @@ extension Event {
         }
     }
 
-    static let graphShowAs: [String: BusyStatus] = [
+    static let graphShowAs = GraphNames<BusyStatus>([
         "free": .free, "tentative": .tentative, "busy": .busy, "oof": .outOfOffice,
         "workingElsewhere": .workingElsewhere, "unknown": .unknown,
-    ]
-    static let graphSensitivity: [String: Classification] = [
+    ])
+    static let graphSensitivity = GraphNames<Classification>([
         "normal": .public, "personal": .personal, "private": .private, "confidential": .confidential,
-    ]
-    static let graphImportance: [String: Importance] = ["low": .low, "normal": .normal, "high": .high]
+    ])
+    static let graphImportance = GraphNames<Importance>(["low": .low, "normal": .normal, "high": .high])
 }

@@ -57,13 +57,14 @@ extension GraphDecoder {
     {
         func memberPath() -> String { "\(path()).\(key)" }
         guard let value = self.object(key, of: object, at: path()) else { return nil }
-        guard let text = string("dateTime", of: value, at: memberPath()) else {
+        guard let text = stringNode("dateTime", of: value, at: memberPath()) else {
             report(.warning, "graph-missing-date-time", "\(key) has no dateTime; ignored", at: memberPath())
             return nil
         }
         guard let (local, offset) = GraphDateTime.parse(text) else {
             report(
-                .warning, "graph-invalid-date-time", "\(key).dateTime \"\(text)\" is not a date-time; ignored",
+                .warning, "graph-invalid-date-time",
+                "\(key).dateTime \"\(text.stringValue ?? "")\" is not a date-time; ignored",
                 at: "\(memberPath()).dateTime")
             return nil
         }
@@ -72,7 +73,8 @@ extension GraphDecoder {
             if local.hour != 0 || local.minute != 0 || local.second != 0 {
                 report(
                     .warning, "graph-all-day-not-midnight",
-                    "all-day \(key) \(text) is not at midnight; the time is dropped", at: "\(memberPath()).dateTime")
+                    "all-day \(key) \(text.stringValue ?? "") is not at midnight; the time is dropped",
+                    at: "\(memberPath()).dateTime")
             }
             return .date(local.date)
         }

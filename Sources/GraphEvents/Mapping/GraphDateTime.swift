@@ -10,6 +10,12 @@ enum GraphDateTime {
         return text.withUTF8(parse)
     }
 
+    /// The wall time and offset of a JSON string, read from its bytes when it has no escapes.
+    static func parse(_ node: JSONNode) -> (local: LocalDateTime, offset: Int?)? {
+        if let bytes = node.rawStringBytes { return parse(bytes) }
+        return node.stringValue.flatMap(parse)
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (local: LocalDateTime, offset: Int?)? {
         guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             let date = parseDate(bytes),
@@ -39,9 +45,13 @@ enum GraphDateTime {
     }
 
     /// An instant as a UTC wall time: an offset-less text is read as UTC, the way Graph writes them.
-    static func parseInstant(_ text: String) -> LocalDateTime? {
-        guard let (local, offset) = parse(text) else { return nil }
-        return local.adding(seconds: -(offset ?? 0))
+    static func parseInstant(_ text: String) -> LocalDateTime? { utc(parse(text)) }
+
+    /// The instant a JSON string holds, as `parseInstant(_:)` reads it.
+    static func parseInstant(_ node: JSONNode) -> LocalDateTime? { utc(parse(node)) }
+
+    private static func utc(_ parsed: (local: LocalDateTime, offset: Int?)?) -> LocalDateTime? {
+        parsed.map { $0.local.adding(seconds: -($0.offset ?? 0)) }
     }
 
     /// A `yyyy-MM-dd` date.

@@ -68,15 +68,22 @@ struct GraphDecoder {
     /// The value of an enumeration member, matched case-insensitively as Graph does
     /// (`"Required"` and `"required"` are the same), or nil with a diagnostic when unknown.
     mutating func enumeration<Value>(
-        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, _ cases: [String: Value]
+        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, _ cases: GraphNames<Value>
     ) -> Value? {
-        guard let text = string(key, of: object, at: path()) else { return nil }
-        if let value = cases.graphEntry(named: text)?.value { return value }
-        let known = cases.keys.sorted().joined(separator: ", ")
+        guard let text = stringNode(key, of: object, at: path()) else { return nil }
+        if let value = cases.entry(named: text)?.value { return value }
+        let known = cases.names.joined(separator: ", ")
         report(
-            .warning, "graph-unknown-value", "unknown value \"\(text)\" for \(key) (known: \(known)); ignored",
-            at: "\(path()).\(key)")
+            .warning, "graph-unknown-value",
+            "unknown value \"\(text.stringValue ?? "")\" for \(key) (known: \(known)); ignored", at: "\(path()).\(key)")
         return nil
+    }
+
+    /// A string member as its node, for callers that compare it rather than keep it.
+    mutating func stringNode(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String)
+        -> JSONNode?
+    {
+        typed(key, of: object, at: path(), expected: "a string") { $0.token.kind == .string ? $0 : nil }
     }
 
     private mutating func typed<Value>(
@@ -89,14 +96,5 @@ struct GraphDecoder {
             .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",
             at: "\(path()).\(key)")
         return nil
-    }
-}
-
-extension Dictionary where Key == String {
-    /// The entry for a Graph enumeration name, matched case-insensitively as Graph does (`"Required"`
-    /// is `"required"`); the exact name is tried first, since it is the usual one.
-    func graphEntry(named name: String) -> (key: String, value: Value)? {
-        if let value = self[name] { return (name, value) }
-        return first { $0.key.caseInsensitiveEquals(name) }.map { ($0.key, $0.value) }
     }
 }

@@ -28,9 +28,10 @@ struct PatternedRecurrence: Hashable {
     var numberOfOccurrences = 0
     var recurrenceTimeZone: String?
 
-    static let indexNames: [String: Int] = ["first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1]
-    static let weekdayNames: [String: Weekday] = Dictionary(
-        uniqueKeysWithValues: Weekday.allCases.map { ($0.rawValue, $0) })
+    static let indexNames = GraphNames<Int>(["first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1])
+    static let weekdayNames = GraphNames(Weekday.allCases.map { ($0.rawValue, $0) })
+    static let patternTypeNames = GraphNames(PatternType.allCases.map { ($0.rawValue, $0) })
+    static let rangeTypeNames = GraphNames(RangeType.allCases.map { ($0.rawValue, $0) })
 }
 
 extension GraphDecoder {
@@ -43,9 +44,7 @@ extension GraphDecoder {
         func patternPath() -> String { "\(path()).pattern" }
         func rangePath() -> String { "\(path()).range" }
         guard let pattern = self.object("pattern", of: object, at: path()),
-            let type = enumeration(
-                "type", of: pattern, at: patternPath(),
-                Dictionary(uniqueKeysWithValues: PatternedRecurrence.PatternType.allCases.map { ($0.rawValue, $0) }))
+            let type = enumeration("type", of: pattern, at: patternPath(), PatternedRecurrence.patternTypeNames)
         else {
             report(
                 .error, "graph-invalid-recurrence",
@@ -68,8 +67,7 @@ extension GraphDecoder {
             enumeration("firstDayOfWeek", of: pattern, at: patternPath(), PatternedRecurrence.weekdayNames) ?? .sunday
         recurrence.index = enumeration("index", of: pattern, at: patternPath(), PatternedRecurrence.indexNames) ?? 1
         for (position, day) in array("daysOfWeek", of: pattern, at: patternPath()).enumerated() {
-            let name = day.stringValue ?? ""
-            if let weekday = PatternedRecurrence.weekdayNames.graphEntry(named: name)?.value {
+            if let weekday = PatternedRecurrence.weekdayNames.entry(named: day)?.value {
                 recurrence.daysOfWeek.append(weekday)
             } else {
                 report(
@@ -79,10 +77,7 @@ extension GraphDecoder {
         }
         if let range {
             recurrence.rangeType =
-                enumeration(
-                    "type", of: range, at: rangePath(),
-                    Dictionary(uniqueKeysWithValues: PatternedRecurrence.RangeType.allCases.map { ($0.rawValue, $0) }))
-                ?? .noEnd
+                enumeration("type", of: range, at: rangePath(), PatternedRecurrence.rangeTypeNames) ?? .noEnd
             recurrence.endDate = string("endDate", of: range, at: rangePath()).flatMap(GraphDateTime.parseDate)
             recurrence.numberOfOccurrences = integer("numberOfOccurrences", of: range, at: rangePath()) ?? 0
             recurrence.recurrenceTimeZone = string("recurrenceTimeZone", of: range, at: rangePath())
@@ -137,7 +132,7 @@ extension PatternedRecurrence {
         if full || absolute { pattern["dayOfMonth"] = .number(Double(absolute ? dayOfMonth : 0)) }
         if full || !daysOfWeek.isEmpty { pattern["daysOfWeek"] = .array(daysOfWeek.map { .string($0.rawValue) }) }
         if full || type == .weekly { pattern["firstDayOfWeek"] = .string(firstDayOfWeek.rawValue) }
-        if full || relative { pattern["index"] = .string(Self.indexNames.first { $0.value == index }!.key) }
+        if full || relative { pattern["index"] = .string(Self.indexNames.name(of: index)!) }
 
         var range = JSONObject([JSONMember("type", .string(rangeType.rawValue))])
         range["startDate"] = .string(GraphDateTime.format(startDate))

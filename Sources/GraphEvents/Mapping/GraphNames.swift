@@ -1,0 +1,55 @@
+/// The names of a Graph enumeration and what each stands for, matched as Graph matches them:
+/// exactly first (the usual spelling), then ignoring ASCII case (`"Required"` is `"required"`).
+///
+/// A handful of names compared byte by byte cost less than hashing the one looked up, and the
+/// bytes can be the JSON text itself, without a `String` made for them.
+struct GraphNames<Value: Sendable>: Sendable {
+    private let entries: [(name: String, value: Value)]
+
+    init(_ entries: KeyValuePairs<String, Value>) {
+        self.entries = entries.map { ($0.key, $0.value) }
+    }
+
+    init(_ entries: [(String, Value)]) {
+        self.entries = entries.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The names, sorted, for messages.
+    var names: [String] { entries.map(\.name).sorted() }
+
+    /// The entry for the name spelled by `bytes`.
+    func entry(named bytes: UnsafeBufferPointer<UInt8>) -> (name: String, value: Value)? {
+        for entry in entries where Self.equal(entry.name, bytes, ignoringCase: false) { return entry }
+        return entries.first { Self.equal($0.name, bytes, ignoringCase: true) }
+    }
+
+    /// The entry for the JSON string `node`, read from its bytes when it has no escapes.
+    func entry(named node: JSONNode) -> (name: String, value: Value)? {
+        if let bytes = node.rawStringBytes { return entry(named: bytes) }
+        return node.stringValue.flatMap { entry(named: $0) }
+    }
+
+    /// The entry for `name`.
+    func entry(named name: String) -> (name: String, value: Value)? {
+        var name = name
+        return name.withUTF8 { entry(named: $0) }
+    }
+
+    private static func equal(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Bool {
+        var name = name
+        return name.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            for (left, right) in zip(utf8, bytes) where left != right {
+                guard ignoringCase, left | 0x20 == right | 0x20, (left | 0x20) &- UInt8(ascii: "a") < 26 else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
+
+extension GraphNames where Value: Equatable {
+    /// The name of `value`; the first, when several names stand for it.
+    func name(of value: Value) -> String? { entries.first { $0.value == value }?.name }
+}
