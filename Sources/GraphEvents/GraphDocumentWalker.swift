@@ -28,8 +28,6 @@ struct GraphDocumentWalker {
     private var place = Place.top
     /// The names of the current page's members read so far, to report a repeated one.
     private var pageMemberNames: [String] = []
-    /// The tokens of the piece being read, kept to reuse their storage.
-    private var tape: [JSONToken] = []
 
     /// Where the walk is between pieces.
     private enum Place {
@@ -47,21 +45,20 @@ struct GraphDocumentWalker {
 
     /// Reads the next piece at `scanner` and hands its events to `each`: true when it read one,
     /// false at the end of the input, nil when the piece has not fully arrived (see
-    /// `JSONStreamReader.step`). `dropped` is where the scanner's buffer starts in the input.
+    /// `JSONStreamReader.step`). `dropped` is where the scanner's buffer starts in the input;
+    /// `tape` is storage for the piece's tokens.
     mutating func step(
-        _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, _ each: (GraphEventRecord) -> Void
+        _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, tape: JSONTapeBuffer,
+        _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool? {
-        var tape: [JSONToken] = []
-        swap(&tape, &self.tape)
-        defer { swap(&tape, &self.tape) }
-        tape.removeAll(keepingCapacity: true)
+        tape.removeAll()
         do throws(JSONError) {
             let read: Bool?
             switch place {
-            case .top: read = try readTop(&scanner, &tape, each)
+            case .top: read = try readTop(&scanner, tape, each)
             case .events(let inPage, let position):
-                read = try readEvent(&scanner, &tape, inPage: inPage, position: position, isFinished: isFinished, each)
-            case .pageTail: read = try readPageMember(&scanner, &tape)
+                read = try readEvent(&scanner, tape, inPage: inPage, position: position, isFinished: isFinished, each)
+            case .pageTail: read = try readPageMember(&scanner, tape)
             }
             if read != nil { keepWarnings(&scanner, dropped: dropped) }
             return read
@@ -91,7 +88,7 @@ struct GraphDocumentWalker {
     /// At the top level: the start of an array of events, a page up to its `value` array, or a
     /// whole event.
     private mutating func readTop(
-        _ scanner: inout JSONScanner, _ tape: inout [JSONToken], _ each: (GraphEventRecord) -> Void
+        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool {
         switch scanner.peekSignificant() {
         case nil:
@@ -101,12 +98,12 @@ struct GraphDocumentWalker {
             place = .events(inPage: false, position: 0)
             return true
         case UInt8(ascii: "{")?:
-            let object = try scanner.beginObject(into: &tape, depth: 1)
+            let object = try scanner.beginObject(into: tape, depth: 1)
             var isFirst = true
             while isFirst ? !scanner.consumeIf(UInt8(ascii: "}")) : try scanner.continueList(closer: UInt8(ascii: "}"))
             {
                 isFirst = false
-                let name = try scanner.recordMemberName(into: &tape, of: object)
+                let name = try scanner.recordMemberName(into: tape, of: object)
                 if scanner.peekSignificant() == UInt8(ascii: "["),
                     JSONNode.equal(tape[name.token], "value", in: scanner.bytes)
                 {
@@ -115,12 +112,10 @@ struct GraphDocumentWalker {
                     startPage(tape, before: name.token, in: scanner.bytes)
                     return true
                 }
-                try scanner.recordMemberValue(into: &tape, named: name, of: object, depth: 1)
+                try scanner.recordMemberValue(into: tape, named: name, of: object, depth: 1)
             }
-            scanner.end(object, in: &tape)
-            tape.withUnsafeBufferPointer { tokens in
-                take(JSONNode(tokens: tokens, bytes: scanner.bytes, index: object), path: "$", &scanner, each)
-            }
+            scanner.end(object, in: tape)
+            take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: object), path: "$", &scanner, each)
             return true
         default:
             throw scanner.error("expected an event object, an array of events or a page of events")
@@ -129,7 +124,7 @@ struct GraphDocumentWalker {
 
     /// Notes the members of a page read before its `value` array (the object token at 0, then
     /// members up to the name token `value`).
-    private mutating func startPage(_ tape: [JSONToken], before value: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func startPage(_ tape: JSONTapeBuffer, before value: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         place = .events(inPage: true, position: 0)
         pageMemberNames = []
         var position = 1
@@ -147,7 +142,7 @@ struct GraphDocumentWalker {
 
     /// The next event of an array, or its end.
     private mutating func readEvent(
-        _ scanner: inout JSONScanner, _ tape: inout [JSONToken], inPage: Bool, position: Int, isFinished: Bool,
+        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, inPage: Bool, position: Int, isFinished: Bool,
         _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool? {
         if position == 0 ? scanner.consumeIf(UInt8(ascii: "]")) : !(try scanner.continueList(closer: UInt8(ascii: "]")))
@@ -156,19 +151,17 @@ struct GraphDocumentWalker {
             return true
         }
         _ = scanner.peekSignificant()
-        try scanner.record(into: &tape, depth: inPage ? 2 : 1)
+        try scanner.record(into: tape, depth: inPage ? 2 : 1)
         // A number at the very end may go on in the next chunk.
         if !isFinished, scanner.isAtEnd, tape[0].kind == .number { return nil }
         place = .events(inPage: inPage, position: position + 1)
         let path = inPage ? "$.value[\(position)]" : "$[\(position)]"
-        tape.withUnsafeBufferPointer { tokens in
-            take(JSONNode(tokens: tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)
-        }
+        take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)
         return true
     }
 
     /// The next member of a page after its `value` array (`@odata.nextLink`, say), or its end.
-    private mutating func readPageMember(_ scanner: inout JSONScanner, _ tape: inout [JSONToken]) throws(JSONError)
+    private mutating func readPageMember(_ scanner: inout JSONScanner, _ tape: JSONTapeBuffer) throws(JSONError)
         -> Bool
     {
         guard try scanner.continueList(closer: UInt8(ascii: "}")) else {
@@ -177,8 +170,8 @@ struct GraphDocumentWalker {
         }
         // The member is read as the only one of an object, for its name's token and notes.
         tape.append(JSONToken(kind: .object, start: scanner.index, end: 0, next: 0))
-        let name = try scanner.recordMemberName(into: &tape, of: 0)
-        try scanner.recordMemberValue(into: &tape, named: name, of: 0, depth: 1)
+        let name = try scanner.recordMemberName(into: tape, of: 0)
+        try scanner.recordMemberValue(into: tape, named: name, of: 0, depth: 1)
         let text = JSONNode.decodeString(tape[name.token], in: scanner.bytes)
         if pageMemberNames.contains(text) {
             scanner.warnings.append(

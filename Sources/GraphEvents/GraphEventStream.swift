@@ -46,10 +46,11 @@ public struct GraphEventStream: Sendable {
         swap(&walker, &self.walker)
         defer { swap(&walker, &self.walker) }
         let dropped = reader.droppedCount
+        let tape = JSONTapeBuffer()
         while !walker.failed {
             do throws(JSONError) {
                 let read = try reader.step { scanner, isFinished throws(JSONError) in
-                    try walker.step(&scanner, isFinished: isFinished, dropped: dropped, each)
+                    try walker.step(&scanner, isFinished: isFinished, dropped: dropped, tape: tape, each)
                 }
                 guard read == true else { return }
             } catch {

@@ -143,11 +143,11 @@ import Testing
     /// The tape of `text` and its root, for tests of lookups.
     private func withRoot(_ text: String, _ body: (JSONNode) -> Void) {
         let bytes = Array(text.utf8)
-        var tokens: [JSONToken] = []
+        let tape = JSONTapeBuffer()
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer)
-            #expect(throws: Never.self) { try scanner.record(into: &tokens) }
-            tokens.withUnsafeBufferPointer { body(JSONNode(tokens: $0, bytes: buffer, index: 0)) }
+            #expect(throws: Never.self) { try scanner.record(into: tape) }
+            body(JSONNode(tokens: tape.tokens, bytes: buffer, index: 0))
         }
     }
 

@@ -62,31 +62,31 @@ struct JSONScanner {
 
     /// Reads one complete value, appending its tokens to `tape` (see `JSONToken`). A value cut
     /// short by an error leaves its open containers with `next` zero.
-    mutating func record(into tape: inout [JSONToken], depth: Int = 0) throws(JSONError) {
+    mutating func record(into tape: JSONTapeBuffer, depth: Int = 0) throws(JSONError) {
         guard let byte = peekSignificant() else { throw unexpected("a value") }
         let position = tape.count
         switch byte {
         case UInt8(ascii: "{"):
-            try recordObject(into: &tape, depth: depth + 1)
+            try recordObject(into: tape, depth: depth + 1)
         case UInt8(ascii: "["):
             guard depth + 1 <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
             tape.append(JSONToken(kind: .array, start: index, end: 0, next: 0))
             index += 1
             if !consumeIf(UInt8(ascii: "]")) {
                 repeat {
-                    try record(into: &tape, depth: depth + 1)
+                    try record(into: tape, depth: depth + 1)
                 } while try continueList(closer: UInt8(ascii: "]"))
             }
             tape[position].end = index
             tape[position].next = tape.count
         case UInt8(ascii: "\""):
-            try recordString(into: &tape)
+            try recordString(into: tape)
         case UInt8(ascii: "t"):
-            try recordLiteral("true", .true, into: &tape)
+            try recordLiteral("true", .true, into: tape)
         case UInt8(ascii: "f"):
-            try recordLiteral("false", .false, into: &tape)
+            try recordLiteral("false", .false, into: tape)
         case UInt8(ascii: "n"):
-            try recordLiteral("null", .null, into: &tape)
+            try recordLiteral("null", .null, into: tape)
         default:
             let start = index
             _ = try parseNumber()
@@ -96,9 +96,9 @@ struct JSONScanner {
 
     /// Reads one complete value as a `JSONValue`.
     mutating func parseValue(depth: Int = 0) throws(JSONError) -> JSONValue {
-        var tape: [JSONToken] = []
-        try record(into: &tape, depth: depth)
-        return tape.withUnsafeBufferPointer { JSONNode(tokens: $0, bytes: bytes, index: 0).value }
+        let tape = JSONTapeBuffer(capacity: 64)
+        try record(into: tape, depth: depth)
+        return JSONNode(tokens: tape.tokens, bytes: bytes, index: 0).value
     }
 
     /// After a list element: true when a comma follows, false at the closing bracket.
@@ -108,20 +108,20 @@ struct JSONScanner {
         throw unexpected(closer == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'")
     }
 
-    private mutating func recordObject(into tape: inout [JSONToken], depth: Int) throws(JSONError) {
-        let object = try beginObject(into: &tape, depth: depth)
+    private mutating func recordObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) {
+        let object = try beginObject(into: tape, depth: depth)
         if !consumeIf(UInt8(ascii: "}")) {
             repeat {
-                let name = try recordMemberName(into: &tape, of: object)
-                try recordMemberValue(into: &tape, named: name, of: object, depth: depth)
+                let name = try recordMemberName(into: tape, of: object)
+                try recordMemberValue(into: tape, named: name, of: object, depth: depth)
             } while try continueList(closer: UInt8(ascii: "}"))
         }
-        end(object, in: &tape)
+        end(object, in: tape)
     }
 
     /// Reads an object's `{` at nesting `depth` and appends its token; returns the token's index.
     /// Its members follow with `recordMemberName` and `recordMemberValue`, then `end(_:in:)`.
-    mutating func beginObject(into tape: inout [JSONToken], depth: Int) throws(JSONError) -> Int {
+    mutating func beginObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) -> Int {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
         tape.append(JSONToken(kind: .object, start: index - 1, end: 0, next: 0))
@@ -129,13 +129,13 @@ struct JSONScanner {
     }
 
     /// Reads a member name and its colon into the object at `object`.
-    mutating func recordMemberName(into tape: inout [JSONToken], of object: Int) throws(JSONError) -> MemberName {
+    mutating func recordMemberName(into tape: JSONTapeBuffer, of object: Int) throws(JSONError) -> MemberName {
         guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
         let key = tape.count
-        try recordString(into: &tape)
+        try recordString(into: tape)
         // Noted before the value is read, so that an object cut short by an error inside this
         // value still finds the member.
-        let mayRepeat = noteName(at: key, of: object, in: &tape)
+        let mayRepeat = noteName(at: key, of: object, in: tape)
         try expect(UInt8(ascii: ":"), "':'")
         return MemberName(token: key, mayRepeat: mayRepeat)
     }
@@ -148,21 +148,21 @@ struct JSONScanner {
 
     /// Reads the value of the member `name` of the object at `object`, which is at nesting `depth`.
     mutating func recordMemberValue(
-        into tape: inout [JSONToken], named name: MemberName, of object: Int, depth: Int
+        into tape: JSONTapeBuffer, named name: MemberName, of object: Int, depth: Int
     ) throws(JSONError) {
-        try record(into: &tape, depth: depth)
-        if name.mayRepeat { shadowEarlierMember(named: name.token, of: object, in: &tape) }
+        try record(into: tape, depth: depth)
+        if name.mayRepeat { shadowEarlierMember(named: name.token, of: object, in: tape) }
     }
 
     /// Closes the object at `object` after its last member.
-    func end(_ object: Int, in tape: inout [JSONToken]) {
+    func end(_ object: Int, in tape: JSONTapeBuffer) {
         tape[object].end = index
         tape[object].next = tape.count
     }
 
     /// Notes a member name in its token (`JSONToken.signature`) and in the object's `bits` and
     /// flags; returns whether an earlier member may have the same name.
-    private func noteName(at key: Int, of object: Int, in tape: inout [JSONToken]) -> Bool {
+    private func noteName(at key: Int, of object: Int, in tape: JSONTapeBuffer) -> Bool {
         let keyToken = tape[key]
         let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
         if let first = name.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
@@ -177,7 +177,7 @@ struct JSONScanner {
     }
 
     /// Marks an earlier member of the same name as shadowed, and warns: the last value is used.
-    private mutating func shadowEarlierMember(named key: Int, of object: Int, in tape: inout [JSONToken]) {
+    private mutating func shadowEarlierMember(named key: Int, of object: Int, in tape: JSONTapeBuffer) {
         let keyToken = tape[key]
         let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
         let decoded = keyToken.flags.contains(.escaped) ? JSONNode.decodeString(keyToken, in: bytes) : nil
@@ -199,7 +199,7 @@ struct JSONScanner {
         }
     }
 
-    private mutating func recordLiteral(_ word: StaticString, _ kind: JSONToken.Kind, into tape: inout [JSONToken])
+    private mutating func recordLiteral(_ word: StaticString, _ kind: JSONToken.Kind, into tape: JSONTapeBuffer)
         throws(JSONError)
     {
         let start = index
@@ -220,7 +220,7 @@ struct JSONScanner {
 
     /// Reads a string (a key or a value) from its opening quote without decoding it; escapes are
     /// checked, bytes that are not UTF-8 reported.
-    private mutating func recordString(into tape: inout [JSONToken]) throws(JSONError) {
+    private mutating func recordString(into tape: JSONTapeBuffer) throws(JSONError) {
         index += 1  // the opening quote
         let start = index
         var flags: JSONToken.Flags = []
