@@ -26,6 +26,8 @@ import Testing
     @Test func entities() {
         #expect(text("a&amp;b &lt;&gt; &quot;&apos; &#65;&#x42;&#X43; &euro;&hellip;") == "a&b <> \"' ABC €…")
         #expect(text("&#x1F600; &#233;") == "😀 é")
+        // Numbers are read as UInt32(_:radix:) reads them: a plus sign and leading zeros are allowed.
+        #expect(text("&#+65;&#x+42; &#-1; &#0065; &#x4g;") == "AB &#-1; A &#x4g;")
         let literal = "&bogus; &amp &#; &#x; &#xD800; &#1114112; &Amp; &verylongname; &"
         #expect(text(literal) == literal)
     }
