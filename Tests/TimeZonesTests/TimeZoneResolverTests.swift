@@ -33,6 +33,15 @@ import Testing
         #expect(TimeZoneResolver().resolve(name) == .iana(zone, via: route))
     }
 
+    /// `ZoneNames.ianaName` answers a name with a space without its table, which is only right while
+    /// no IANA name has one.
+    @Test func noIANANameHasASpace() {
+        #expect(ZoneNames.knownIANANames.count > 500)
+        for (key, name) in ZoneNames.knownIANANames {
+            #expect(!key.contains(" ") && !name.contains(" "), "\(name)")
+        }
+    }
+
     /// Names nobody defines are unknown, with an error diagnostic, never UTC or floating.
     @Test func unknownNamesAreReported() {
         let resolver = TimeZoneResolver()

@@ -8,8 +8,18 @@ enum HTMLText {
         return html.withUTF8(plainText(fromHTML:))
     }
 
+    /// The text is collected in scratch space the size of the HTML, on the stack for a body of a
+    /// kilobyte or so: it never needs more, since every tag, white space run and entity is at least as
+    /// long as what it becomes (`<p>` is two line breaks at most, `&#65536;` four bytes of UTF-8).
     private static func plainText(fromHTML bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var output = TextBuilder()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { scratch in
+            var output = TextBuilder(scratch: scratch)
+            collect(bytes, into: &output)
+            return output.finish()
+        }
+    }
+
+    private static func collect(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout TextBuilder) {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -21,20 +31,19 @@ enum HTMLText {
                     continue
                 }
                 let tag = bytes[(index + 1)..<close]
+                let name = packedName(in: bytes, from: index + 1)
                 index = close + 1
-                let name = packedName(tag)
-                if skippedElements.contains(name), tag.first != UInt8(ascii: "/"), tag.last != UInt8(ascii: "/") {
+                switch role(ofElement: name) {
+                case .skipped where tag.first != UInt8(ascii: "/") && tag.last != UInt8(ascii: "/"):
                     index = end(ofElement: name, in: bytes, from: index)
-                } else if name == Self.pack("br") {
-                    output.lineBreak(lines: 1, adding: true)
-                } else if paragraphElements.contains(name) {
-                    output.lineBreak(lines: 2)
-                } else if lineElements.contains(name) {
-                    output.lineBreak(lines: 1)
+                case .lineBreak: output.lineBreak(lines: 1, adding: true)
+                case .paragraph: output.lineBreak(lines: 2)
+                case .line: output.lineBreak(lines: 1)
+                case .skipped, nil: break
                 }
             case UInt8(ascii: "&"):
                 let (decoded, length) = entity(bytes, at: index)
-                output.append(contentsOf: decoded)
+                output.append(decoded)
                 index += length
             case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
                 output.space()
@@ -44,31 +53,53 @@ enum HTMLText {
                 index += 1
             }
         }
-        return output.text
     }
 
-    // Lists rather than sets: a dozen integer compares cost less than hashing one name.
-    private static let skippedElements: [UInt64] = ["head", "style", "script", "title"].map(pack)
-    /// Elements set off by an empty line, and elements that only start a new line.
-    private static let paragraphElements: [UInt64] =
-        ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"].map(pack)
-    private static let lineElements: [UInt64] = ["div", "tr", "li"].map(pack)
+    /// What an element does to the text.
+    private enum Role {
+        /// Dropped with its content (`<style>…</style>`).
+        case skipped
+        /// `<br>`: one more line break.
+        case lineBreak
+        /// Set off by an empty line.
+        case paragraph
+        /// Starts a new line.
+        case line
+    }
 
-    /// A tag name of up to eight letters and digits, lower-cased and packed into an integer so that
-    /// it is compared without building a string; longer names are 0, which no set holds.
-    private static func packedName<Bytes: Collection<UInt8>>(_ tag: Bytes) -> UInt64 {
+    // One list rather than a dictionary or a list per role: a score of integer compares cost less
+    // than hashing one name, and each list read is a call that checks the list is made.
+    private static let roles: [(name: UInt64, role: Role)] = [
+        (Role.paragraph, ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "blockquote", "hr"]),
+        (.line, ["div", "tr", "li"]), (.lineBreak, ["br"]), (.skipped, ["head", "style", "script", "title"]),
+    ].flatMap { role, names in names.map { (pack($0), role) } }
+
+    private static func role(ofElement name: UInt64) -> Role? {
+        roles.first { $0.name == name }?.role
+    }
+
+    /// The name of the tag whose text starts at `start` (after `<`, leading slashes skipped): up to
+    /// eight letters and digits, lower-cased and packed into an integer so that it is compared without
+    /// building a string. The name ends at the first byte that is neither, such as the tag's `>`.
+    /// Longer names are 0, and so is no name at all (`<!-- -->`, `<>`); `blockquote` packs to 0 too,
+    /// so all of them end a paragraph.
+    private static func packedName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
+        var index = start
+        while index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
         var packed: UInt64 = 0
         var length = 0
-        for byte in tag.drop(while: { $0 == UInt8(ascii: "/") }) {
-            guard isAlphanumeric(byte) else { break }
+        while index < bytes.count, isAlphanumeric(bytes[index]) {
             length += 1
             guard length <= 8 else { return 0 }
-            packed = packed << 8 | UInt64(isLetter(byte) ? byte | 0x20 : byte)
+            packed = packed << 8 | UInt64(isLetter(bytes[index]) ? bytes[index] | 0x20 : bytes[index])
+            index += 1
         }
         return packed
     }
 
-    private static func pack(_ name: String) -> UInt64 { packedName(Array(name.utf8)) }
+    private static func pack(_ name: String) -> UInt64 {
+        Array(name.utf8).withUnsafeBufferPointer { packedName(in: $0, from: 0) }
+    }
 
     /// The index after `</name…>`, or the end of the input.
     private static func end(ofElement name: UInt64, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
@@ -76,34 +107,75 @@ enum HTMLText {
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = open + 1
             guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { continue }
-            if packedName(bytes[(index + 1)...]) == name {
+            if packedName(in: bytes, from: index + 1) == name {
                 return (bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count - 1) + 1
             }
         }
         return bytes.count
     }
 
-    /// The UTF-8 an entity at `start` stands for and the bytes it spans; an unknown one is a literal `&`.
-    private static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int) {
+    /// The character an entity at `start` stands for and the bytes it spans; an unknown one is a
+    /// literal `&`. It reads the bytes where it once made a string of the name and looked it up in a
+    /// dictionary, which cost about 2,000 instructions an entity, and Outlook writes `&nbsp;` often.
+    private static func entity(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int) {
         let window = bytes[(start + 1)..<min(bytes.count, start + 12)]
-        guard let semicolon = window.firstIndex(of: UInt8(ascii: ";")) else { return ([UInt8(ascii: "&")], 1) }
-        let name = String(decoding: bytes[(start + 1)..<semicolon], as: UTF8.self)
-        var scalar: Unicode.Scalar?
-        if name.hasPrefix("#x") || name.hasPrefix("#X") {
-            scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-        } else if name.hasPrefix("#") {
-            scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
+        guard let semicolon = window.firstIndex(of: UInt8(ascii: ";")) else { return ("&", 1) }
+        let name = bytes[(start + 1)..<semicolon]
+        let scalar: Unicode.Scalar?
+        let second = name.dropFirst().first
+        if name.first == UInt8(ascii: "#"), second == UInt8(ascii: "x") || second == UInt8(ascii: "X") {
+            scalar = number(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+        } else if name.first == UInt8(ascii: "#") {
+            scalar = number(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
         } else {
-            scalar = namedEntities[name]
+            scalar = entityKey(name).flatMap { key in namedEntities.first { $0.key == key }?.scalar }
         }
-        guard let scalar else { return ([UInt8(ascii: "&")], 1) }
-        return (Array(String(Character(scalar)).utf8), semicolon - start + 1)
+        guard let scalar else { return ("&", 1) }
+        return (scalar, semicolon - start + 1)
     }
 
-    private static let namedEntities: [String: Unicode.Scalar] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}", "ndash": "–", "mdash": "—",
-        "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "copy": "©", "reg": "®", "euro": "€",
-    ]
+    /// The number `text` spells, read as `UInt32(_:radix:)` reads it, as entities were once read: a
+    /// sign may lead, and a minus sign leaves only zeros, which are 0.
+    private static func number(_ text: Slice<UnsafeBufferPointer<UInt8>>, radix: UInt32) -> UInt32? {
+        var digits = text
+        let sign = digits.first
+        if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        if sign == UInt8(ascii: "-") { return digits.allSatisfy { $0 == UInt8(ascii: "0") } ? 0 : nil }
+        var value: UInt32 = 0
+        for byte in digits {
+            guard let digit = digitValue(byte), digit < radix else { return nil }
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: radix)
+            let (sum, carried) = shifted.addingReportingOverflow(digit)
+            guard !overflowed, !carried else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    private static func digitValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt32(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt32(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    // A list of numbers rather than a dictionary of strings, as for the elements: a name is compared
+    // with a dozen numbers for less than hashing it costs.
+    private static let namedEntities: [(key: UInt64, scalar: Unicode.Scalar)] = [
+        ("amp", "&"), ("lt", "<"), ("gt", ">"), ("quot", "\""), ("apos", "'"), ("nbsp", "\u{00A0}"), ("ndash", "–"),
+        ("mdash", "—"), ("hellip", "…"), ("rsquo", "’"), ("lsquo", "‘"), ("rdquo", "”"), ("ldquo", "“"), ("copy", "©"),
+        ("reg", "®"), ("euro", "€"),
+    ].map { name, scalar in (entityKey(name.utf8)!, scalar) }
+
+    /// An entity name of up to seven bytes as a number, its bytes followed by its length (so that a
+    /// name with NUL bytes is not another name); longer names, which no named entity has, are nil.
+    private static func entityKey<Name: Collection<UInt8>>(_ name: Name) -> UInt64? {
+        guard name.count <= 7 else { return nil }
+        return name.reduce(0) { $0 << 8 | UInt64($1) } << 8 | UInt64(name.count)
+    }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
@@ -117,18 +189,24 @@ enum HTMLText {
 /// Collects plain text lines: collapsible white space becomes one space between words, no line
 /// ends in spaces, and at most one empty line separates paragraphs.
 private struct TextBuilder {
-    private var bytes: [UInt8] = []
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private var count = 0
     private var pendingSpace = false
     private var pendingBreaks = 0
 
-    mutating func append(_ byte: UInt8) {
-        flush()
-        bytes.append(byte)
+    /// A builder writing into `scratch`, which must hold as many bytes as the text collected.
+    init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        bytes = scratch
     }
 
-    mutating func append(contentsOf text: [UInt8]) {
+    mutating func append(_ byte: UInt8) {
         flush()
-        bytes.append(contentsOf: text)
+        write(byte)
+    }
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+        flush()
+        for byte in scalar.utf8 { write(byte) }
     }
 
     mutating func space() { pendingSpace = true }
@@ -136,48 +214,82 @@ private struct TextBuilder {
     /// Ends the line so that `lines` line breaks separate what follows (one empty line at most);
     /// `adding` (for `<br>`) adds a break to those already pending instead.
     mutating func lineBreak(lines: Int, adding: Bool = false) {
-        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+        while count > 0 && bytes[count - 1] == UInt8(ascii: " ") { count -= 1 }
         pendingSpace = false
-        guard !bytes.isEmpty else { return }
-        let written = bytes.last == UInt8(ascii: "\n") ? (bytes.dropLast().last == UInt8(ascii: "\n") ? 2 : 1) : 0
+        guard count > 0 else { return }
+        let written =
+            bytes[count - 1] == UInt8(ascii: "\n") ? (count > 1 && bytes[count - 2] == UInt8(ascii: "\n") ? 2 : 1) : 0
         let wanted = adding ? written + pendingBreaks + lines : max(written + pendingBreaks, lines)
         pendingBreaks = max(0, min(wanted, 2) - written)
     }
 
     /// The text with no-break spaces as plain spaces, lines trimmed at the end, and runs of empty
     /// lines (a row holding only `&nbsp;` is one) reduced to one.
-    var text: String {
-        var result: [UInt8] = []
-        var line: [UInt8] = []
+    ///
+    /// It is worked out in place, since it never runs ahead of the bytes it is made from: no-break
+    /// spaces shrink, and a line break is written only for one or two collected ones. A text of up to
+    /// 15 bytes then becomes a string without allocating.
+    consuming func finish() -> String {
+        let collected = count
+        count = 0
         var emptyLines = 0
-        var index = 0
-        while index <= bytes.count {
-            if index == bytes.count || bytes[index] == UInt8(ascii: "\n") {
-                while line.last == UInt8(ascii: " ") { line.removeLast() }
-                if line.isEmpty {
-                    emptyLines += 1
-                } else {
-                    if !result.isEmpty { result += emptyLines > 0 ? [0x0A, 0x0A] : [0x0A] }
-                    result += line
-                    emptyLines = 0
-                }
-                line.removeAll(keepingCapacity: true)
-            } else if bytes[index] == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
-                line.append(UInt8(ascii: " "))
-                index += 1
+        var start = 0
+        while start <= collected {
+            let end = bytes[start..<collected].firstIndex(of: UInt8(ascii: "\n")) ?? collected
+            let lineEnd = trimmedEnd(from: start, to: end)
+            if lineEnd == start {
+                emptyLines += 1
             } else {
-                line.append(bytes[index])
+                if count > 0 {
+                    write(UInt8(ascii: "\n"))
+                    if emptyLines > 0 { write(UInt8(ascii: "\n")) }
+                }
+                var index = start
+                while index < lineEnd {
+                    let noBreakSpace = isNoBreakSpace(at: index, before: lineEnd)
+                    write(noBreakSpace ? UInt8(ascii: " ") : bytes[index])
+                    index += noBreakSpace ? 2 : 1
+                }
+                emptyLines = 0
             }
-            index += 1
+            start = end + 1
         }
-        return String(decoding: result, as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<count]), as: UTF8.self)
+    }
+
+    /// Where the line from `start` to `end` ends once trailing spaces and no-break spaces are dropped.
+    private func trimmedEnd(from start: Int, to end: Int) -> Int {
+        var end = end
+        while end > start {
+            if bytes[end - 1] == UInt8(ascii: " ") {
+                end -= 1
+            } else if end - 2 >= start, isNoBreakSpace(at: end - 2, before: end) {
+                end -= 2
+            } else {
+                break
+            }
+        }
+        return end
+    }
+
+    /// Whether U+00A0 (C2 A0 in UTF-8) starts at `index`, within a line ending at `end`.
+    private func isNoBreakSpace(at index: Int, before end: Int) -> Bool {
+        bytes[index] == 0xC2 && index + 1 < end && bytes[index + 1] == 0xA0
+    }
+
+    /// Writes one byte; the scratch space holds all, as `HTMLText` explains, and a longer text stops
+    /// here rather than write past it.
+    private mutating func write(_ byte: UInt8) {
+        precondition(count < bytes.count, "HTML text outgrew its scratch space")
+        bytes[count] = byte
+        count += 1
     }
 
     private mutating func flush() {
         if pendingBreaks > 0 {
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: pendingBreaks))
-        } else if pendingSpace && !bytes.isEmpty {
-            bytes.append(UInt8(ascii: " "))
+            for _ in 0..<pendingBreaks { write(UInt8(ascii: "\n")) }
+        } else if pendingSpace && count > 0 {
+            write(UInt8(ascii: " "))
         }
         pendingBreaks = 0
         pendingSpace = false

@@ -9,10 +9,7 @@ enum GraphZones {
     /// Outlook display name or an IANA id.
     static func ianaIdentifier(forGraphName name: String) -> String? {
         // Every event names its zones, and a file uses a handful: remember each answer.
-        if let known = names.withLock({ $0[name] }) { return known }
-        let iana = resolver.resolve(name).ianaIdentifier
-        names.withLock { $0[name] = iana }
-        return iana
+        names.answer(for: name) { resolver.resolve($0).ianaIdentifier }
     }
 
     /// The Windows id to send Graph for `zone`, from its IANA id or its name.
@@ -33,15 +30,55 @@ enum GraphZones {
     }
 
     private static let resolver = TimeZoneResolver(definitions: [], calendarHint: nil, years: 1970...2037)
-    /// IANA ids by zone name; nil entries remember names nothing resolves.
-    private static let names = Mutex<[String: String?]>([:])
-    /// Rules by IANA id; nil entries remember ids tzdata does not know.
-    private static let cache = Mutex<[String: ZoneRules?]>([:])
+    /// IANA ids by zone name; nil answers remember names nothing resolves.
+    private static let names = Answers<String?>()
+    /// Rules by IANA id; nil answers remember ids tzdata does not know.
+    private static let rulesByID = Answers<ZoneRules?>()
 
     private static func rules(_ ianaID: String) -> ZoneRules? {
-        if let cached = cache.withLock({ $0[ianaID] }) { return cached }
-        let rules = ZoneRules(ianaIdentifier: ianaID)
-        cache.withLock { $0[ianaID] = rules }
-        return rules
+        rulesByID.answer(for: ianaID, ZoneRules.init(ianaIdentifier:))
+    }
+}
+
+/// Answers worked out once per name and shared by every thread.
+///
+/// A file uses a handful of zones, asked about twice per event: the first few names are kept in a list,
+/// where finding one costs a fraction of hashing it (hashing took about 650 instructions for a Windows
+/// zone name, most of the lookup). Names beyond those go to a dictionary, so a file with many zones costs
+/// no more per lookup than hashing. Names match by `==`, as dictionary keys do: a spelling that is
+/// canonically equivalent to a remembered one resolves to the same table entry anyway.
+private struct Answers<Value: Sendable>: ~Copyable, Sendable {
+    private struct Store {
+        var listed: [(name: String, value: Value)] = []
+        var hashed: [String: Value] = [:]
+    }
+
+    /// How many names the list holds: a few more than a file commonly uses, and few enough that
+    /// comparing a name with all of them stays cheaper than hashing it.
+    private static var listLimit: Int { 8 }
+
+    private let store = Mutex(Store())
+
+    /// The answer for `name`, from `work` the first time it is asked for. `work` runs outside the
+    /// lock, so two threads may both work out a new name; they get the same answer.
+    func answer(for name: String, _ work: (String) -> Value) -> Value {
+        if let known = store.withLock({ Self.find(name, in: $0) }) { return known }
+        let value = work(name)
+        store.withLock { store in
+            guard Self.find(name, in: store) == nil else { return }
+            if store.listed.count < Self.listLimit {
+                store.listed.append((name, value))
+            } else {
+                store.hashed[name] = value
+            }
+        }
+        return value
+    }
+
+    private static func find(_ name: String, in store: borrowing Store) -> Value? {
+        for entry in store.listed where entry.name.utf8.count == name.utf8.count && entry.name == name {
+            return entry.value
+        }
+        return store.hashed[name]
     }
 }
