@@ -37,14 +37,17 @@ public struct FileDescriptorByteSource: ByteSource {
     }
 
     public mutating func nextChunk() -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                offset.map { pread(descriptor, buffer.baseAddress, chunkSize, off_t($0)) }
+            var count = 0
+            // Read into uninitialised storage: zeroing a megabyte only to overwrite it costs as
+            // much as copying it.
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                count =
+                    offset.map { pread(descriptor, buffer.baseAddress, chunkSize, off_t($0)) }
                     ?? read(descriptor, buffer.baseAddress, chunkSize)
+                initialized = max(count, 0)
             }
             if count > 0 {
-                chunk.removeSubrange(count...)
                 offset? += count
                 return chunk
             }

@@ -27,6 +27,7 @@ struct JSONScanner {
     }
 
     /// The next byte that is not JSON whitespace, without consuming it; nil at the end.
+    @inline(__always)
     mutating func peekSignificant() -> UInt8? {
         while index < bytes.count {
             switch bytes[index] {
@@ -38,12 +39,14 @@ struct JSONScanner {
     }
 
     /// Consumes `byte` after optional whitespace, or throws naming what was expected.
+    @inline(__always)
     mutating func expect(_ byte: UInt8, _ what: String) throws(JSONError) {
         guard peekSignificant() == byte else { throw unexpected(what) }
         index += 1
     }
 
     /// Consumes `byte` after optional whitespace when it is next.
+    @inline(__always)
     mutating func consumeIf(_ byte: UInt8) -> Bool {
         guard peekSignificant() == byte else { return false }
         index += 1
@@ -102,6 +105,7 @@ struct JSONScanner {
     }
 
     /// After a list element: true when a comma follows, false at the closing bracket.
+    @inline(__always)
     mutating func continueList(closer: UInt8) throws(JSONError) -> Bool {
         if consumeIf(UInt8(ascii: ",")) { return true }
         if consumeIf(closer) { return false }
