@@ -167,17 +167,16 @@ struct JSONScanner {
     /// Notes a member name in its token (`JSONToken.signature`) and in the object's `bits` and
     /// flags; returns whether an earlier member may have the same name.
     private func noteName(at key: Int, of object: Int, in tape: JSONTapeBuffer) -> Bool {
-        let keyToken = tape[key]
-        let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
-        if let first = name.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
-            tape[object].flags.insert(.hasCapitalizedKey)
-        }
+        let (start, end, escaped) = (tape[key].start, tape[key].end, tape[key].flags.contains(.escaped))
+        let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if let first = name.first, first &- UInt8(ascii: "A") < 26 { tape[object].flags.insert(.hasCapitalizedKey) }
         let signature = JSONToken.signature(name)
         tape[key].bits = signature
         // An escaped name's bit is not that of its text: such an object lets every lookup search.
-        let bit = keyToken.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(signature)
-        defer { tape[object].bits |= bit }
-        return tape[object].bits & bit != 0
+        let bit = escaped ? ~0 : JSONToken.nameBit(signature)
+        let earlier = tape[object].bits
+        tape[object].bits = earlier | bit
+        return earlier & bit != 0
     }
 
     /// Marks an earlier member of the same name as shadowed, and warns: the last value is used.

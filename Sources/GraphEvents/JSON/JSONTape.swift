@@ -33,6 +33,7 @@ struct JSONToken: Sendable {
 
     /// A name's length and first seven bytes in one word: equal words mean equal names up to seven
     /// bytes long, and nearly always for longer ones (their bytes are compared too).
+    @inline(__always)
     static func signature(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
         guard let base = name.baseAddress else { return 0 }
         let length = UInt64(truncatingIfNeeded: name.count) << 56
@@ -80,14 +81,15 @@ final class JSONTapeBuffer {
         count += 1
     }
 
+    /// The token at `index`, read and updated in place.
     subscript(index: Int) -> JSONToken {
-        get {
+        unsafeAddress {
             precondition(index >= 0 && index < count, "token index out of range")
-            return base[index]
+            return UnsafePointer(base + index)
         }
-        set {
+        unsafeMutableAddress {
             precondition(index >= 0 && index < count, "token index out of range")
-            base[index] = newValue
+            return base + index
         }
     }
 
