@@ -30,24 +30,29 @@ public struct GraphEventMapper: Sendable {
         guard let object = value.objectValue else {
             return GraphMapping(output: [], diagnostics: [notAnEvent(value, location)])
         }
-        var (event, decoder) = decode(object, location: location)
-        event.decodeGraphRecurrence(object, at: path, &decoder)
-        var events = event.start == nil ? [] : [event]
+        var (master, decoder) = decode(object, location: location)
+        master.decodeGraphRecurrence(object, at: path, &decoder)
+        var overrides: [Event] = []
         var overrideDiagnostics: [Diagnostic] = []
         for (position, exception) in decoder.array("exceptionOccurrences", of: object, at: path).enumerated() {
             var itemLocation = location
             itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
-            let mapped = override(from: exception, of: event, location: itemLocation)
-            events += mapped.output.map { [$0] } ?? []
+            let mapped = override(from: exception, of: master, location: itemLocation)
+            if let event = mapped.output { overrides.append(event) }
             overrideDiagnostics += mapped.diagnostics
         }
-        if events.count > 1 || !event.exceptionDates.isEmpty, event.recurrenceRules.isEmpty {
+        if !overrides.isEmpty || !master.exceptionDates.isEmpty, master.recurrenceRules.isEmpty {
             decoder.report(
                 .warning, "graph-missing-recurrence",
                 "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
                 at: path)
         }
         let diagnostics = decoder.diagnostics + overrideDiagnostics
+        // Without a start the master is left out; its exceptions, which need its start, were too.
+        guard master.start != nil else { return GraphMapping(output: overrides, diagnostics: diagnostics) }
+        // Moved, not copied: an event is a few dozen references to retain and release.
+        var events = [consume master]
+        events += overrides
         return GraphMapping(output: events, diagnostics: diagnostics)
     }
 

@@ -21,10 +21,16 @@ struct GraphSeriesAssembler {
             }
             return
         }
-        let mapping = mapper.events(from: item.object, location: item.location)
+        var mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
-        if let master = mapping.output.first { remember(master, item) }
-        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+        if !mapping.output.isEmpty { remember(mapping.output[0], item) }
+        handOver(&mapping.output, at: item.location, each)
+    }
+
+    /// Hands `events` over in order, moving each out rather than copying it.
+    private func handOver(_ events: inout [Event], at location: SourceLocation, _ each: (GraphEventRecord) -> Void) {
+        events.reverse()
+        while let event = events.popLast() { each(GraphEventRecord(event: event, location: location)) }
     }
 
     /// Hands over the instances still waiting, now that no master can come.
@@ -46,14 +52,14 @@ struct GraphSeriesAssembler {
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
             return
         }
-        let mapping = mapper.events(from: item.object, location: item.location)
+        var mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
         diagnostics.append(
             Diagnostic(
                 .note, code: "graph-instance-without-master",
                 message: "an instance whose series master is not in the input is kept as a single event",
                 location: item.location, uid: item.object["id"]?.stringValue))
-        for event in mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
+        handOver(&mapping.output, at: item.location, each)
     }
 
     /// Remembers `event` when it can have instances: a series master, or an event with exceptions.
