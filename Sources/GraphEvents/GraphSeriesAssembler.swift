@@ -23,7 +23,7 @@ struct GraphSeriesAssembler {
         }
         var mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
-        if !mapping.output.isEmpty { remember(mapping.output[0], item) }
+        if !mapping.output.isEmpty, canHaveInstances(mapping.output[0], item) { remember(mapping.output[0], item) }
         handOver(&mapping.output, at: item.location, each)
     }
 
@@ -62,16 +62,18 @@ struct GraphSeriesAssembler {
         handOver(&mapping.output, at: item.location, each)
     }
 
-    /// Remembers `event` when it can have instances: a series master, or an event with exceptions.
-    /// An instance names its master by `id`; events written by calport without one use the iCalUId.
+    /// Remembers `event`, which can have instances, by the names instances use for it: an instance
+    /// names its master by `id`; events written by calport without one use the iCalUId.
     private mutating func remember(_ event: Event, _ item: GraphInputItem) {
-        guard
-            item.object["type"]?.isString("seriesMaster") == true || event.isRecurring || !event.exceptionDates.isEmpty
-                || item.object["exceptionOccurrences"] != nil
-        else { return }
         for name in [item.object["id"]?.stringValue, item.object["iCalUId"]?.stringValue] {
             if let name, masters[name] == nil { masters[name] = event }
         }
+    }
+
+    /// Whether `event` (read from `item`) can have instances: a series master, or an event with exceptions.
+    private func canHaveInstances(_ event: borrowing Event, _ item: GraphInputItem) -> Bool {
+        item.object["type"]?.isString("seriesMaster") == true || event.isRecurring || !event.exceptionDates.isEmpty
+            || item.object["exceptionOccurrences"] != nil
     }
 
     private func master(of item: GraphInputItem) -> Event? {

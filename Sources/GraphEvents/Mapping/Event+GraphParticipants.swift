@@ -85,17 +85,35 @@ extension GraphDecoder {
     mutating func participant(_ object: JSONNode, at path: @autoclosure () -> String) -> Participant? {
         guard let email = self.object("emailAddress", of: object, at: path()) else { return nil }
         let name = string("name", of: email, at: "\(path()).emailAddress")
-        guard let address = string("address", of: email, at: "\(path()).emailAddress"), !address.isEmpty else {
+        guard let address = stringNode("address", of: email, at: "\(path()).emailAddress"),
+            let uri = Self.mailto(address)
+        else {
             report(
                 .warning, "graph-missing-address", "\(name ?? "a participant") has no e-mail address; left out",
                 at: "\(path()).emailAddress")
             return nil
         }
-        return Participant(address: "mailto:" + address, commonName: name)
+        return Participant(address: uri, commonName: name)
+    }
+
+    /// `mailto:` and the address, made at once from the JSON bytes when they have no escapes;
+    /// nil for an empty address.
+    private static func mailto(_ address: JSONNode) -> String? {
+        guard let bytes = address.rawStringBytes else {
+            return address.stringValue.flatMap { $0.isEmpty ? nil : "mailto:" + $0 }
+        }
+        guard !bytes.isEmpty else { return nil }
+        let scheme: StaticString = "mailto:"
+        return String(unsafeUninitializedCapacity: scheme.utf8CodeUnitCount + bytes.count) { buffer in
+            let schemeBytes = UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount)
+            _ = buffer.initialize(fromContentsOf: schemeBytes)
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[schemeBytes.count...]).initialize(fromContentsOf: bytes)
+            return buffer.count
+        }
     }
 
     mutating func attendee(_ object: JSONNode, at path: @autoclosure () -> String) -> Attendee? {
-        guard var participant = participant(object, at: path()) else { return nil }
+        guard let participant = participant(object, at: path()) else { return nil }
         var attendee = Attendee(participant: participant)
         switch enumeration("type", of: object, at: path(), Event.graphAttendeeTypes) {
         case .required?: attendee.role = .required
@@ -111,8 +129,7 @@ extension GraphDecoder {
             if let (key, status) = Event.graphResponses.entry(named: response) {
                 attendee.participationStatus = status
                 if key == "organizer" || key == "notResponded" {
-                    participant.parameters.append(Parameter(Event.responseParameter, key))
-                    attendee.participant = participant
+                    attendee.participant.parameters.append(Parameter(Event.responseParameter, key))
                 }
             } else {
                 report(
