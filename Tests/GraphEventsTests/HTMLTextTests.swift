@@ -16,6 +16,20 @@ import Testing
         #expect(HTMLText.plainText(fromHTML: "a<br><br><br>b") == "a\n\nb")
         #expect(HTMLText.plainText(fromHTML: "unclosed <tag") == "unclosed <tag")
     }
+
+    /// Comments are nothing: not a break, and what Outlook hides in conditional comments (an `<xml>`
+    /// block whose text is settings) is not text. A declaration is no element either, while
+    /// `blockquote`, longer than other names, is a block like `p`.
+    @Test func commentsDeclarationsAndLongNames() {
+        #expect(HTMLText.plainText(fromHTML: "a<!-- c -->b") == "ab")
+        let outlook =
+            "<p>x</p><!--[if gte mso 9]><xml><o:AllowPNG/><o:PixelsPerInch>96</o:PixelsPerInch></xml><![endif]--><p>y</p>"
+        #expect(HTMLText.plainText(fromHTML: outlook) == "x\n\ny")
+        #expect(HTMLText.plainText(fromHTML: "a<!-- unterminated <p>b") == "a")
+        #expect(HTMLText.plainText(fromHTML: "<!DOCTYPE html>a<>b") == "ab")
+        #expect(HTMLText.plainText(fromHTML: "q<blockquote>r</blockquote>s") == "q\n\nr\n\ns")
+        #expect(HTMLText.plainText(fromHTML: "q<blockquotes>r<blockquo>s") == "qrs")
+    }
 }
 
 @Suite struct HTMLTextEdgeCaseTests {

@@ -25,6 +25,11 @@ enum HTMLText {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "<"):
+                if let end = endOfComment(in: bytes, at: index) {
+                    // A comment is nothing, Outlook's conditional ones (`<!--[if mso]><xml>…`) included.
+                    index = end
+                    continue
+                }
                 guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
                     output.append(byte)
                     index += 1
@@ -78,23 +83,41 @@ enum HTMLText {
         roles.first { $0.name == name }?.role
     }
 
-    /// The name of the tag whose text starts at `start` (after `<`, leading slashes skipped): up to
-    /// eight letters and digits, lower-cased and packed into an integer so that it is compared without
-    /// building a string. The name ends at the first byte that is neither, such as the tag's `>`.
-    /// Longer names are 0, and so is no name at all (`<!-- -->`, `<>`); `blockquote` packs to 0 too,
-    /// so all of them end a paragraph.
+    /// The index after the comment (`<!-- … -->`) that starts at `start`, or nil when none does.
+    /// An unterminated comment runs to the end, as browsers read it.
+    private static func endOfComment(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        let opening: [UInt8] = [0x3C, 0x21, 0x2D, 0x2D]  // <!--
+        guard bytes.count - start >= 4, bytes[start + 1] == 0x21, bytes[start..<start + 4].elementsEqual(opening) else {
+            return nil
+        }
+        var index = start + 4
+        while let dash = bytes[index...].firstIndex(of: UInt8(ascii: "-")) {
+            if dash + 2 < bytes.count, bytes[dash + 1] == UInt8(ascii: "-"), bytes[dash + 2] == UInt8(ascii: ">") {
+                return dash + 3
+            }
+            index = dash + 1
+        }
+        return bytes.count
+    }
+
+    /// The name of the tag whose text starts at `start` (after `<`, leading slashes skipped): its
+    /// letters and digits, lower-cased and packed into an integer so that it is compared without
+    /// building a string: the first seven bytes and the length, which tells `blockquote` from any
+    /// shorter name. The name ends at the first byte that is neither, such as the tag's `>`; no name
+    /// at all (`<!DOCTYPE html>`, `<>`) is 0, which no element has.
     private static func packedName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
         var index = start
         while index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
         var packed: UInt64 = 0
         var length = 0
         while index < bytes.count, isAlphanumeric(bytes[index]) {
+            if length < 7 {
+                packed = packed << 8 | UInt64(isLetter(bytes[index]) ? bytes[index] | 0x20 : bytes[index])
+            }
             length += 1
-            guard length <= 8 else { return 0 }
-            packed = packed << 8 | UInt64(isLetter(bytes[index]) ? bytes[index] | 0x20 : bytes[index])
             index += 1
         }
-        return packed
+        return length == 0 ? 0 : packed | UInt64(min(length, 255)) << 56
     }
 
     private static func pack(_ name: String) -> UInt64 {
