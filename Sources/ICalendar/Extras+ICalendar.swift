@@ -65,11 +65,11 @@ extension Location {
             if let uri { writer.parameter("X-CALPORT-URI", uri) }
             if !primary, let geo { writer.parameter("X-CALPORT-GEO", geo) }
             writer.parameters(parameters)
-            writer.finish(value: TextCodec.escape(name))
+            writer.finish(.text(name))
         }
         if primary, let geo {
             writer.begin(line: "GEO")
-            writer.finish(value: geo)
+            writer.finish(.raw(geo))
         }
     }
 }

@@ -19,7 +19,7 @@ extension Participant {
         if let commonName { writer.parameter("CN", commonName) }
         modelled(&writer)
         writer.parameters(parameters)
-        writer.finish(value: address)
+        writer.finish(.raw(address))
     }
 }
 
