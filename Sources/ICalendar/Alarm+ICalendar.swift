@@ -43,7 +43,7 @@ extension Alarm {
 
     func write(to writer: inout ContentWriter) {
         writer.begin(component: "VALARM")
-        func add(_ name: String, _ value: ContentValue?, parameters: (inout ContentWriter) -> Void = { _ in }) {
+        func add(_ name: StaticString, _ value: ContentValue?, parameters: (inout ContentWriter) -> Void = { _ in }) {
             if let value { writer.property(name, value, kept: propertyParameters, parameters: parameters) }
         }
         add("ACTION", .raw(action.token))

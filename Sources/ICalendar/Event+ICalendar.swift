@@ -171,10 +171,10 @@ extension Event {
     func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
         writer.begin(component: "VEVENT")
         // Parameters the input had on modelled properties go back on them.
-        func add(_ name: String, _ value: ContentValue?) {
+        func add(_ name: StaticString, _ value: ContentValue?) {
             if let value { writer.property(name, value, kept: propertyParameters) }
         }
-        func addTime(_ name: String, _ time: CalendarTime?, range: String? = nil) {
+        func addTime(_ name: StaticString, _ time: CalendarTime?, range: String? = nil) {
             guard let time else { return }
             writer.property(name, .time(time), kept: propertyParameters) { writer in
                 encoder.writeParameters(of: time, to: &writer)

@@ -30,11 +30,11 @@ extension ContentComponent {
 
 extension Location {
     /// Parameters calport adds to LOCATION to carry Graph's structured address and extra locations.
-    private static let addressParameters: [(String, WritableKeyPath<PostalAddress, String?> & Sendable)] = [
+    private static let addressParameters: [(StaticString, WritableKeyPath<PostalAddress, String?> & Sendable)] = [
         ("X-CALPORT-STREET", \.street), ("X-CALPORT-CITY", \.city), ("X-CALPORT-STATE", \.state),
         ("X-CALPORT-POSTALCODE", \.postalCode), ("X-CALPORT-COUNTRY", \.country),
     ]
-    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0)).union([
+    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0.description)).union([
         "X-CALPORT-GEO", "X-CALPORT-URI",
     ])
 
@@ -43,7 +43,7 @@ extension Location {
             name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
         var address = PostalAddress()
         for (parameter, keyPath) in Location.addressParameters {
-            address[keyPath: keyPath] = line.parameter(parameter)
+            address[keyPath: keyPath] = line.parameter(parameter.description)
         }
         if address != PostalAddress() { self.address = address }
         uri = line.parameter("X-CALPORT-URI")

@@ -14,7 +14,7 @@ extension Participant {
 
     /// Writes the participant as a `name` line (ORGANIZER, ATTENDEE); `modelled` adds the
     /// parameters a subtype models, after CN.
-    func write(to writer: inout ContentWriter, name: String, modelled: (inout ContentWriter) -> Void = { _ in }) {
+    func write(to writer: inout ContentWriter, name: StaticString, modelled: (inout ContentWriter) -> Void = { _ in }) {
         writer.begin(line: name)
         if let commonName { writer.parameter("CN", commonName) }
         modelled(&writer)
