@@ -44,11 +44,17 @@ enum ByteScan {
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, word: (UInt64) -> Bool, byte: (UInt8) -> Bool
     ) -> Int {
         guard let base = bytes.baseAddress else { return start }
+        func load(_ index: Int) -> UInt64 { UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) }
         var index = start
         while index < bytes.count {
-            if index + 8 <= bytes.count, !word(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
+            if index + 8 <= bytes.count {
+                if !word(load(index)) {
+                    index += 8
+                    continue
+                }
+            } else if bytes.count - start >= 8, !word(load(bytes.count - 8)) {
+                // The last few bytes, read as the word that ends the text (its first bytes were read before).
+                return bytes.count
             }
             let end = min(index + 8, bytes.count)
             while index < end {
