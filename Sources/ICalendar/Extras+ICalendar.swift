@@ -54,13 +54,18 @@ extension Location {
     /// iCalendar cannot express.
     func write(to writer: inout ContentWriter, primary: Bool) {
         let geo = coordinates.map { "\($0.latitude);\($0.longitude)" }
-        let hasAddress = Location.addressParameters.contains { address?[keyPath: $0.1] != nil }
+        // Most locations have no address: the key paths, at some 60 instructions each, are then not read.
+        let hasAddress =
+            address.map { address in Location.addressParameters.contains { address[keyPath: $0.1] != nil } }
+            ?? false
         let hasParameters = hasAddress || uri != nil || (!primary && geo != nil) || !parameters.isEmpty
         // A GEO-only location (no LOCATION in the source) has an empty name and no parameters.
         if !(primary && name.isEmpty && coordinates != nil && !hasParameters) {
             writer.begin(line: primary ? "LOCATION" : "X-CALPORT-LOCATION")
-            for (parameter, keyPath) in Location.addressParameters {
-                if let value = address?[keyPath: keyPath] { writer.parameter(parameter, value) }
+            if let address {
+                for (parameter, keyPath) in Location.addressParameters {
+                    if let value = address[keyPath: keyPath] { writer.parameter(parameter, value) }
+                }
             }
             if let uri { writer.parameter("X-CALPORT-URI", uri) }
             if !primary, let geo { writer.parameter("X-CALPORT-GEO", geo) }
