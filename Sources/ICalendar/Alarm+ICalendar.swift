@@ -41,24 +41,24 @@ extension Alarm {
         extraComponents = component.components.map(ExtraComponent.init)
     }
 
-    func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
+    func write(to writer: inout ContentWriter) {
         writer.begin(component: "VALARM")
-        func add(_ name: String, _ value: String?, parameters: (inout ContentWriter) -> Void = { _ in }) {
+        func add(_ name: StaticString, _ value: ContentValue?, parameters: (inout ContentWriter) -> Void = { _ in }) {
             if let value { writer.property(name, value, kept: propertyParameters, parameters: parameters) }
         }
-        add("ACTION", action.token)
+        add("ACTION", .raw(action.token))
         switch trigger {
         case .relative(let duration, let relatedToEnd):
-            add("TRIGGER", Libical.formatDuration(duration)) { writer in
+            add("TRIGGER", .duration(duration)) { writer in
                 if relatedToEnd { writer.parameter("RELATED", "END") }
             }
         case .absolute(let time):
-            add("TRIGGER", encoder.timeText(time)) { writer in writer.parameter("VALUE", "DATE-TIME") }
+            add("TRIGGER", .time(time)) { writer in writer.parameter("VALUE", "DATE-TIME") }
         }
-        add("SUMMARY", summary.map(TextCodec.escape))
-        add("DESCRIPTION", description.map(TextCodec.escape))
-        add("REPEAT", repeatCount.map(String.init))
-        add("DURATION", repeatInterval.map(Libical.formatDuration))
+        add("SUMMARY", summary.map(ContentValue.text))
+        add("DESCRIPTION", description.map(ContentValue.text))
+        add("REPEAT", repeatCount.map(ContentValue.integer))
+        add("DURATION", repeatInterval.map(ContentValue.duration))
         for attendee in attendees { attendee.write(to: &writer, name: "ATTENDEE") }
         for attachment in attachments { writer.write(attachment.contentLine) }
         for property in extraProperties { writer.write(ContentLine(property)) }

@@ -76,7 +76,7 @@ extension CalendarDocument {
         if let timeZoneHint { lines.append(ContentLine(name: "X-WR-TIMEZONE", value: timeZoneHint)) }
         if let colour { lines.append(ContentLine(name: "COLOR", value: colour)) }
         if let refreshInterval {
-            let text = Libical.formatDuration(refreshInterval)
+            let text = DurationText.format(refreshInterval)
             lines.append(
                 ContentLine(name: "REFRESH-INTERVAL", parameters: [Parameter("VALUE", "DURATION")], value: text))
             lines.append(ContentLine(name: "X-PUBLISHED-TTL", value: text))

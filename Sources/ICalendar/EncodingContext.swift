@@ -2,16 +2,8 @@ import CalendarModel
 
 /// What writing needs beyond the model: how zone names appear in TZID parameters.
 struct EncodingContext {
-    func timeText(_ time: CalendarTime) -> String {
-        switch time {
-        case .date(let date): return DateTimeText.format(LocalDateTime(date: date), isDate: true, isUTC: false)
-        case .utc(let local): return DateTimeText.format(local, isDate: false, isUTC: true)
-        case .floating(let local), .zoned(let local, _): return DateTimeText.format(local, isDate: false, isUTC: false)
-        }
-    }
-
     func timeLine(_ name: String, _ time: CalendarTime) -> ContentLine {
-        ContentLine(name: name, parameters: timeParameters(time), value: timeText(time))
+        ContentLine(name: name, parameters: timeParameters(time), value: DateTimeText.format(time))
     }
 
     /// The parameters a time's form needs (VALUE=DATE, TZID), on the line begun.
@@ -33,7 +25,7 @@ struct EncodingContext {
 
     func recurrenceLine(_ name: String, _ rule: RecurrenceRule) -> ContentLine {
         var untilText: String?
-        if case .until(let until) = rule.end { untilText = timeText(until) }
+        if case .until(let until) = rule.end { untilText = DateTimeText.format(until) }
         return ContentLine(name: name, value: Libical.formatRecurrence(rule, untilText: untilText))
     }
 
@@ -44,11 +36,11 @@ struct EncodingContext {
         case .period(let start, let end):
             return ContentLine(
                 name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
-                value: "\(timeText(start))/\(timeText(end))")
+                value: "\(DateTimeText.format(start))/\(DateTimeText.format(end))")
         case .periodWithDuration(let start, let duration):
             return ContentLine(
                 name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
-                value: "\(timeText(start))/\(Libical.formatDuration(duration))")
+                value: "\(DateTimeText.format(start))/\(DurationText.format(duration))")
         }
     }
 }
@@ -63,14 +55,14 @@ extension RecurrenceRule {
 extension CalendarTime {
     /// The time as an iCalendar DATE or DATE-TIME value (without its TZID).
     public var iCalendarText: String {
-        EncodingContext().timeText(self)
+        DateTimeText.format(self)
     }
 }
 
 extension EventDuration {
     /// The duration as an iCalendar DURATION value (`-PT15M`).
     public var iCalendarText: String {
-        Libical.formatDuration(self)
+        DurationText.format(self)
     }
 }
 

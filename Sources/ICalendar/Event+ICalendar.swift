@@ -171,48 +171,52 @@ extension Event {
     func write(to writer: inout ContentWriter, _ encoder: EncodingContext) {
         writer.begin(component: "VEVENT")
         // Parameters the input had on modelled properties go back on them.
-        func add(_ name: String, _ value: String?) {
+        // Inlined so that each call knows its value's case: destroying an Optional<ContentValue>
+        // of unknown case cost about 100 instructions a property.
+        @inline(__always)
+        func add(_ name: StaticString, _ value: ContentValue?) {
             if let value { writer.property(name, value, kept: propertyParameters) }
         }
-        func addTime(_ name: String, _ time: CalendarTime?, range: String? = nil) {
+        func addTime(_ name: StaticString, _ time: CalendarTime?, range: String? = nil) {
             guard let time else { return }
-            writer.property(name, encoder.timeText(time), kept: propertyParameters) { writer in
+            writer.property(name, .time(time), kept: propertyParameters) { writer in
                 encoder.writeParameters(of: time, to: &writer)
                 if let range { writer.parameter("RANGE", range) }
             }
         }
-        add("UID", uid.isEmpty ? nil : TextCodec.escape(uid))
+        add("UID", uid.isEmpty ? nil : .text(uid))
         addTime("DTSTAMP", timestamp)
-        add("SEQUENCE", sequence.map(String.init))
+        add("SEQUENCE", sequence.map(ContentValue.integer))
         addTime("RECURRENCE-ID", recurrenceID?.time, range: recurrenceID?.thisAndFuture == true ? "THISANDFUTURE" : nil)
         addTime("DTSTART", start)
         switch end {
         case .end(let time): addTime("DTEND", time)
-        case .duration(let duration): add("DURATION", Libical.formatDuration(duration))
+        case .duration(let duration): add("DURATION", .duration(duration))
         case nil: break
         }
-        add("SUMMARY", summary.map(TextCodec.escape))
-        add("DESCRIPTION", description.map(TextCodec.escape))
+        add("SUMMARY", summary.map(ContentValue.text))
+        add("DESCRIPTION", description.map(ContentValue.text))
         if let htmlDescription {
-            writer.property("X-ALT-DESC", TextCodec.escape(htmlDescription), kept: propertyParameters) { writer in
+            writer.property("X-ALT-DESC", .text(htmlDescription), kept: propertyParameters) { writer in
                 writer.parameter("FMTTYPE", "text/html")
             }
         }
         for (index, location) in locations.enumerated() {
             location.write(to: &writer, primary: index == 0)
         }
-        if !hasOwnAppleStructuredLocation, let pin = appleStructuredLocationLine { writer.write(pin) }
+        // The pin first: it is nil without coordinates, which spares most events the search of their extras.
+        if let pin = appleStructuredLocationLine, !hasOwnAppleStructuredLocation { writer.write(pin) }
         organizer?.write(to: &writer, name: "ORGANIZER")
         for attendee in attendees { attendee.write(to: &writer) }
-        add("STATUS", status?.token)
-        add("TRANSP", transparency.map { $0 == .transparent ? "TRANSPARENT" : "OPAQUE" })
-        add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus?.token)
-        add("CLASS", classification?.token)
-        add("PRIORITY", priority.map(String.init))
-        add("X-MICROSOFT-CDO-IMPORTANCE", importance?.token)
+        add("STATUS", status.map { .raw($0.token) })
+        add("TRANSP", transparency.map { .raw($0 == .transparent ? "TRANSPARENT" : "OPAQUE") })
+        add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus.map { .raw($0.token) })
+        add("CLASS", classification.map { .raw($0.token) })
+        add("PRIORITY", priority.map(ContentValue.integer))
+        add("X-MICROSOFT-CDO-IMPORTANCE", importance.map { .raw($0.token) })
         // One CATEGORIES line: RFC 5545 allows several, but ics-py 0.7.3 refuses a second one.
-        if !categories.isEmpty { add("CATEGORIES", categories.map(TextCodec.escape).joined(separator: ",")) }
-        add("URL", url)
+        if !categories.isEmpty { add("CATEGORIES", .raw(categories.map(TextCodec.escape).joined(separator: ","))) }
+        add("URL", url.map(ContentValue.raw))
         for conference in conferences { writer.write(conference.contentLine) }
         for rule in recurrenceRules { writer.write(encoder.recurrenceLine("RRULE", rule)) }
         for rule in exceptionRules { writer.write(encoder.recurrenceLine("EXRULE", rule)) }
@@ -221,9 +225,9 @@ extension Event {
         addTime("CREATED", created)
         addTime("LAST-MODIFIED", lastModified)
         for attachment in attachments { writer.write(attachment.contentLine) }
-        add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { $0 ? "FALSE" : "TRUE" })
+        add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { .raw($0 ? "FALSE" : "TRUE") })
         for property in extraProperties { writer.write(ContentLine(property)) }
-        for alarm in alarms { alarm.write(to: &writer, encoder) }
+        for alarm in alarms { alarm.write(to: &writer) }
         for component in extraComponents { writer.write(ContentComponent(component)) }
         writer.end(component: "VEVENT")
     }

@@ -30,11 +30,11 @@ extension ContentComponent {
 
 extension Location {
     /// Parameters calport adds to LOCATION to carry Graph's structured address and extra locations.
-    private static let addressParameters: [(String, WritableKeyPath<PostalAddress, String?> & Sendable)] = [
+    private static let addressParameters: [(StaticString, WritableKeyPath<PostalAddress, String?> & Sendable)] = [
         ("X-CALPORT-STREET", \.street), ("X-CALPORT-CITY", \.city), ("X-CALPORT-STATE", \.state),
         ("X-CALPORT-POSTALCODE", \.postalCode), ("X-CALPORT-COUNTRY", \.country),
     ]
-    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0)).union([
+    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0.description)).union([
         "X-CALPORT-GEO", "X-CALPORT-URI",
     ])
 
@@ -43,7 +43,7 @@ extension Location {
             name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
         var address = PostalAddress()
         for (parameter, keyPath) in Location.addressParameters {
-            address[keyPath: keyPath] = line.parameter(parameter)
+            address[keyPath: keyPath] = line.parameter(parameter.description)
         }
         if address != PostalAddress() { self.address = address }
         uri = line.parameter("X-CALPORT-URI")
@@ -54,22 +54,27 @@ extension Location {
     /// iCalendar cannot express.
     func write(to writer: inout ContentWriter, primary: Bool) {
         let geo = coordinates.map { "\($0.latitude);\($0.longitude)" }
-        let hasAddress = Location.addressParameters.contains { address?[keyPath: $0.1] != nil }
+        // Most locations have no address: the key paths, at some 60 instructions each, are then not read.
+        let hasAddress =
+            address.map { address in Location.addressParameters.contains { address[keyPath: $0.1] != nil } }
+            ?? false
         let hasParameters = hasAddress || uri != nil || (!primary && geo != nil) || !parameters.isEmpty
         // A GEO-only location (no LOCATION in the source) has an empty name and no parameters.
         if !(primary && name.isEmpty && coordinates != nil && !hasParameters) {
             writer.begin(line: primary ? "LOCATION" : "X-CALPORT-LOCATION")
-            for (parameter, keyPath) in Location.addressParameters {
-                if let value = address?[keyPath: keyPath] { writer.parameter(parameter, value) }
+            if let address {
+                for (parameter, keyPath) in Location.addressParameters {
+                    if let value = address[keyPath: keyPath] { writer.parameter(parameter, value) }
+                }
             }
             if let uri { writer.parameter("X-CALPORT-URI", uri) }
             if !primary, let geo { writer.parameter("X-CALPORT-GEO", geo) }
             writer.parameters(parameters)
-            writer.finish(value: TextCodec.escape(name))
+            writer.finish(.text(name))
         }
         if primary, let geo {
             writer.begin(line: "GEO")
-            writer.finish(value: geo)
+            writer.finish(.raw(geo))
         }
     }
 }

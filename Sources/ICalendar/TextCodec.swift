@@ -8,31 +8,51 @@ enum TextCodec {
     /// Writes text the way a TEXT value must appear in a content line.
     static func escape(_ text: String) -> String {
         var text = text
-        let clean = text.withUTF8 { utf8 in
-            !utf8.contains { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F }
+        let escaped = text.withUTF8 { utf8 -> String? in
+            guard firstSpecial(in: utf8, from: 0) < utf8.count else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count + 8)
+            escape(utf8, into: &out)
+            return String(decoding: out, as: UTF8.self)
         }
-        if clean { return text }
-        let utf8 = text.utf8
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count + 8)
-        var previous: UInt8 = 0
-        for byte in utf8 {
+        return escaped ?? text
+    }
+
+    /// Appends `utf8` escaped: the plain runs between the bytes that need escaping are copied whole.
+    static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+        var runStart = 0
+        while true {
+            let index = firstSpecial(in: utf8, from: runStart)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            guard index < utf8.count else { return }
+            let byte = utf8[index]
             switch byte {
             case 0x5C, 0x3B, 0x2C:
                 out.append(backslash)
                 out.append(byte)
-            case 0x0A where previous == 0x0D: break
+            case 0x0A where index > 0 && utf8[index - 1] == 0x0D: break
             case 0x0A, 0x0D:
                 out.append(backslash)
                 out.append(UInt8(ascii: "n"))
+            case 0x09: out.append(byte)
             // TEXT (RFC 5545 §3.3.11) has no way to write other control characters, which Graph
             // JSON can hold (`\u0000`); a NUL would also cut the value short in C readers.
-            case 0x00..<0x20 where byte != 0x09, 0x7F: break
-            default: out.append(byte)
+            default: break
             }
-            previous = byte
+            runStart = index + 1
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The first byte at or after `start` that escaping changes or drops (tab, a control
+    /// character that is kept, is found too).
+    private static func firstSpecial(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.firstIndex(
+            in: utf8, from: start,
+            word: {
+                $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x5C) | $0.bytes(equalTo: 0x3B) | $0.bytes(equalTo: 0x2C)
+                    | $0.bytes(equalTo: 0x7F) != 0
+            },
+            byte: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F })
     }
 
     /// Reads an escaped TEXT value. Unknown escapes keep the escaped character, as most parsers do.
@@ -113,22 +133,24 @@ enum ParameterCodec {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func encode(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == caret || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-            return value
-        }
-        var out: [UInt8] = []
+    /// Appends a parameter value with `^`, `"` and line breaks encoded.
+    static func encode(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
         var previous: UInt8 = 0
-        for byte in value.utf8 {
+        for byte in utf8 {
             switch byte {
-            case caret: out += [caret, caret]
-            case 0x22: out += [caret, UInt8(ascii: "'")]
+            case caret:
+                out.append(caret)
+                out.append(caret)
+            case 0x22:
+                out.append(caret)
+                out.append(UInt8(ascii: "'"))
             case 0x0A where previous == 0x0D: break
-            case 0x0A, 0x0D: out += [caret, UInt8(ascii: "n")]
+            case 0x0A, 0x0D:
+                out.append(caret)
+                out.append(UInt8(ascii: "n"))
             default: out.append(byte)
             }
             previous = byte
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -6,6 +6,12 @@ import TimeZones
 struct TimeZoneCoverage {
     private var defined: Set<String> = []
     private var used: [String: (zone: TimeZoneReference, years: ClosedRange<Int>)] = [:]
+    /// The last few zones noted, with the years `used` has for them: most times are in a zone and
+    /// year just noted, and finding them here spares hashing the zone's name, which profiling put
+    /// at 800 instructions a time.
+    private var recent: [(name: String, years: ClosedRange<Int>)] = []
+    private var nextRecent = 0
+    private static let recentCount = 4
 
     /// Notes a definition the calendar has.
     mutating func define(_ identifier: String) {
@@ -17,10 +23,23 @@ struct TimeZoneCoverage {
         event.forEachStatedTime { time in
             guard case .zoned(let local, let zone) = time, zone.ianaIdentifier != nil else { return }
             let year = local.date.year
+            if recent.contains(where: { $0.name == zone.name && $0.years.contains(year) }) { return }
             let known = used[zone.name]?.years
-            if known?.contains(year) == true { return }
+            if let known, known.contains(year) { return remember(zone.name, known) }
             let years = known.map { min($0.lowerBound, year)...max($0.upperBound, year) } ?? year...year
             used[zone.name] = (zone, years)
+            remember(zone.name, years)
+        }
+    }
+
+    private mutating func remember(_ name: String, _ years: ClosedRange<Int>) {
+        if let index = recent.firstIndex(where: { $0.name == name }) {
+            recent[index].years = years
+        } else if recent.count < TimeZoneCoverage.recentCount {
+            recent.append((name, years))
+        } else {
+            recent[nextRecent] = (name, years)
+            nextRecent = (nextRecent + 1) % TimeZoneCoverage.recentCount
         }
     }
 

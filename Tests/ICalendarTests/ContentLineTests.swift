@@ -35,7 +35,7 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         var writer = ContentWriter()
         writer.begin(line: "X")
         writer.parameter("P", value)
-        writer.finish(value: "v")
+        writer.finish(.raw("v"))
         return String(decoding: writer.bytes, as: UTF8.self)
     }
     #expect(written("George Herman \"Babe\" Ruth") == "X;P=George Herman ^'Babe^' Ruth:v\r\n")
@@ -90,4 +90,45 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     first.write(ContentLine(name: "C", value: "3"))
     #expect(String(decoding: first.bytes, as: UTF8.self) == "A:1\r\nC:3\r\n")
     #expect(String(decoding: second.bytes, as: UTF8.self) == "A:1\r\nB:2\r\n")
+}
+
+@Test func durationsAreWrittenAsLibicalWritesThem() {
+    // DurationText writes what libical's icaldurationtype_as_ical_string_r writes, and hands it the
+    // durations past 32 bits; zero, weeks with days or time, and each field alone are the cases.
+    let values = [0, 1, 7, 59, 60, 3_600, 86_400, 1_000_000, Int(Int32.max)]
+    for isNegative in [false, true] {
+        for weeks in [0, 1, 3] {
+            for days in [0, 2] {
+                for (hours, minutes, seconds) in [(0, 0, 0), (1, 0, 0), (0, 15, 0), (0, 0, 30), (25, 61, 3_601)] {
+                    let duration = EventDuration(
+                        isNegative: isNegative, weeks: weeks, days: days, hours: hours, minutes: minutes,
+                        seconds: seconds)
+                    #expect(DurationText.format(duration) == Libical.formatDuration(duration), "\(duration)")
+                }
+            }
+        }
+        for value in values {
+            for duration in [
+                EventDuration(isNegative: isNegative, weeks: value), EventDuration(isNegative: isNegative, days: value),
+                EventDuration(isNegative: isNegative, hours: value),
+                EventDuration(isNegative: isNegative, minutes: value),
+                EventDuration(isNegative: isNegative, seconds: value),
+            ] {
+                #expect(DurationText.format(duration) == Libical.formatDuration(duration), "\(duration)")
+            }
+        }
+    }
+    #expect(DurationText.format(EventDuration(isNegative: true, minutes: 15)) == "-PT15M")
+    #expect(DurationText.format(EventDuration(weeks: 1, days: 1)) == "P8D")
+}
+
+@Test func foldingNeverSplitsACharacter() {
+    // RFC 5545 §3.1: 75 octets a line, the leading space of a continuation counting; a character
+    // that would pass the limit starts the next line whole.
+    var writer = ContentWriter()
+    writer.begin(line: "X")
+    writer.finish(.raw(String(repeating: "a", count: 71) + "é€𝄞" + String(repeating: "b", count: 80)))
+    let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
+    #expect(lines.map(\.utf8.count) == [75, 75, 14, 0])
+    #expect(lines[0].hasSuffix("aé") && lines[1].hasPrefix(" €𝄞b"))
 }

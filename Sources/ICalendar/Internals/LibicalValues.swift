@@ -3,7 +3,8 @@ import CalendarModel
 
 /// Every libical call calport makes goes through here: libical parses and writes the typed values
 /// of RFC 5545 (DATE-TIME, DURATION, RECUR, UTC-OFFSET, PERIOD, GEO), except that DATE-TIME is
-/// written by `DateTimeText`; outside this folder code sees Swift types only.
+/// written by `DateTimeText` and DURATION, up to 32-bit totals, by `DurationText`; outside this
+/// folder code sees Swift types only.
 enum Libical {
     /// A DATE or DATE-TIME as libical read it; fields are not range-checked (libical keeps month 13).
     struct Time: Hashable {
