@@ -9,6 +9,7 @@ enum JSONStringBytes {
     /// before it are all ASCII (and so UTF-8). It tests eight bytes at a time (the "has zero byte"
     /// bit trick), since most of an event's bytes are plain string content, and both reading and
     /// writing scan it.
+    @inline(__always)
     static func plainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, isASCII: Bool) {
         guard let base = bytes.baseAddress else { return (start, true) }
         var index = start
