@@ -155,7 +155,7 @@ struct GraphDocumentWalker {
         // A number at the very end may go on in the next chunk.
         if !isFinished, scanner.isAtEnd, tape[0].kind == .number { return nil }
         place = .events(inPage: inPage, position: position + 1)
-        let path = inPage ? "$.value[\(position)]" : "$[\(position)]"
+        let path = Self.path(inPage ? "$.value[" : "$[", position)
         take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)
         return true
     }
@@ -184,6 +184,28 @@ struct GraphDocumentWalker {
             nextLink = JSONNode.decodeString(tape[name.token + 1], in: scanner.bytes)
         }
         return true
+    }
+
+    /// `prefix`, the decimal digits of `position` and `]`, written at once: string interpolation
+    /// cost as much as recording a member.
+    private static func path(_ prefix: StaticString, _ position: Int) -> String {
+        var digits = 1
+        var power = 10
+        while power <= position {
+            digits += 1
+            power *= 10
+        }
+        return String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + digits + 1) { buffer in
+            let count = prefix.utf8CodeUnitCount
+            _ = buffer.initialize(fromContentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: count))
+            var rest = position
+            for offset in (0..<digits).reversed() {
+                buffer[count + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            buffer[count + digits] = UInt8(ascii: "]")
+            return count + digits + 1
+        }
     }
 
     /// Keeps the warnings of the piece just read (repeated keys, strings that are not UTF-8).

@@ -27,17 +27,27 @@ public struct ICalendarStreamWriter {
 
     /// Writes one component; the header first if it has not been written.
     public mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
-        writeHeader(header)
         switch item {
         case .event(let event):
-            coverage.note(event)
-            event.write(to: &writer, encoder)
+            write(event, header: header)
+            return
         case .timeZone(let zone):
+            writeHeader(header)
             coverage.define(zone.identifier)
             writer.write(zone.contentComponent(encoder))
         case .other(let component):
+            writeHeader(header)
             writer.write(ContentComponent(component))
         }
+        if writer.count >= 1 << 20 { flush() }
+    }
+
+    /// Writes one event, read where it lies rather than copied into an item (an event is a few
+    /// dozen references to retain and release); the header first if it has not been written.
+    public mutating func write(_ event: Event, header: CalendarDocument) {
+        writeHeader(header)
+        coverage.note(event)
+        event.write(to: &writer, encoder)
         if writer.count >= 1 << 20 { flush() }
     }
 

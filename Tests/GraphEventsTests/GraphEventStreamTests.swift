@@ -143,4 +143,13 @@ import Testing
         #expect(
             whole.events.map(\.uid) == seen && whole.nextLink == stream.nextLink && whole.diagnostics == diagnostics)
     }
+
+    @Test func eventPathsCountPastNine() {
+        let event = #"{"id": "e", "start": {"dateTime": "2026-12-01T10:00:00"}}"#
+        let events = Array(repeating: event, count: 101).joined(separator: ",")
+        let array = stream(Array("[\(events)]".utf8), chunk: 1 << 20)
+        #expect(array.records.map(\.location.jsonPath) == (0...100).map { "$[\($0)]" })
+        let page = stream(Array("{\"value\": [\(events)]}".utf8), chunk: 1 << 20)
+        #expect(page.records.map(\.location.jsonPath) == (0...100).map { "$.value[\($0)]" })
+    }
 }

@@ -179,19 +179,19 @@ enum ConvertCommand {
                 while let chunk = source.nextChunk() {
                     events.append(chunk) {
                         items += 1
-                        writer.write(.event($0.event), header: header)
+                        writer.write($0.event, header: header)
                     }
                 }
                 let diagnostics = events.finish {
                     items += 1
-                    writer.write(.event($0.event), header: header)
+                    writer.write($0.event, header: header)
                 }
                 dropped += diagnostics.filter { $0.severity == .error }.count
                 if reporter.stops(diagnostics) { return nil }
             case .ndjson:
                 let read = CalendarInput.read(input, as: .ndjson, limits: limits)
                 items += read.document.events.count
-                for event in read.document.events { writer.write(.event(event), header: header) }
+                for event in read.document.events { writer.write(event, header: header) }
                 dropped += read.diagnostics.count
                 if reporter.stops(read.diagnostics) { return nil }
             }
@@ -221,6 +221,11 @@ private struct StreamSink {
     mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
         guard lines != nil else { return calendar.write(item, header: header) }
         guard case .event(let event) = item else { return }
+        write(event, header: header)
+    }
+
+    mutating func write(_ event: Event, header: CalendarDocument) {
+        guard lines != nil else { return calendar.write(event, header: header) }
         _ = lines?.add([event])
         if let count = lines?.bytes.count, count >= 1 << 20 { destination.write(lines?.take() ?? []) }
     }
