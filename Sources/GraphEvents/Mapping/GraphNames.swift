@@ -5,13 +5,16 @@
 /// bytes can be the JSON text itself, without a `String` made for them.
 struct GraphNames<Value: Sendable>: Sendable {
     private let entries: [(name: String, value: Value)]
+    /// Each name's bytes, kept apart so that comparing them needs no access to a `String`'s storage.
+    private let spellings: [[UInt8]]
 
     init(_ entries: KeyValuePairs<String, Value>) {
-        self.entries = entries.map { ($0.key, $0.value) }
+        self.init(entries.map { ($0.key, $0.value) })
     }
 
     init(_ entries: [(String, Value)]) {
         self.entries = entries.map { (name: $0.0, value: $0.1) }
+        spellings = entries.map { Array($0.0.utf8) }
     }
 
     /// The names, sorted, for messages.
@@ -19,8 +22,10 @@ struct GraphNames<Value: Sendable>: Sendable {
 
     /// The entry for the name spelled by `bytes`.
     func entry(named bytes: UnsafeBufferPointer<UInt8>) -> (name: String, value: Value)? {
-        for entry in entries where Self.equal(entry.name, bytes, ignoringCase: false) { return entry }
-        return entries.first { Self.equal($0.name, bytes, ignoringCase: true) }
+        for (position, spelling) in spellings.enumerated() where Self.equal(spelling, bytes, ignoringCase: false) {
+            return entries[position]
+        }
+        return spellings.firstIndex { Self.equal($0, bytes, ignoringCase: true) }.map { entries[$0] }
     }
 
     /// The entry for the JSON string `node`, read from its bytes when it has no escapes.
@@ -35,17 +40,14 @@ struct GraphNames<Value: Sendable>: Sendable {
         return name.withUTF8 { entry(named: $0) }
     }
 
-    private static func equal(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Bool {
-        var name = name
-        return name.withUTF8 { utf8 in
-            guard utf8.count == bytes.count else { return false }
-            for (left, right) in zip(utf8, bytes) where left != right {
-                guard ignoringCase, left | 0x20 == right | 0x20, (left | 0x20) &- UInt8(ascii: "a") < 26 else {
-                    return false
-                }
+    private static func equal(_ spelling: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Bool {
+        guard spelling.count == bytes.count else { return false }
+        for (left, right) in zip(spelling, bytes) where left != right {
+            guard ignoringCase, left | 0x20 == right | 0x20, (left | 0x20) &- UInt8(ascii: "a") < 26 else {
+                return false
             }
-            return true
         }
+        return true
     }
 }
 
