@@ -89,6 +89,9 @@ struct JSONNode {
 
         func makeIterator() -> Iterator { Iterator(array: array, position: (array?.index ?? 0) + 1) }
 
+        /// How many there are, counted by following the tokens (no value is read).
+        var count: Int { reduce(0) { count, _ in count + 1 } }
+
         struct Iterator: IteratorProtocol {
             fileprivate let array: JSONNode?
             fileprivate var position: Int

@@ -9,16 +9,20 @@ extension Event {
             self.organizer = decoder.participant(organizer, at: "\(path()).organizer")
         }
         let list = decoder.array("attendees", of: object, at: path())
-        attendees = list.enumerated().compactMap { index, value in
+        var attendees: [Attendee] = []
+        // Sized at once: growing it copies every attendee made so far.
+        attendees.reserveCapacity(list.count)
+        for (index, value) in list.enumerated() {
             func itemPath() -> String { "\(path()).attendees[\(index)]" }
             guard let item = value.objectValue else {
                 decoder.report(
                     .warning, "graph-wrong-type", "an attendee should be an object, found \(value.typeName); ignored",
                     at: itemPath())
-                return nil
+                continue
             }
-            return decoder.attendee(item, at: itemPath())
+            if let attendee = decoder.attendee(item, at: itemPath()) { attendees.append(attendee) }
         }
+        self.attendees = attendees
     }
 
     /// Writes `organizer` and `attendees`; a POST body carries no responses (the service sets them).
