@@ -3,8 +3,8 @@
 /// by its members, each a key token and the tokens of its value; an array by its elements.
 ///
 /// Readers that look at a few members of large objects (the Graph mapping reads about a third of
-/// an event's strings) decode only what they read, and a page of events costs one growing array
-/// instead of a string for every key and value and an array for every object.
+/// an event's strings) decode only what they read, and recording an event fills one reused buffer
+/// instead of making a string for every key and value and an array for every object.
 struct JSONToken: Sendable {
     enum Kind: UInt8, Sendable {
         case object, array, string, number, `true`, `false`, null
