@@ -97,6 +97,27 @@ import Testing
         #expect(result.diagnostics.map(\.code) == ["json-duplicate-key"])
     }
 
+    /// RFC 5545 §3.3.4 gives DATE-TIME a four-digit year: an offset that carries an instant past
+    /// 9999-12-31 in UTC makes a time iCalendar cannot write, so it is reported and left out.
+    @Test func instantsPastTheYear9999InUTCAreReportedNotWrittenWithFiveDigits() {
+        let result = readGraph(
+            """
+            [{"id": "late", "createdDateTime": "9999-12-31T23:30:00-01:00",
+              "lastModifiedDateTime": "9999-12-31T23:30:00+01:00",
+              "start": {"dateTime": "9999-12-31T22:00:00"}},
+             {"id": "later", "start": {"dateTime": "9999-12-31T23:00:00-05:00"}}]
+            """)
+        // 23:30 at −01:00 is 00:30 on 10000-01-01 in UTC; 23:30 at +01:00 is 22:30 on 9999-12-31.
+        #expect(result.events.map(\.uid) == ["late"])
+        #expect(result.events.first?.created == nil)
+        #expect(result.events.first?.lastModified == utc(9999, 12, 31, 22, 30))
+        #expect(
+            result.diagnostics.map { "\($0.code) \($0.location.jsonPath ?? "")" } == [
+                "graph-invalid-date-time $[0].createdDateTime", "graph-invalid-date-time $[1].start.dateTime",
+                "graph-missing-start $[1].start",
+            ])
+    }
+
     @Test func escapedMemberNamesAreTheNamesTheyDecodeTo() {
         // "subj\u0065ct" is "subject" (RFC 8259 §7); repeated in escaped form, the last value wins.
         let result = readGraph(

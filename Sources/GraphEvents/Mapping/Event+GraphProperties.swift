@@ -50,6 +50,18 @@ extension GraphDecoder {
                 at: "\(path()).\(key)")
             return nil
         }
+        guard GraphDateTime.isWritable(utc) else {
+            reportUnwritable(key, text, at: "\(path()).\(key)")
+            return nil
+        }
         return .utc(utc)
+    }
+
+    /// A date-time whose UTC form falls outside the years 0000–9999, which iCalendar cannot write.
+    mutating func reportUnwritable(_ key: StaticString, _ text: JSONNode, at path: @autoclosure () -> String) {
+        report(
+            .warning, "graph-invalid-date-time",
+            "\(key) \"\(text.stringValue ?? "")\" falls outside the years 0000–9999 in UTC, which iCalendar cannot write; ignored",
+            at: path())
     }
 }

@@ -78,7 +78,14 @@ extension GraphDecoder {
             }
             return .date(local.date)
         }
-        if let offset { return .utc(local.adding(seconds: -offset)) }
+        if let offset {
+            let utc = local.adding(seconds: -offset)
+            guard GraphDateTime.isWritable(utc) else {
+                reportUnwritable(key, text, at: "\(memberPath()).dateTime")
+                return nil
+            }
+            return .utc(utc)
+        }
         guard let zoneName, zoneName != "UTC" else { return .utc(local) }
         let iana = GraphZones.ianaIdentifier(forGraphName: zoneName)
         if iana == nil {

@@ -47,6 +47,10 @@ enum GraphDateTime {
     /// An instant as a UTC wall time: an offset-less text is read as UTC, the way Graph writes them.
     static func parseInstant(_ text: String) -> LocalDateTime? { utc(parse(text)) }
 
+    /// Whether iCalendar can write `utc`: its DATE-TIME has a four-digit year (RFC 5545 §3.3.4), and
+    /// an offset can carry a time just past 9999-12-31 into a fifth digit.
+    static func isWritable(_ utc: LocalDateTime) -> Bool { (0...9999).contains(utc.date.year) }
+
     /// The instant a JSON string holds, as `parseInstant(_:)` reads it.
     static func parseInstant(_ node: JSONNode) -> LocalDateTime? { utc(parse(node)) }
 
