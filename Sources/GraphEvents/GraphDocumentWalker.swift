@@ -129,15 +129,19 @@ struct GraphDocumentWalker {
         pageMemberNames = []
         var position = 1
         while position < value {
-            let name = JSONNode.decodeString(tape[position], in: bytes)
-            pageMemberNames.append(name)
-            if name == "@odata.nextLink", tape[position + 1].kind == .string, !tape[position].flags.contains(.shadowed)
-            {
-                nextLink = JSONNode.decodeString(tape[position + 1], in: bytes)
+            // A repeated name is noted once, with the value that counts (the last).
+            if !tape[position].flags.contains(.shadowed) {
+                notePageMember(JSONNode.decodeString(tape[position], in: bytes), value: tape[position + 1], in: bytes)
             }
             position = tape[position + 1].next
         }
         pageMemberNames.append("value")
+    }
+
+    /// Notes a page member's name, and the next page's link when it is `@odata.nextLink`.
+    private mutating func notePageMember(_ name: String, value: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) {
+        pageMemberNames.append(name)
+        if name == "@odata.nextLink", value.kind == .string { nextLink = JSONNode.decodeString(value, in: bytes) }
     }
 
     /// The next event of an array, or its end.
@@ -173,16 +177,8 @@ struct GraphDocumentWalker {
         let name = try scanner.recordMemberName(into: tape, of: 0)
         try scanner.recordMemberValue(into: tape, named: name, of: 0, depth: 1)
         let text = JSONNode.decodeString(tape[name.token], in: scanner.bytes)
-        if pageMemberNames.contains(text) {
-            scanner.warnings.append(
-                JSONWarning(
-                    code: "json-duplicate-key",
-                    scanner.error("duplicate key \"\(text)\"; the last value is used", at: tape[name.token].start - 1)))
-        }
-        pageMemberNames.append(text)
-        if text == "@odata.nextLink", tape[name.token + 1].kind == .string {
-            nextLink = JSONNode.decodeString(tape[name.token + 1], in: scanner.bytes)
-        }
+        if pageMemberNames.contains(text) { scanner.warnDuplicate(text, at: tape[name.token]) }
+        notePageMember(text, value: tape[name.token + 1], in: scanner.bytes)
         return true
     }
 

@@ -1,8 +1,9 @@
 import CalendarModel
 
 /// Reads Graph event JSON fed in chunks (from a pipe), handing over each event as soon as the
-/// bytes holding it have arrived: events, arrays of events, pages, NDJSON, concatenated. An element
-/// of a top-level array is handed over on its own; a page once it is complete.
+/// bytes holding it have arrived: events, arrays of events, pages, NDJSON, concatenated. An event
+/// of a top-level array or of a page's `value` is handed over on its own, without waiting for the
+/// rest of its array or page.
 public struct GraphEventStream: Sendable {
     /// The file name used in diagnostics.
     public let file: String?

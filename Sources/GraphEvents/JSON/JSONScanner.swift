@@ -191,15 +191,19 @@ struct JSONScanner {
                 decoded.map { $0 == JSONNode.decodeString(other, in: bytes) } ?? JSONNode.equal(other, name, in: bytes)
             if same, !other.flags.contains(.shadowed) {
                 tape[earlier].flags.insert(.shadowed)
-                let text = decoded ?? JSONNode.decodeString(keyToken, in: bytes)
-                warnings.append(
-                    JSONWarning(
-                        code: "json-duplicate-key",
-                        error("duplicate key \"\(text)\"; the last value is used", at: keyToken.start - 1)))
+                warnDuplicate(decoded ?? JSONNode.decodeString(keyToken, in: bytes), at: keyToken)
                 return
             }
             earlier = tape[earlier + 1].next
         }
+    }
+
+    /// Warns that the member name `name` at `token` repeats an earlier one: the last value is used.
+    mutating func warnDuplicate(_ name: String, at token: JSONToken) {
+        warnings.append(
+            JSONWarning(
+                code: "json-duplicate-key",
+                error("duplicate key \"\(name)\"; the last value is used", at: token.start - 1)))
     }
 
     private mutating func recordLiteral(_ word: StaticString, _ kind: JSONToken.Kind, into tape: JSONTapeBuffer)

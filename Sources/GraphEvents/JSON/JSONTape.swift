@@ -114,7 +114,8 @@ struct JSONTapeDocument: Sendable {
     /// The subtree of `node`, copied.
     init(_ node: JSONNode) {
         let token = node.token
-        let first = token.kind == .string ? token.start - 1 : token.start
+        let first = node.offset
+        // A string's token ends at its closing quote; every other value's after its last byte.
         let last = token.kind == .string ? token.end + 1 : token.end
         bytes = Array(node.bytes[first..<last])
         tokens = node.tokens[node.index..<token.next].map { token in

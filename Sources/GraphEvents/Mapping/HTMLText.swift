@@ -86,10 +86,9 @@ enum HTMLText {
     /// The index after the comment (`<!-- … -->`) that starts at `start`, or nil when none does.
     /// An unterminated comment runs to the end, as browsers read it.
     private static func endOfComment(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
-        let opening: [UInt8] = [0x3C, 0x21, 0x2D, 0x2D]  // <!--
-        guard bytes.count - start >= 4, bytes[start + 1] == 0x21, bytes[start..<start + 4].elementsEqual(opening) else {
-            return nil
-        }
+        guard bytes.count - start >= 4, bytes[start + 1] == UInt8(ascii: "!"), bytes[start + 2] == UInt8(ascii: "-"),
+            bytes[start + 3] == UInt8(ascii: "-")
+        else { return nil }
         var index = start + 4
         while let dash = bytes[index...].firstIndex(of: UInt8(ascii: "-")) {
             if dash + 2 < bytes.count, bytes[dash + 1] == UInt8(ascii: "-"), bytes[dash + 2] == UInt8(ascii: ">") {
