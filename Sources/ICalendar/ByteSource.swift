@@ -30,7 +30,8 @@ public struct FileDescriptorByteSource: ByteSource {
     public private(set) var failure: String?
 
     /// A source reading `descriptor` from its position, or from `offset` (a regular file) when given.
-    public init(descriptor: Int32, chunkSize: Int = 1 << 20, offset: Int? = nil) {
+    /// The default chunk is `ICalendarStreamWriter.chunkSize`, for the same reasons.
+    public init(descriptor: Int32, chunkSize: Int = ICalendarStreamWriter.chunkSize, offset: Int? = nil) {
         self.descriptor = descriptor
         self.chunkSize = chunkSize
         self.offset = offset
@@ -39,7 +40,7 @@ public struct FileDescriptorByteSource: ByteSource {
     public mutating func nextChunk() -> [UInt8]? {
         while true {
             var count = 0
-            // Read into uninitialised storage: zeroing a megabyte only to overwrite it costs as
+            // Read into uninitialised storage: zeroing a chunk only to overwrite it costs as
             // much as copying it.
             let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
                 count =

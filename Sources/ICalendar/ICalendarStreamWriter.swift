@@ -10,10 +10,14 @@ public struct ICalendarStreamWriter {
     private var writer = ContentWriter()
     private var coverage = TimeZoneCoverage()
     private let encoder = EncodingContext()
+    /// How much output is collected before it is handed to the sink: small enough to stay in the
+    /// processor's cache and to need few fresh pages (each first touch of a page is a fault, some
+    /// microseconds on a virtual machine), large enough that writes are few.
+    public static let chunkSize = 1 << 16
     /// Whether the calendar's properties have been written; later ones can no longer be.
     public private(set) var headerWritten = false
 
-    /// `sink` receives the output in chunks of about a megabyte.
+    /// `sink` receives the output in chunks of about `chunkSize` bytes.
     public init(sink: @escaping ([UInt8]) -> Void) {
         self.sink = sink
     }
@@ -39,7 +43,7 @@ public struct ICalendarStreamWriter {
             writeHeader(header)
             writer.write(ContentComponent(component))
         }
-        if writer.count >= 1 << 20 { flush() }
+        if writer.count >= Self.chunkSize { flush() }
     }
 
     /// Writes one event, read where it lies rather than copied into an item (an event is a few
@@ -48,7 +52,7 @@ public struct ICalendarStreamWriter {
         writeHeader(header)
         coverage.note(event)
         event.write(to: &writer, encoder)
-        if writer.count >= 1 << 20 { flush() }
+        if writer.count >= Self.chunkSize { flush() }
     }
 
     /// Writes the VTIMEZONEs still missing and `END:VCALENDAR`.

@@ -227,7 +227,7 @@ private struct StreamSink {
     mutating func write(_ event: Event, header: CalendarDocument) {
         guard lines != nil else { return calendar.write(event, header: header) }
         _ = lines?.add([event])
-        if let count = lines?.bytes.count, count >= 1 << 20 { destination.write(lines?.take() ?? []) }
+        if let count = lines?.bytes.count, count >= BufferedOutput.threshold { destination.write(lines?.take() ?? []) }
     }
 
     mutating func finish(header: CalendarDocument) {
@@ -257,7 +257,7 @@ extension ConvertCommand {
             } else if let series = item.series {
                 if reporter.stops(output.add((series.master.map { [$0] } ?? []) + series.overrides)) { return nil }
             }
-            if output.bytes.count >= 1 << 20 { destination.write(output.take()) }
+            if output.bytes.count >= BufferedOutput.threshold { destination.write(output.take()) }
         }
         if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()

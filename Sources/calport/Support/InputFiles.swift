@@ -25,6 +25,7 @@ struct InputFile {
         for path in paths.isEmpty ? ["-"] : paths {
             var source: ChunkSource
             var limit = streamingThreshold
+            var size = 0
             if path == "-" {
                 source = terminal.standardInput()
             } else {
@@ -35,9 +36,14 @@ struct InputFile {
                 source = ChunkSource(FileDescriptorByteSource(descriptor: descriptor), closing: descriptor)
                 // A large regular file is known to be large before reading it: read only enough to sniff it.
                 var status = stat()
-                if fstat(descriptor, &status) == 0 && Int(status.st_size) > streamingThreshold { limit = sniffLength }
+                if fstat(descriptor, &status) == 0 {
+                    size = Int(status.st_size)
+                    if size > streamingThreshold { limit = sniffLength }
+                }
             }
             var bytes: [UInt8] = []
+            // Sized once for what will be read: growing it chunk by chunk copies it again and again.
+            bytes.reserveCapacity(min(size, limit) + 1)
             var exhausted = false
             while bytes.count <= limit {
                 guard let chunk = source.nextChunk() else {

@@ -8,7 +8,7 @@ struct Terminal {
     }
     var writeOutput: ([UInt8]) -> Void = { bytes in
         // Handed over without a copy: a streamed conversion writes its whole output through here, a
-        // megabyte at a time, and copying it into a `Data` cost about 800 instructions an event.
+        // chunk at a time, and copying it into a `Data` cost about 800 instructions an event.
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             FileHandle.standardOutput.write(
