@@ -38,8 +38,10 @@ enum EventJSONReader {
 
     /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and
     /// no Graph `subject`, `iCalUId` or `@odata` member.
-    static func looksLikeModelNDJSON(_ bytes: [UInt8]) -> Bool {
-        var reader = JSONStreamReader(bytes: Array(bytes.prefix(1 << 16).split(separator: 0x0A).first ?? []))
+    static func looksLikeModelNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+        // Only the first line, and only if it is short: the text may be a whole calendar.
+        let head = bytes.prefix(1 << 16)
+        var reader = JSONStreamReader(bytes: Array(head[..<(head.firstIndex(of: 0x0A) ?? head.endIndex)]))
         guard let document = try? reader.next(), case .object(let object) = document.value else { return false }
         return object["uid"]?.stringValue != nil && object["subject"] == nil && object["iCalUId"] == nil
             && object["@odata.context"] == nil

@@ -86,7 +86,7 @@ struct InputFile {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         guard index < bytes.count else { return nil }
-        if bytes[index] == UInt8(ascii: "{") && EventJSONReader.looksLikeModelNDJSON(Array(bytes[index...])) {
+        if bytes[index] == UInt8(ascii: "{") && EventJSONReader.looksLikeModelNDJSON(bytes[index...]) {
             return .ndjson
         }
         if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") { return .graph }
