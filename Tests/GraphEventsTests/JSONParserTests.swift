@@ -166,6 +166,26 @@ import Testing
         }
     }
 
+    @Test func aNameSignatureReadAsOneWordIsTheOneReadByteByByte() {
+        // The length in the top byte, then the first seven bytes, first byte lowest: "id" is 0x6469.
+        let text = Array("id\":".utf8)
+        text.withUnsafeBufferPointer { bytes in
+            #expect(JSONToken.signature(from: 0, to: 2, in: bytes) == 2 << 56 | 0x6469)
+        }
+        // Names of every length, inside a long text (read as a word) and at its very end (byte by
+        // byte), give what the byte-by-byte reading of a lookup key gives.
+        let name = Array("abcdefghijkl".utf8)
+        for length in 0...name.count {
+            for padding in [0, 8] {
+                let text = name[..<length] + Array(repeating: UInt8(ascii: "\""), count: padding)
+                text.withUnsafeBufferPointer { bytes in
+                    let expected = JSONToken.signature(UnsafeBufferPointer(rebasing: bytes[..<length]))
+                    #expect(JSONToken.signature(from: 0, to: length, in: bytes) == expected, "length \(length)")
+                }
+            }
+        }
+    }
+
     @Test func objectsTooLargeOrWithEscapedNamesAreNotIndexedButStillFound() {
         let many = (0..<40).map { "\"m\($0)\": \($0)" }.joined(separator: ", ")
         withRoot("{\(many)}") { root in

@@ -168,9 +168,8 @@ struct JSONScanner {
     /// flags; returns whether an earlier member may have the same name.
     private func noteName(at key: Int, of object: Int, in tape: JSONTapeBuffer) -> Bool {
         let (start, end, escaped) = (tape[key].start, tape[key].end, tape[key].flags.contains(.escaped))
-        let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if let first = name.first, first &- UInt8(ascii: "A") < 26 { tape[object].flags.insert(.hasCapitalizedKey) }
-        let signature = JSONToken.signature(name)
+        if start < end, bytes[start] &- UInt8(ascii: "A") < 26 { tape[object].flags.insert(.hasCapitalizedKey) }
+        let signature = JSONToken.signature(from: start, to: end, in: bytes)
         tape[key].bits = signature
         // An escaped name's bit is not that of its text: such an object lets every lookup search.
         let bit = escaped ? ~0 : JSONToken.nameBit(signature)

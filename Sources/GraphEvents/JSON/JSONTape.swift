@@ -45,6 +45,19 @@ struct JSONToken: Sendable {
         return word
     }
 
+    /// `signature(_:)` of the bytes `start..<end` of `bytes`, read as one word when `bytes` has eight
+    /// from `start`, as it nearly always has for a member name: its quote and colon follow it.
+    @inline(__always)
+    static func signature(from start: Int, to end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress, start + 8 <= bytes.count else {
+            return signature(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        let count = end - start
+        let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
+        let name = count >= 7 ? word & 0x00FF_FFFF_FFFF_FFFF : word & ~(~0 << (8 * UInt64(count)))
+        return name | UInt64(truncatingIfNeeded: count) << 56
+    }
+
     struct Flags: OptionSet, Sendable {
         let rawValue: UInt8
         /// A string with backslash escapes, decoded when read.
