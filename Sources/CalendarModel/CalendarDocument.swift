@@ -44,21 +44,32 @@ public struct CalendarDocument: Hashable, Sendable {
     }
 
     /// Events grouped by UID: each series' master (if present) with its overrides, in first-seen order.
+    ///
+    /// An event without a UID is a series of its own, and so is an event without RECURRENCE-ID under
+    /// a UID whose series already has a master: a duplicate is not an override, and linking it to
+    /// the first as one would turn it into an occurrence of a series it does not belong to.
     public var series: [EventSeries] {
-        var order: [String] = []
-        var byUID: [String: EventSeries] = [:]
+        var all: [EventSeries] = []
+        /// Where the first series of each UID is: overrides join it.
+        var firstOfUID: [String: Int] = [:]
         for event in events {
-            if byUID[event.uid] == nil {
-                order.append(event.uid)
-                byUID[event.uid] = EventSeries(uid: event.uid)
+            let isOverride = event.recurrenceID != nil
+            if !event.uid.isEmpty, let first = firstOfUID[event.uid] {
+                if isOverride {
+                    all[first].overrides.append(event)
+                    continue
+                }
+                if all[first].master == nil {
+                    all[first].master = event
+                    continue
+                }
+            } else if !event.uid.isEmpty {
+                firstOfUID[event.uid] = all.count
             }
-            if event.recurrenceID == nil && byUID[event.uid]?.master == nil {
-                byUID[event.uid]?.master = event
-            } else {
-                byUID[event.uid]?.overrides.append(event)
-            }
+            all.append(
+                EventSeries(uid: event.uid, master: isOverride ? nil : event, overrides: isOverride ? [event] : []))
         }
-        return order.compactMap { byUID[$0] }
+        return all
     }
 }
 

@@ -94,7 +94,7 @@ public struct GraphEventMapper: Sendable {
             decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
                 "transactionId", of: object, at: path)
             // A POST body has no identity at all: derive one from its content, so it is stable.
-            ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(object.value))
+            ?? GraphTransactionID.derivedUID(content: object.value)
         if decoder.eventID == nil { decoder.eventID = uid }
         var event = Event(uid: uid)
         event.decodeGraphExtras(object, at: path, &decoder)

@@ -21,13 +21,13 @@ public struct GraphEventWriter: Sendable {
         var diagnostics: [Diagnostic] = []
         let mapper = GraphEventMapper()
         for series in CalendarDocument(events: events).series {
-            guard let master = series.master else {
+            guard let master = series.master.map({ identified($0, mapper) }) else {
                 for override in series.overrides {
                     var encoder = GraphEncoder(style: style, uid: override.uid)
                     encoder.report(
                         .warning, "graph-override-without-master",
                         "an override without its series is written as a single event")
-                    var single = override
+                    var single = identified(override, mapper)
                     single.recurrenceID = nil
                     if let object = mapper.encode(single, &encoder) {
                         values.append(.object(finish(object, for: single)))
@@ -61,6 +61,19 @@ public struct GraphEventWriter: Sendable {
             diagnostics += encoder.diagnostics
         }
         return GraphMapping(output: values, diagnostics: diagnostics)
+    }
+
+    /// `event`, or, when it has no UID (RFC 5545 requires one, not every producer writes one), the
+    /// event with a UID derived from its content, as the reader derives one for a Graph object
+    /// without identity: its `iCalUId` and `transactionId` are then its own, and two such events are
+    /// not one event twice to an importer.
+    private func identified(_ event: Event, _ mapper: GraphEventMapper) -> Event {
+        guard event.uid.isEmpty else { return event }
+        var encoder = GraphEncoder(style: .full, uid: event.uid)
+        var identified = event
+        identified.uid = GraphTransactionID.derivedUID(
+            content: mapper.encode(event, &encoder).map(JSONValue.object) ?? .null)
+        return identified
     }
 
     /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId

@@ -17,6 +17,26 @@ import Testing
     #expect(series[1].overrides.isEmpty)
 }
 
+@Test func eventsWithoutUIDAndSecondMastersAreSeriesOfTheirOwn() {
+    let day = LocalDateTime(year: 2026, month: 12, day: 7, hour: 9)
+    func event(_ uid: String, _ summary: String, recurrenceID: CalendarTime? = nil) -> Event {
+        var event = Event(uid: uid)
+        event.summary = summary
+        event.start = .floating(day)
+        event.recurrenceID = recurrenceID.map { RecurrenceIdentifier(time: $0) }
+        return event
+    }
+    let noUID = [event("", "one"), event("", "two"), event("", "loose override", recurrenceID: .floating(day))]
+    let first = event("d", "first")
+    let second = event("d", "second")
+    let moved = event("d", "moved", recurrenceID: .floating(day))
+    let series = CalendarDocument(events: noUID + [first, second, moved]).series
+    // Worked out by hand: each UID-less event alone (the override without a master), then d's first
+    // master with the override that came after the second master, then the second master alone.
+    #expect(series.map { $0.master?.summary ?? "-" } == ["one", "two", "-", "first", "second"])
+    #expect(series.map { $0.overrides.map(\.summary) } == [[], [], ["loose override"], ["moved"], []])
+}
+
 @Test func diagnosticsPrintLikeACompiler() {
     let diagnostic = Diagnostic(
         .error, code: "invalid-value", message: "DTSTART '20241332T250000' is not a valid DATE-TIME",

@@ -102,11 +102,11 @@ func streamingGraphAndNDJSONEqualReadingWhole(format: String) throws {
 
 @Test func streamedPostBodiesKeepEachSeriesTogetherWhereItsMasterIs() throws {
     let (directory, path) = try writeFixture()
-    let run = runCalport(["convert", "-q", "--stream", "--to", "graph-post", path], temporaryDirectory: directory)
+    let run = runCalport(["convert", "--stream", "--to", "graph-post", path], temporaryDirectory: directory)
     let entries = try #require(
         try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
     // Master, its override (last in the file), its EXDATE as a cancellation, then the others in file
-    // order; the second twice-d follows the first as the (warned) second member of that UID.
+    // order; the second twice-d is an event of its own where it is, not an occurrence of the first.
     #expect(
         entries.map { $0["subject"] as? String ?? "-" } == [
             "Stand-up", "Stand-up (moved)", "-", "Lunch", "Orphan override", "Twice first", "Twice second",
@@ -116,6 +116,8 @@ func streamingGraphAndNDJSONEqualReadingWhole(format: String) throws {
     #expect(entries[2]["@calport.seriesMasterTransactionId"] as? String == masterID)
     #expect(entries[2]["originalStart"] as? String == "2026-12-03T08:30:00Z")
     #expect(entries[1]["originalStart"] as? String == "2026-12-01T08:30:00Z")
+    #expect(entries[6]["@calport.seriesMasterTransactionId"] == nil && entries[6]["originalStart"] == nil)
+    #expect(!run.errors.contains("unknown-time-zone"))
     // The VTIMEZONE at the end resolves the master read before it.
     let start = entries[0]["start"] as? [String: Any]
     #expect(start?["timeZone"] as? String == "W. Europe Standard Time")
@@ -179,12 +181,13 @@ func streamingExpansionEqualsReadingWhole(format: String) throws {
     let records = run.output.split(separator: "\n").map {
         try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
-    // Worked out by hand: Office Time is UTC+1 in December; 3 December is an EXDATE, 1 December moved to 11:00.
+    // Worked out by hand: Office Time is UTC+1 in December; 3 December is an EXDATE, 1 December moved
+    // to 11:00; the two twice-d events both occur (the second is not an override of the first).
     #expect(
         records.map { $0?["start"] as? String } == [
             "2026-11-30T08:30:00+00:00", "2026-12-01T10:00:00+00:00", "2026-12-01T12:00:00+00:00",
             "2026-12-02T08:30:00+00:00", "2026-12-02T09:00:00+00:00", "2026-12-04T08:30:00+00:00",
-            "2026-12-07T07:00:00+00:00",
+            "2026-12-07T07:00:00+00:00", "2026-12-07T08:00:00+00:00",
         ])
     #expect(records[1]?["isOverride"] as? Bool == true)
 }
@@ -279,4 +282,46 @@ func shuffledSeriesStreamAsTheyReadWhole(command: [String]) throws {
     let streamed = runCalport(arguments + ["--stream"], temporaryDirectory: directory)
     #expect(whole.output.split(separator: "\n").count == 4)
     #expect(streamed.output == whole.output)
+}
+
+/// Two VEVENTs without UID (RFC 5545 requires one; some producers leave it out).
+let withoutUIDs = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//calport tests//EN\r
+    BEGIN:VEVENT\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20260105T100000Z\r
+    SUMMARY:One\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20260106T100000Z\r
+    SUMMARY:Two\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
+
+@Test(arguments: [false, true])
+func eventsWithoutUIDAreEachAnEventWithAnIdentityOfItsOwn(streamed: Bool) throws {
+    let (directory, path) = try writeFixture(withoutUIDs, name: "no-uid.ics")
+    let mode = streamed ? ["--stream"] : []
+    let post = runCalport(["convert"] + mode + ["--to", "graph-post", path], temporaryDirectory: directory)
+    let bodies = try #require(try JSONSerialization.jsonObject(with: Data(post.output.utf8)) as? [[String: Any]])
+    // Neither is an occurrence of the other, and an import creates both: their transactionIds differ.
+    #expect(bodies.map { $0["subject"] as? String } == ["One", "Two"])
+    #expect(bodies.allSatisfy { $0["@calport.seriesMasterTransactionId"] == nil && $0["originalStart"] == nil })
+    let ids = bodies.compactMap { $0["transactionId"] as? String }
+    #expect(ids.count == 2 && ids[0] != ids[1])
+    #expect(post.errors.components(separatedBy: "[missing-uid]").count == 3)
+    #expect(!post.errors.contains("unknown-time-zone"))
+    // A full event names a UID, derived from its content, so the same file gives the same UIDs.
+    let full = runCalport(["convert", "-q"] + mode + ["--to", "graph", path], temporaryDirectory: directory)
+    let again = runCalport(["convert", "-q"] + mode + ["--to", "graph", path], temporaryDirectory: directory)
+    #expect(full.output == again.output)
+    let page = try #require(try JSONSerialization.jsonObject(with: Data(full.output.utf8)) as? [String: Any])
+    let uids = (page["value"] as? [[String: Any]] ?? []).compactMap { $0["iCalUId"] as? String }
+    #expect(uids.count == 2 && uids[0] != uids[1] && uids.allSatisfy { $0.hasPrefix("calport-") })
+    #expect(!full.output.contains("seriesMasterId"))
 }

@@ -15,4 +15,10 @@ public enum GraphTransactionID {
         }
         return groups.joined(separator: "-")
     }
+
+    /// A UID for an event that has none, derived from its Graph JSON: the same content gives the
+    /// same UID from run to run, different content a different one.
+    static func derivedUID(content: JSONValue) -> String {
+        "calport-" + make(uid: JSONWriter().string(content))
+    }
 }

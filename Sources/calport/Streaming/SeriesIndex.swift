@@ -48,7 +48,8 @@ struct SeriesIndex {
                 switch component.kind {
                 case .event(let uid, let year):
                     if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
-                    guard grouping else { continue }
+                    // An event without a UID is a series of its own: nothing to find again.
+                    guard grouping, !uid.isEmpty else { continue }
                     records.append((key(uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(component.offset)))
                     if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
                 case .timeZone(let zone): file.timeZones.append(zone)

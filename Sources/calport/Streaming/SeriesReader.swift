@@ -18,8 +18,9 @@ struct SeriesReader {
     private let limits: ICalendarLimits
     private var fileIndex = 0
     private var reader: ICalendarReader<FileRegionSource>?
-    /// UIDs (with their file, within a file) of the shared series already handed on.
-    private var handedOn: Set<SeriesKey> = []
+    /// UIDs (with their file, within a file) of the shared series already handed on, each with
+    /// where its master is (nil when it has none).
+    private var handedOn: [SeriesKey: Place?] = [:]
     private var diagnostics: [Diagnostic] = []
     /// Components dropped as invalid so far.
     private(set) var droppedComponents = 0
@@ -29,6 +30,12 @@ struct SeriesReader {
     private struct SeriesKey: Hashable {
         var uid: String
         var file: Int
+    }
+
+    /// Where a VEVENT begins: its file's index and its offset in the file.
+    private struct Place: Hashable {
+        var file: Int
+        var offset: Int
     }
 
     init(_ index: SeriesIndex, limits: ICalendarLimits) {
@@ -64,27 +71,38 @@ struct SeriesReader {
         return diagnostics
     }
 
-    /// The series `event` begins, nil when an earlier member already began it.
+    /// The series `event` begins, nil when an earlier member already began it. As in
+    /// `CalendarDocument.series`, an event without a UID and a second master under a UID are series
+    /// of their own.
     private mutating func series(startingWith event: Event) -> EventSeries? {
-        guard let members = index.members(of: event.uid, file: fileIndex) else {
+        guard !event.uid.isEmpty, let members = index.members(of: event.uid, file: fileIndex) else {
             return CalendarDocument(events: [event]).series.first
         }
         let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
-        guard handedOn.insert(key).inserted else { return nil }
-        let here = reader?.componentOffset
-        var events: [Event] = []
-        for member in members {
-            if member.file == fileIndex && member.offset == here {
-                events.append(event)
-                continue
-            }
-            let file = index.files[member.file]
-            // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
-            let found = ICalendarReader.event(
-                at: file.content.reader(from: member.offset, chunkSize: 16 << 10), file: file.name, limits: limits,
-                timeZones: file.timeZones)
-            if let found, found.uid == event.uid { events.append(found) }
+        let here = reader.map { Place(file: fileIndex, offset: $0.componentOffset) }
+        if let master = handedOn[key] {
+            guard event.recurrenceID == nil, master != here else { return nil }
+            return CalendarDocument(events: [event]).series.first
         }
+        var events: [Event] = []
+        var master: Place?
+        for member in members {
+            let place = Place(file: member.file, offset: member.offset)
+            let found: Event?
+            if place == here {
+                found = event
+            } else {
+                let file = index.files[member.file]
+                // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
+                found = ICalendarReader.event(
+                    at: file.content.reader(from: member.offset, chunkSize: 16 << 10), file: file.name,
+                    limits: limits, timeZones: file.timeZones)
+            }
+            guard let found, found.uid == event.uid else { continue }
+            if master == nil && found.recurrenceID == nil { master = place }
+            events.append(found)
+        }
+        handedOn[key] = .some(master)
         return CalendarDocument(events: events).series.first
     }
 }
