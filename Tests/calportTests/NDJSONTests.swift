@@ -30,3 +30,18 @@ import Testing
     #expect(run.status == .dataProblem)
     #expect(run.errors.contains("<stdin>:2: error: expected an event object"))
 }
+
+@Test func aGraphPageOnOneLongLineIsReadAsGraphNotNDJSON() {
+    // A page as Graph sends it: one line, here of about 110 KiB, longer than the 64 KiB looked at to
+    // tell calport's NDJSON (an event a line) apart.
+    let events = (0..<300).map { index in
+        #"{"iCalUId":"page-\#(index)","subject":"\#(String(repeating: "x", count: 300))","#
+            + #""start":{"dateTime":"2026-12-01T09:00:00","timeZone":"UTC"},"#
+            + #""end":{"dateTime":"2026-12-01T10:00:00","timeZone":"UTC"}}"#
+    }
+    let page = #"{"value":["# + events.joined(separator: ",") + "]}\n"
+    #expect(page.utf8.count > 100_000)
+    let run = runCalport(["convert", "-q"], stdin: page)
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 301)
+}

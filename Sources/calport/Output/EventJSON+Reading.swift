@@ -39,9 +39,12 @@ enum EventJSONReader {
     /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and
     /// no Graph `subject`, `iCalUId` or `@odata` member.
     static func looksLikeModelNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
-        // Only the first line, and only if it is short: the text may be a whole calendar.
+        // Only the first line, and only when it ends within 64 KiB: calport writes an event a line,
+        // and a longer line is not read at all (a Graph page is one line of megabytes).
         let head = bytes.prefix(1 << 16)
-        var reader = JSONStreamReader(bytes: Array(head[..<(head.firstIndex(of: 0x0A) ?? head.endIndex)]))
+        let lineEnd = head.firstIndex(of: 0x0A)
+        guard lineEnd != nil || head.count == bytes.count else { return false }
+        var reader = JSONStreamReader(bytes: Array(head[..<(lineEnd ?? head.endIndex)]))
         guard let document = try? reader.next(), case .object(let object) = document.value else { return false }
         return object["uid"]?.stringValue != nil && object["subject"] == nil && object["iCalUId"] == nil
             && object["@odata.context"] == nil
