@@ -6,27 +6,30 @@ public enum WindowsZones {
     /// their current tzdata name (`Asia/Kolkata`, `Europe/Kyiv`), so that hosts whose tzdata dropped the
     /// old names can still compute with them.
     public static func ianaIdentifier(forWindowsID id: String, territory: String? = nil) -> String? {
-        let index = WindowsZoneIndex.shared
-        guard let windowsID = index.canonicalWindowsID[id.lowercased()] else { return nil }
-        if let territory, let zone = index.zoneByRow[RowKey(windowsID: windowsID, territory: territory.uppercased())] {
+        let rows = WindowsZoneIndex.rows
+        // Ids come spelled as CLDR spells them nearly always (Graph, Outlook): the other spellings'
+        // table is built only for the first that is not.
+        let windowsID = rows.zoneByRow[RowKey(windowsID: id, territory: "001")] != nil ? id : canonicalWindowsID(id)
+        guard let windowsID else { return nil }
+        if let territory, let zone = rows.zoneByRow[RowKey(windowsID: windowsID, territory: territory.uppercased())] {
             return zone
         }
-        return index.zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
+        return rows.zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
     }
 
     /// Windows id for an IANA id, following tzdata links and CLDR legacy aliases.
     public static func windowsID(forIANA id: String) -> String? {
-        let index = WindowsZoneIndex.shared
-        if let windowsID = index.windowsIDByZone[id] { return windowsID }
+        let byZone = WindowsZoneIndex.rows.windowsIDByZone
+        if let windowsID = byZone[id] { return windowsID }
         // Names are compared as tzdata spells them, so `america/new_york` is found too.
         let spelled = ZoneNames.ianaName(id) ?? id
         let current = tzdataLinks[spelled] ?? spelled
-        return index.windowsIDByZone[spelled] ?? index.windowsIDByZone[current] ?? index.windowsIDByCurrentZone[current]
+        return byZone[spelled] ?? byZone[current] ?? WindowsZoneIndex.windowsIDByCurrentZone[current]
     }
 
     /// The Windows id as CLDR spells it, for any capitalisation of a known Windows id.
     public static func canonicalWindowsID(_ id: String) -> String? {
-        WindowsZoneIndex.shared.canonicalWindowsID[id.lowercased()]
+        WindowsZoneIndex.canonicalWindowsID[id.lowercased()]
     }
 
     /// The Windows id whose Outlook display name (`(UTC-05:00) Eastern Time (US & Canada)`) this is.
@@ -34,18 +37,18 @@ public enum WindowsZones {
     /// The offset in parentheses is ignored, because Windows updates it when a zone's rules change, and
     /// old files say `GMT` where new ones say `UTC`.
     public static func windowsID(forDisplayName name: String) -> String? {
-        WindowsZoneIndex.shared.windowsIDByDisplayName[DisplayName.key(name)]
+        WindowsZoneIndex.windowsIDByDisplayName[DisplayName.key(name)]
     }
 
     /// Every Windows id CLDR lists, in file order.
-    public static var allWindowsIDs: [String] { WindowsZoneIndex.shared.windowsIDs }
+    public static var allWindowsIDs: [String] { WindowsZoneIndex.windowsIDs }
 
     /// The current tzdata name of a zone CLDR still calls by an old name, or the id itself.
     ///
     /// Only renames count: a link whose target CLDR lists in its own right (`Europe/Vatican` → `Europe/Rome`)
     /// merges two places and keeps its own name.
     public static func currentName(ofCLDRIdentifier id: String) -> String {
-        WindowsZoneIndex.currentName(of: id, listed: WindowsZoneIndex.shared.windowsIDByZone)
+        WindowsZoneIndex.currentName(of: id, listed: WindowsZoneIndex.rows.windowsIDByZone)
     }
 }
 
@@ -55,55 +58,61 @@ struct RowKey: Hashable, Sendable {
     let territory: String
 }
 
-/// Lookup tables built once from the generated rows.
-struct WindowsZoneIndex: Sendable {
-    static let shared = WindowsZoneIndex(entries: windowsZoneEntries, displayNames: windowsZoneDisplayNames)
+/// Lookup tables built from the generated rows, each the first time it is needed: a run that reads
+/// Windows zone names builds only `rows` (the others cost as much again, lower-casing and trimming
+/// hundreds of names, for spellings and display names Graph does not send).
+enum WindowsZoneIndex {
+    static let rows = Rows(windowsZoneEntries)
 
-    let windowsIDs: [String]
-    let canonicalWindowsID: [String: String]
-    /// The zone to use for each row: its first IANA id, under its current name.
-    let zoneByRow: [RowKey: String]
-    /// Every IANA id CLDR lists, as CLDR spells it.
-    let windowsIDByZone: [String: String]
-    /// The same, keyed by the current tzdata name of CLDR's legacy spellings.
-    let windowsIDByCurrentZone: [String: String]
-    let windowsIDByDisplayName: [String: String]
+    /// The zone of each CLDR row, and the Windows id of each IANA id CLDR lists.
+    struct Rows: Sendable {
+        /// The zone to use for each row: its first IANA id, under its current name.
+        let zoneByRow: [RowKey: String]
+        /// Every IANA id CLDR lists, as CLDR spells it.
+        let windowsIDByZone: [String: String]
 
-    init(entries: [WindowsZoneEntry], displayNames: [String: String]) {
-        // Sized up front: growing them step by step took a fifth of the time building the index costs
-        // every run that looks up a Windows zone.
-        var windowsIDs: [String] = []
-        var canonical = [String: String](minimumCapacity: entries.count)
-        var byZone = [String: String](minimumCapacity: entries.count)
-        for entry in entries {
-            let key = entry.windowsID.lowercased()
-            if canonical[key] == nil {
-                windowsIDs.append(entry.windowsID)
-                canonical[key] = entry.windowsID
+        init(_ entries: [WindowsZoneEntry]) {
+            // Sized up front: growing them step by step took a fifth of the time building them costs.
+            var byZone = [String: String](minimumCapacity: entries.count)
+            for entry in entries where byZone[entry.ianaIdentifier] == nil {
+                byZone[entry.ianaIdentifier] = entry.windowsID
             }
-            byZone[entry.ianaIdentifier] = byZone[entry.ianaIdentifier] ?? entry.windowsID
+            // Renames need the full zone list first: a link whose target CLDR also lists is a merge.
+            var byRow = [RowKey: String](minimumCapacity: entries.count)
+            for entry in entries {
+                let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
+                if byRow[key] == nil {
+                    byRow[key] = WindowsZoneIndex.currentName(of: entry.ianaIdentifier, listed: byZone)
+                }
+            }
+            zoneByRow = byRow
+            windowsIDByZone = byZone
         }
-        self.windowsIDs = windowsIDs
-        canonicalWindowsID = canonical
-        windowsIDByZone = byZone
-        // Renames need the full zone list first: a link whose target CLDR also lists is a merge.
-        let current = { (id: String) in WindowsZoneIndex.currentName(of: id, listed: byZone) }
-        var byRow = [RowKey: String](minimumCapacity: entries.count)
-        var byCurrentZone = [String: String](minimumCapacity: entries.count)
-        for entry in entries {
-            let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
-            let zone = current(entry.ianaIdentifier)
-            byRow[key] = byRow[key] ?? zone
-            byCurrentZone[zone] = byCurrentZone[zone] ?? entry.windowsID
-        }
-        zoneByRow = byRow
-        windowsIDByCurrentZone = byCurrentZone
-        var byDisplayName = [String: String](minimumCapacity: displayNames.count)
-        for (windowsID, displayName) in displayNames {
-            byDisplayName[DisplayName.key(displayName)] = windowsID
-        }
-        windowsIDByDisplayName = byDisplayName
     }
+
+    /// Every Windows id, in file order.
+    static let windowsIDs: [String] = {
+        var seen = Set<String>()
+        return windowsZoneEntries.map(\.windowsID).filter { seen.insert($0).inserted }
+    }()
+
+    /// Each Windows id lower-cased → as CLDR spells it.
+    static let canonicalWindowsID = Dictionary(
+        windowsIDs.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The Windows id of each IANA id CLDR lists, keyed by the current tzdata name of its legacy spellings.
+    static let windowsIDByCurrentZone: [String: String] = {
+        var byCurrentZone = [String: String](minimumCapacity: windowsZoneEntries.count)
+        for entry in windowsZoneEntries {
+            let zone = currentName(of: entry.ianaIdentifier, listed: rows.windowsIDByZone)
+            if byCurrentZone[zone] == nil { byCurrentZone[zone] = entry.windowsID }
+        }
+        return byCurrentZone
+    }()
+
+    /// Display names (`DisplayName.key`) → Windows id.
+    static let windowsIDByDisplayName = Dictionary(
+        windowsZoneDisplayNames.map { (DisplayName.key($0.value), $0.key) }, uniquingKeysWith: { _, last in last })
 
     /// The link target of a renamed zone; ids whose link target is itself `listed` are merges and stay.
     static func currentName(of id: String, listed: [String: String]) -> String {
