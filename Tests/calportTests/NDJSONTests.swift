@@ -1,3 +1,5 @@
+import CalendarModel
+import GraphEvents
 import Testing
 
 @testable import calport
@@ -44,4 +46,38 @@ import Testing
     let run = runCalport(["convert", "-q"], stdin: page)
     #expect(run.status == .success, "\(run.errors)")
     #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 301)
+}
+
+@Test func ndjsonIsReadLineByLineAsItArrives() {
+    let text = runCalport(["convert", "--to", "ndjson", samplePath("team-week.ics")]).output
+    let bytes = Array(text.utf8)
+    let firstLineEnd = bytes.firstIndex(of: 0x0A)! + 1
+    var lines = EventJSONReader(file: "<stdin>", limits: JSONLimits())
+    var events: [Event] = []
+    // The first line and a few bytes of the second: the first event only.
+    var problems = lines.read(Array(bytes[..<(firstLineEnd + 5)])) { events.append($0) }
+    #expect(events.count == 1)
+    // The rest in chunks of 7 bytes, then the end.
+    var offset = firstLineEnd + 5
+    while offset < bytes.count {
+        problems += lines.read(Array(bytes[offset..<min(offset + 7, bytes.count)])) { events.append($0) }
+        offset += 7
+    }
+    problems += lines.read(nil) { events.append($0) }
+    #expect(problems.isEmpty)
+    #expect(events == EventJSONReader.read(bytes, file: "<stdin>", limits: JSONLimits()).events)
+    #expect(events.count == 4)
+}
+
+@Test func aStreamedNDJSONLineThatIsNotAnEventIsReportedAndTheOthersConverted() {
+    let lines = runCalport(["convert", "--to", "ndjson", samplePath("team-week.ics")]).output
+        .split(separator: "\n").map(String.init)
+    // A second line that is JSON but no event, and a repeated member on the third.
+    let third = lines[1].replacingOccurrences(of: "{\"uid\"", with: "{\"summary\":\"x\",\"summary\":\"y\",\"uid\"")
+    let input = [lines[0], "[1, 2]", third, lines[2], lines[3]].joined(separator: "\n") + "\n"
+    let run = runCalport(["convert", "--stream", "--from", "ndjson"], stdin: input)
+    #expect(run.status == .dataProblem)
+    #expect(run.errors.contains("<stdin>:2: error: expected an event object"))
+    #expect(run.errors.contains("<stdin>:3:") && run.errors.contains("[json-duplicate-key]"))
+    #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 5)
 }

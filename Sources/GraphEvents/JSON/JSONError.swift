@@ -93,7 +93,7 @@ public struct JSONWarning: Hashable, Sendable {
     }
 
     /// The warning as a diagnostic located in `file`.
-    func diagnostic(file: String?) -> Diagnostic {
+    public func diagnostic(file: String?) -> Diagnostic {
         Diagnostic(
             .warning, code: code, message: message, location: SourceLocation(file: file, line: line, column: column))
     }

@@ -189,11 +189,18 @@ enum ConvertCommand {
                 dropped += diagnostics.filter { $0.severity == .error }.count
                 if reporter.stops(diagnostics) { return nil }
             case .ndjson:
-                let read = CalendarInput.read(input, as: .ndjson, limits: limits)
-                items += read.document.events.count
-                for event in read.document.events { writer.write(event, header: header) }
-                dropped += read.diagnostics.count
-                if reporter.stops(read.diagnostics) { return nil }
+                var lines = EventJSONReader(file: input.name, limits: limits.json)
+                var source = input.source
+                while true {
+                    let chunk = source.nextChunk()
+                    let problems = lines.read(chunk) {
+                        items += 1
+                        writer.write($0, header: header)
+                    }
+                    dropped += problems.count { $0.severity == .error }
+                    if reporter.stops(problems) { return nil }
+                    if chunk == nil { break }
+                }
             }
         }
         if readOnlyErrors(items == 0, reporter) { return nil }

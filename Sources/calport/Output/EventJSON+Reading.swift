@@ -5,35 +5,62 @@ import ICalendar
 /// Reads `--to ndjson` lines back into the model, so that calport's own NDJSON can be filtered with
 /// jq or grep and converted on. What the schema does not carry (unknown parameters, unknown
 /// sub-components) is not there to read back.
-enum EventJSONReader {
-    /// The events of an NDJSON input, and a diagnostic for each line that is not an event.
-    static func read(_ bytes: [UInt8], file: String) -> (events: [Event], diagnostics: [Diagnostic]) {
+///
+/// It is fed in chunks and hands over each event once its line has arrived, so that a stream of
+/// any length is read with the memory of one line.
+struct EventJSONReader {
+    let file: String
+    private var reader: JSONStreamReader
+    /// Set by a syntax error, after which nothing more is read.
+    private var failed = false
+
+    init(file: String, limits: JSONLimits) {
+        self.file = file
+        reader = JSONStreamReader(limits: limits)
+    }
+
+    /// The events of a whole NDJSON input, and a diagnostic for each line that is not an event.
+    static func read(_ bytes: [UInt8], file: String, limits: JSONLimits) -> (events: [Event], diagnostics: [Diagnostic])
+    {
         var events: [Event] = []
+        var lines = EventJSONReader(file: file, limits: limits)
+        var diagnostics = lines.read(bytes) { events.append($0) }
+        diagnostics += lines.read(nil) { events.append($0) }
+        return (events, diagnostics)
+    }
+
+    /// Reads the next chunk of input (nil: the input has ended) and hands the events of the lines it
+    /// completes to `each`; returns what was wrong with those lines.
+    mutating func read(_ chunk: [UInt8]?, each: (Event) -> Void) -> [Diagnostic] {
+        guard !failed else { return [] }
+        if let chunk { reader.append(chunk) } else { reader.finish() }
+        return drain(each)
+    }
+
+    private mutating func drain(_ each: (Event) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var reader = JSONStreamReader(bytes: bytes)
-        while true {
-            do {
-                guard let document = try reader.next() else { break }
-                let location = SourceLocation(file: file, line: document.line)
-                if let event = event(document.value) {
-                    events.append(event)
-                } else {
+        do {
+            while let document = try reader.next() {
+                diagnostics += document.warnings.map { $0.diagnostic(file: file) }
+                guard let event = Self.event(document.value) else {
                     diagnostics.append(
                         Diagnostic(
                             .error, code: "ndjson-not-an-event",
                             message:
                                 "expected an event object with a string \"uid\" (docs/ndjson.md); the line was dropped",
-                            location: location))
+                            location: SourceLocation(file: file, line: document.line)))
+                    continue
                 }
-            } catch {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, code: "json-syntax", message: error.message,
-                        location: SourceLocation(file: file, line: error.line, column: error.column)))
-                break
+                each(event)
             }
+        } catch {
+            failed = true
+            diagnostics.append(
+                Diagnostic(
+                    .error, code: "json-syntax", message: error.message,
+                    location: SourceLocation(file: file, line: error.line, column: error.column)))
         }
-        return (events, diagnostics)
+        return diagnostics
     }
 
     /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and

@@ -175,8 +175,9 @@ enum CalendarInput {
             let result = ICalendarParser(limits: limits.iCalendar).parse(bytes, file: input.name)
             return (result.document, result.diagnostics, result.droppedComponents)
         case .ndjson:
-            let result = EventJSONReader.read(bytes, file: input.name)
-            return (CalendarDocument(events: result.events), result.diagnostics, result.diagnostics.count)
+            let result = EventJSONReader.read(bytes, file: input.name, limits: limits.json)
+            let dropped = result.diagnostics.filter { $0.severity == .error }.count
+            return (CalendarDocument(events: result.events), result.diagnostics, dropped)
         case .graph:
             let result = GraphEventReader(file: input.name, limits: limits.json).read(bytes)
             let dropped = result.diagnostics.filter { $0.severity == .error }.count
