@@ -2,12 +2,13 @@ import Foundation
 
 /// What calport asks `calport-http` to do: send `request`, giving up after `timeout` seconds.
 public struct HelperRequest: Sendable, Hashable {
-    public var request: HTTPRequest
-    public var timeout: TimeInterval
+    public let request: HTTPRequest
+    /// Seconds, given to URLSession as the request's timeout; framed as whole milliseconds.
+    public let timeout: TimeInterval
 
     public init(request: HTTPRequest, timeout: TimeInterval) {
         self.request = request
-        self.timeout = timeout
+        self.timeout = max(timeout, 0)
     }
 
     /// Reads a request frame, as the helper does with its stdin.
@@ -30,7 +31,7 @@ public struct HelperRequest: Sendable, Hashable {
         var writer = HelperFrameWriter(kind: .request)
         try writer.text(request.method)
         try writer.text(request.url.absoluteString)
-        try writer.number(UInt64(max(timeout, 0) * 1000))
+        try writer.number(UInt64(timeout * 1000))
         try writer.headers(request.headers)
         try writer.field(request.body)
         return writer.bytes
