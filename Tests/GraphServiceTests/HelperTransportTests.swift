@@ -10,11 +10,16 @@ import Testing
 
     /// A shell script standing in for the helper, in a directory removed when `body` returns.
     func withScript<T>(_ script: String, _ body: (String) async throws -> T) async throws -> T {
+        try await withExecutable("#!/bin/sh\n" + script + "\n", body)
+    }
+
+    /// An executable file holding `contents`, in a directory removed when `body` returns.
+    func withExecutable<T>(_ contents: String, _ body: (String) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-helper-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("calport-http").path
-        try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return try await body(path)
     }
@@ -89,6 +94,17 @@ import Testing
                     await failure(of: transport)
                         == TransportError(request: "GET /v1.0/me", reason: reason(path), isRetryable: false))
             }
+        }
+    }
+
+    @Test func aHelperThatCannotBeStartedSaysWhy() async throws {
+        try await withExecutable("neither a program nor a script\n") { path in
+            let transport = HelperTransport(helper: HelperLocation(environment: ["CALPORT_HTTP_HELPER": path]))
+            #expect(
+                await failure(of: transport)
+                    == TransportError(
+                        request: "GET /v1.0/me", reason: "cannot start calport-http (\(path)): Exec format error",
+                        isRetryable: false))
         }
     }
 
