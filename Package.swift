@@ -5,6 +5,7 @@ let package = Package(
     name: "calport",
     products: [
         .executable(name: "calport", targets: ["calport"]),
+        .executable(name: "calport-http", targets: ["calport-http"]),
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
         .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
         .library(name: "TimeZones", targets: ["TimeZones"]),
@@ -30,6 +31,8 @@ let package = Package(
             name: "calport",
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
+        // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
+        .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),

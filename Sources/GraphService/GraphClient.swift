@@ -10,7 +10,7 @@ public struct GraphClient: Sendable {
     private let gate: RequestGate
 
     public init(
-        endpoints: GraphEndpoints, tokens: any TokenProvider, transport: any HTTPTransport = URLSessionTransport(),
+        endpoints: GraphEndpoints, tokens: any TokenProvider, transport: any HTTPTransport = HelperTransport(),
         retry: RetryPolicy = RetryPolicy(), gate: RequestGate = RequestGate(limit: 4),
         onRetry: @escaping @Sendable (_ request: String, _ reason: String, _ delay: Double) -> Void = { _, _, _ in }
     ) {

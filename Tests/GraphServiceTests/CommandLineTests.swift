@@ -66,6 +66,21 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException") })
     }
 
+    @Test func aMissingHelperIsNamedAndTheRunFailsAtOnce() async throws {
+        let calport = try CalportBinary()
+        let run = try await calport.run(
+            ["export", "--start", "2027-01-01", "--end", "2027-01-08"],
+            environment: [
+                "CALPORT_GRAPH_URL": "http://127.0.0.1:9/v1.0", "CALPORT_TOKEN": GraphEmulator.token,
+                "CALPORT_HTTP_HELPER": "/nonexistent/calport-http",
+            ])
+        #expect(run.status == 3)
+        #expect(
+            run.stderr
+                == "calport export: error: GET /v1.0/me/mailboxSettings: no response: CALPORT_HTTP_HELPER names /nonexistent/calport-http, which is not an executable file\n"
+        )
+    }
+
     @Test func aDryRunPrintsTheBatchAndSendsNothing() async throws {
         let calport = try CalportBinary()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("calport-dry-\(UUID().uuidString).ics")

@@ -76,7 +76,7 @@ import Testing
         let cache = TokenCache(path: directory.appendingPathComponent("calport/token.json").path)
         let prompts = LockedList<DeviceCodePrompt>()
         let tokens = try await DeviceCodeLogin(
-            endpoints: emulator.endpoints, transport: URLSessionTransport(), sleep: { _ in }
+            endpoints: emulator.endpoints, transport: HelperTransport(), sleep: { _ in }
         )
         .signIn { prompt in prompts.append(prompt) }
         #expect(prompts.all.map(\.userCode) == ["EMU-CODE"])
@@ -91,7 +91,7 @@ import Testing
 
         // 60 s of validity is within the 5-minute margin, so the first use refreshes.
         let provider = CachedTokenProvider(
-            cache: cache, endpoints: emulator.endpoints, transport: URLSessionTransport())
+            cache: cache, endpoints: emulator.endpoints, transport: HelperTransport())
         let client = GraphClient(endpoints: emulator.endpoints, tokens: provider)
         let me = try await client.json("GET", emulator.endpoints.graph("/me"))
         #expect(me["displayName"] == "Emulated User")

@@ -9,10 +9,14 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     /// The request that failed, as `METHOD /path`.
     public var request: String
     public var reason: String
+    /// Whether sending again may succeed (a dropped connection, a timeout); false when the same
+    /// failure would recur, such as a missing HTTP helper.
+    public var isRetryable: Bool
 
-    public init(request: String, reason: String) {
+    public init(request: String, reason: String, isRetryable: Bool = true) {
         self.request = request
         self.reason = reason
+        self.isRetryable = isRetryable
     }
 
     public var description: String { "\(request): no response: \(reason)" }

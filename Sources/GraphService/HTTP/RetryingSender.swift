@@ -1,6 +1,6 @@
-/// Sends a request until it gets a non-transient answer: 429, 503, 504 and dropped connections are
-/// retried after `Retry-After` or backoff. Only idempotent requests may come here (Graph event
-/// POSTs carry a `transactionId`, which makes them so).
+/// Sends a request until it gets a non-transient answer: 429, 503, 504 and retryable transport
+/// failures (dropped connections, timeouts) are retried after `Retry-After` or backoff. Only
+/// idempotent requests may come here (Graph event POSTs carry a `transactionId`, which makes them so).
 struct RetryingSender: Sendable {
     var transport: any HTTPTransport
     var policy: RetryPolicy
@@ -34,7 +34,7 @@ struct RetryingSender: Sendable {
                 return response
             case .failure(let error):
                 reason = error.reason
-                if attempt >= policy.maximumAttempts { throw .transport(error) }
+                if attempt >= policy.maximumAttempts || !error.isRetryable { throw .transport(error) }
             }
             let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
             onRetry(request.summary, reason, delay)

@@ -19,7 +19,7 @@ enum LoginCommand {
         }
         let cache = TokenCache(path: TokenCache.defaultPath(environment: environment))
         let output = SharedOutput(terminal)
-        let login = DeviceCodeLogin(endpoints: endpoints, transport: URLSessionTransport())
+        let login = DeviceCodeLogin(endpoints: endpoints, transport: HelperTransport())
         let result = ServiceOptions.wait { () -> GraphServiceError? in
             do throws(GraphServiceError) {
                 let tokens = try await login.signIn { prompt in

@@ -49,7 +49,7 @@ enum ServiceOptions {
         if let token = environment["CALPORT_TOKEN"], !token.isEmpty { return StaticTokenProvider(token: Secret(token)) }
         return CachedTokenProvider(
             cache: TokenCache(path: TokenCache.defaultPath(environment: environment)), endpoints: endpoints,
-            transport: URLSessionTransport())
+            transport: HelperTransport())
     }
 
     /// A client for the command's options, telling `output` of retries unless quiet.

@@ -68,7 +68,7 @@ final class GraphEmulator: @unchecked Sendable {
         let request = HTTPRequest(
             method: method, url: URL(string: "http://127.0.0.1:\(port)/_emulator/\(name)")!,
             body: body.map { Array(JSONWriter().string($0).utf8) } ?? [])
-        let response = try await URLSessionTransport(timeout: 10).send(request)
+        let response = try await HelperTransport(timeout: 10).send(request)
         return try JSONParser.parse(response.body)
     }
 }

@@ -1,17 +1,14 @@
 import Foundation
+import GraphService
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The real transport: FoundationNetworking's URLSession, without caches or cookies.
-public struct URLSessionTransport: HTTPTransport {
+/// FoundationNetworking's URLSession, without caches or cookies: what sends calport's requests.
+struct URLSessionTransport: HTTPTransport {
     /// Seconds a request may take before it counts as dropped.
-    public var timeout: TimeInterval
-
-    public init(timeout: TimeInterval = 60) {
-        self.timeout = timeout
-    }
+    var timeout: TimeInterval
 
     private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
@@ -21,7 +18,7 @@ public struct URLSessionTransport: HTTPTransport {
     }()
 
     /// Sends `request` once; retrying is the client's business.
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method

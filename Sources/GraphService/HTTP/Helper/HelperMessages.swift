@@ -1,0 +1,84 @@
+import Foundation
+
+/// What calport asks `calport-http` to do: send `request`, giving up after `timeout` seconds.
+public struct HelperRequest: Sendable, Hashable {
+    public let request: HTTPRequest
+    /// Seconds, given to URLSession as the request's timeout; framed as whole milliseconds.
+    public let timeout: TimeInterval
+
+    public init(request: HTTPRequest, timeout: TimeInterval) {
+        self.request = request
+        self.timeout = max(timeout, 0)
+    }
+
+    /// Reads a request frame, as the helper does with its stdin.
+    public init(frame: [UInt8]) throws(HelperFrameError) {
+        var reader = try HelperFrameReader(frame: frame)
+        guard reader.kind == HelperFrame.Kind.request.rawValue else { throw .unexpectedKind(reader.kind) }
+        let method = try reader.text("method")
+        guard let url = URL(string: try reader.text("URL")) else { throw .invalidField("URL") }
+        let milliseconds = try reader.number("timeout")
+        let headers = try reader.headers()
+        let body = Array(try reader.field())
+        try reader.finish()
+        self.init(
+            request: HTTPRequest(method: method, url: url, headers: headers, body: body),
+            timeout: TimeInterval(milliseconds) / 1000)
+    }
+
+    /// The request frame; a header that cannot be sent as it is throws instead of being altered.
+    public func frame() throws(HelperFrameError) -> [UInt8] {
+        var writer = HelperFrameWriter(kind: .request)
+        try writer.text(request.method)
+        try writer.text(request.url.absoluteString)
+        try writer.number(UInt64(timeout * 1000))
+        try writer.headers(request.headers)
+        try writer.field(request.body)
+        return writer.bytes
+    }
+}
+
+/// What `calport-http` answers: the response, or why no response arrived.
+public enum HelperReply: Sendable, Hashable {
+    case response(HTTPResponse)
+    /// The transport failure's reason, as URLSession gave it.
+    case failure(String)
+
+    /// Reads a reply frame, as calport does with the helper's stdout.
+    public init(frame: [UInt8]) throws(HelperFrameError) {
+        var reader = try HelperFrameReader(frame: frame)
+        switch HelperFrame.Kind(rawValue: reader.kind) {
+        case .response:
+            guard let status = Int(exactly: try reader.number("status")), (100...999).contains(status) else {
+                throw .invalidField("status")
+            }
+            let headers = try reader.headers()
+            let body = Array(try reader.field())
+            try reader.finish()
+            self = .response(HTTPResponse(status: status, headers: headers, body: body))
+        case .failure:
+            let reason = try reader.text("reason")
+            try reader.finish()
+            self = .failure(reason)
+        case .request, nil:
+            throw .unexpectedKind(reader.kind)
+        }
+    }
+
+    /// The reply frame; a response header that cannot be framed throws (the helper then replies
+    /// with a failure naming it).
+    public func frame() throws(HelperFrameError) -> [UInt8] {
+        switch self {
+        case .response(let response):
+            var writer = HelperFrameWriter(kind: .response)
+            try writer.number(UInt64(clamping: response.status))
+            try writer.headers(response.headers)
+            try writer.field(response.body)
+            return writer.bytes
+        case .failure(let reason):
+            var writer = HelperFrameWriter(kind: .failure)
+            try writer.text(reason)
+            return writer.bytes
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import GraphService
+
+// calport-http: calport's HTTP helper. It reads one request frame on stdin, sends the request
+// with URLSession and writes one reply frame on stdout: the response, or why none arrived. It is
+// a program of its own so that calport, which runs it, never loads libcurl and its libraries.
+
+let input = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+let exchange: HelperRequest
+do {
+    exchange = try HelperRequest(frame: input)
+} catch {
+    FileHandle.standardError.write(Data("calport-http: the request on stdin is unusable: \(error)\n".utf8))
+    exit(2)
+}
+let reply: HelperReply
+do {
+    reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
+} catch {
+    reply = .failure(error.reason)
+}
+let frame: [UInt8]
+do {
+    frame = try reply.frame()
+} catch {
+    frame = try HelperReply.failure("the response cannot be passed on: \(error)").frame()
+}
+FileHandle.standardOutput.write(Data(frame))
