@@ -160,7 +160,7 @@ import Testing
             #expect(root["subjec"] == nil && root["Subject"] == nil && root[""] == nil)
             let index = JSONMemberIndex(root)
             #expect(index != nil)
-            for name: StaticString in ["subject", "subjects", "subjecT", "s", "subjec", "Subject"] {
+            for name: JSONKey in ["subject", "subjects", "subjecT", "s", "subjec", "Subject"] {
                 #expect(index?.member(name, of: root)?.numberValue == root[name]?.numberValue)
             }
         }

@@ -108,10 +108,9 @@ struct JSONNode {
 
     /// The member named `key`, when this is an object that has it; for a repeated key, its last value.
     /// In an object cut short by an error, the value may be incomplete itself (see `isComplete`).
-    subscript(key: StaticString) -> JSONNode? {
+    subscript(key: JSONKey) -> JSONNode? {
         let object = token
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        let signature = JSONToken.signature(wanted)
+        let signature = key.signature
         guard object.kind == .object, object.bits & JSONToken.nameBit(signature) != 0, let base = tokens.baseAddress
         else { return nil }
         // An object cut short by an error ends where the tokens do, or at its first incomplete value.
@@ -122,7 +121,7 @@ struct JSONNode {
         while position + 1 < end {
             let name = base + position
             if name.pointee.bits == signature || name.pointee.flags.contains(.escaped),
-                !name.pointee.flags.contains(.shadowed), JSONNode.equal(name.pointee, wanted, in: bytes)
+                !name.pointee.flags.contains(.shadowed), JSONNode.equal(name.pointee, key.bytes, in: bytes)
             {
                 return node(position + 1)
             }
@@ -135,14 +134,14 @@ struct JSONNode {
     /// The member whose name matches `key` when ASCII case is ignored, for producers that
     /// capitalise names; callers look up the exact key first.
     @inline(__always)
-    func caseInsensitiveMember(_ key: StaticString) -> JSONNode? {
+    func caseInsensitiveMember(_ key: JSONKey) -> JSONNode? {
         // Graph names are camelCase: most objects have no capitalised name, and this is all they cost.
-        guard token.flags.contains(.hasCapitalizedKey) || isUpper(key.utf8Start.pointee) else { return nil }
+        guard token.flags.contains(.hasCapitalizedKey) || isUpper(key.name.utf8Start.pointee) else { return nil }
         return caseInsensitiveSearch(key)
     }
 
-    private func caseInsensitiveSearch(_ key: StaticString) -> JSONNode? {
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+    private func caseInsensitiveSearch(_ key: JSONKey) -> JSONNode? {
+        let wanted = key.bytes
         let object = token
         guard object.kind == .object else { return nil }
         var position = index + 1
@@ -225,4 +224,22 @@ struct JSONNode {
     private func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
 
     private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+}
+
+/// A member name to look up, with its `JSONToken.signature` worked out where the name is written:
+/// inlined there, the signature of a literal folds to a constant, where a lookup by `StaticString`
+/// recomputed it from the bytes each time (about seventy lookups an event).
+struct JSONKey: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
+    let name: StaticString
+    let signature: UInt64
+
+    @inline(__always)
+    init(stringLiteral name: StaticString) {
+        self.name = name
+        signature = JSONToken.signature(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount) }
+
+    var description: String { name.description }
 }

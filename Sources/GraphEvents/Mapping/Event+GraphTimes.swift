@@ -51,7 +51,7 @@ extension GraphDecoder {
     /// A `dateTimeTimeZone` member: an absent zone or `UTC` is UTC (what Graph sends without a
     /// Prefer header); any other name is kept as written with the IANA zone it resolves to.
     mutating func calendarTime(
-        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, isAllDay: Bool
+        _ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String, isAllDay: Bool
     )
         -> CalendarTime?
     {
