@@ -85,27 +85,36 @@ public struct GraphEventMapper: Sendable {
 
     /// Every facet but recurrence, in the order the service writes them.
     private func decode(_ object: JSONNode, location: SourceLocation) -> (Event, GraphDecoder) {
-        let path = location.jsonPath ?? "$"
+        // The path reaches the ~70 member reads of an event by address: captured as a `String`,
+        // it was retained and released around each of them, for the rare diagnostic that uses it.
+        withUnsafePointer(to: location.jsonPath ?? "$") { path in
+            decode(object, location: location, at: path.pointee)
+        }
+    }
+
+    private func decode(_ object: JSONNode, location: SourceLocation, at path: @autoclosure () -> String)
+        -> (Event, GraphDecoder)
+    {
         var decoder = GraphDecoder(location: location)
         decoder.index(object)
-        let id = decoder.string("id", of: object, at: path)
+        let id = decoder.string("id", of: object, at: path())
         decoder.eventID = id
         let uid =
-            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
-                "transactionId", of: object, at: path)
+            decoder.string("iCalUId", of: object, at: path()) ?? id ?? decoder.string(
+                "transactionId", of: object, at: path())
             // A POST body has no identity at all: derive one from its content, so it is stable.
             ?? "calport-" + GraphTransactionID.make(uid: JSONWriter().string(object.value))
         if decoder.eventID == nil { decoder.eventID = uid }
         var event = Event(uid: uid)
-        event.decodeGraphExtras(object, at: path, &decoder)
-        event.decodeGraphProperties(object, at: path, &decoder)
-        event.decodeGraphBody(object, at: path, &decoder)
-        event.decodeGraphTimes(object, at: path, &decoder)
-        event.decodeGraphLocations(object, at: path, &decoder)
-        event.decodeGraphParticipants(object, at: path, &decoder)
-        event.decodeGraphStatus(object, at: path, &decoder)
-        event.decodeGraphReminder(object, at: path, &decoder)
-        event.decodeGraphOnlineMeeting(object, at: path, &decoder)
+        event.decodeGraphExtras(object, at: path(), &decoder)
+        event.decodeGraphProperties(object, at: path(), &decoder)
+        event.decodeGraphBody(object, at: path(), &decoder)
+        event.decodeGraphTimes(object, at: path(), &decoder)
+        event.decodeGraphLocations(object, at: path(), &decoder)
+        event.decodeGraphParticipants(object, at: path(), &decoder)
+        event.decodeGraphStatus(object, at: path(), &decoder)
+        event.decodeGraphReminder(object, at: path(), &decoder)
+        event.decodeGraphOnlineMeeting(object, at: path(), &decoder)
         return (event, decoder)
     }
 
