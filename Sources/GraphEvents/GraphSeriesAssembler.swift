@@ -23,14 +23,14 @@ struct GraphSeriesAssembler {
         }
         var mapping = mapper.events(from: item.object, location: item.location)
         diagnostics += mapping.diagnostics
-        if !mapping.output.isEmpty, canHaveInstances(mapping.output[0], item) { remember(mapping.output[0], item) }
+        if canHaveInstances(mapping.output, item) { remember(mapping.output[0], item) }
         handOver(&mapping.output, at: item.location, each)
     }
 
     /// Hands `events` over in order, moving each out rather than copying it.
     private func handOver(_ events: inout [Event], at location: SourceLocation, _ each: (GraphEventRecord) -> Void) {
         events.reverse()
-        while let event = events.popLast() { each(GraphEventRecord(event: event, location: location)) }
+        while let event = events.popLast() { each(GraphEventRecord(event: consume event, location: location)) }
     }
 
     /// Hands over the instances still waiting, now that no master can come.
@@ -70,10 +70,12 @@ struct GraphSeriesAssembler {
         }
     }
 
-    /// Whether `event` (read from `item`) can have instances: a series master, or an event with exceptions.
-    private func canHaveInstances(_ event: borrowing Event, _ item: GraphInputItem) -> Bool {
-        item.object["type"]?.isString("seriesMaster") == true || event.isRecurring || !event.exceptionDates.isEmpty
-            || item.object["exceptionOccurrences"] != nil
+    /// Whether the first of `events` (read from `item`) can have instances: a series master, or an
+    /// event with exceptions. Given the array, not the event: an element passed on was copied whole.
+    private func canHaveInstances(_ events: [Event], _ item: GraphInputItem) -> Bool {
+        guard !events.isEmpty else { return false }
+        return item.object["type"]?.isString("seriesMaster") == true || events[0].isRecurring
+            || !events[0].exceptionDates.isEmpty || item.object["exceptionOccurrences"] != nil
     }
 
     private func master(of item: GraphInputItem) -> Event? {
