@@ -52,7 +52,8 @@ struct JSONMemberIndex {
             var slot = Self.slot(key.signature)
             while case let value = Int(slots[slot]), value != 0 {
                 let name = object.tokens[value - 1]
-                if name.bits == key.signature, JSONNode.equal(name, key.bytes, in: object.bytes) {
+                // No name is escaped: such an object is not indexed.
+                if name.bits == key.signature, key.isSpelled(by: name, in: object.bytes) {
                     return JSONNode(tokens: object.tokens, bytes: object.bytes, index: value)
                 }
                 slot = (slot + 1) & 63

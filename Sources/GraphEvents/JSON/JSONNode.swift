@@ -120,8 +120,10 @@ struct JSONNode {
         // members of every object read.
         while position + 1 < end {
             let name = base + position
-            if name.pointee.bits == signature || name.pointee.flags.contains(.escaped),
-                !name.pointee.flags.contains(.shadowed), JSONNode.equal(name.pointee, key.bytes, in: bytes)
+            let flags = name.pointee.flags
+            if name.pointee.bits == signature || flags.contains(.escaped), !flags.contains(.shadowed),
+                flags.contains(.escaped)
+                    ? JSONNode.equal(name.pointee, key.bytes, in: bytes) : key.isSpelled(by: name.pointee, in: bytes)
             {
                 return node(position + 1)
             }
@@ -240,6 +242,22 @@ struct JSONKey: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
     }
 
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount) }
+
+    /// Whether `name`, a member name without escapes whose signature is this key's, is this key.
+    /// The signature holds the length and the first seven bytes, so a shorter name is equal
+    /// already and one of up to 15 bytes needs its last eight compared as one word (nearly every
+    /// Graph name): a call to memcmp cost more than the rest of a lookup.
+    @inline(__always)
+    func isSpelled(by name: JSONToken, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = self.name.utf8CodeUnitCount
+        guard name.end - name.start == count, let base = text.baseAddress else { return false }
+        if count <= 7 { return true }
+        let spelled = UnsafeRawPointer(base + name.start)
+        let wanted = UnsafeRawPointer(self.name.utf8Start)
+        guard count <= 15 else { return memcmp(spelled, wanted, count) == 0 }
+        return spelled.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == wanted.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    }
 
     var description: String { name.description }
 }
