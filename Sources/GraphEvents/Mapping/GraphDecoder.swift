@@ -30,7 +30,10 @@ struct GraphDecoder {
 
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
-    func member(_ key: JSONKey, of object: JSONNode) -> JSONNode? {
+    ///
+    /// Static, given the index alone: a method of the decoder, called from its mutating readers,
+    /// was handed a copy of the whole decoder for each lookup.
+    private static func member(_ key: JSONKey, of object: JSONNode, in memberIndex: JSONMemberIndex) -> JSONNode? {
         let exact = memberIndex.object == object.index ? memberIndex.member(key, of: object) : object[key]
         guard let value = exact ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
         return value
@@ -90,7 +93,7 @@ struct GraphDecoder {
         _ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String, expected: String,
         _ cast: (JSONNode) -> Value?
     ) -> Value? {
-        guard let value = member(key, of: object) else { return nil }
+        guard let value = Self.member(key, of: object, in: memberIndex) else { return nil }
         if let typed = cast(value) { return typed }
         report(
             .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",
