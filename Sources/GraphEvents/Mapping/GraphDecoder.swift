@@ -10,6 +10,8 @@ struct GraphDecoder {
     private(set) var diagnostics: [Diagnostic] = []
     /// The members of the event object, which is asked for most of them.
     private var memberIndex = JSONMemberIndex()
+    /// The zone the last date-time of the event named (see `timeZone(named:)`).
+    var lastZone: TimeZoneReference?
 
     init(location: SourceLocation, eventID: String? = nil) {
         self.location = location
