@@ -30,7 +30,8 @@ public struct GraphEventMapper: Sendable {
         guard let object = value.objectValue else {
             return GraphMapping(output: [], diagnostics: [notAnEvent(value, location)])
         }
-        var (master, decoder) = decode(object, location: location)
+        var decoder = GraphDecoder(location: location)
+        var master = decode(object, &decoder)
         master.decodeGraphRecurrence(object, at: path, &decoder)
         var overrides: [Event] = []
         var overrideDiagnostics: [Diagnostic] = []
@@ -61,7 +62,8 @@ public struct GraphEventMapper: Sendable {
         guard let object = value.objectValue else {
             return GraphMapping(output: nil, diagnostics: [notAnEvent(value, location)])
         }
-        var (event, decoder) = decode(object, location: location)
+        var decoder = GraphDecoder(location: location)
+        var event = decode(object, &decoder)
         event.uid = master.uid
         event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
             RecurrenceIdentifier(time: $0)
@@ -83,19 +85,19 @@ public struct GraphEventMapper: Sendable {
         return GraphMapping(output: object.map(JSONValue.object), diagnostics: encoder.diagnostics)
     }
 
-    /// Every facet but recurrence, in the order the service writes them.
-    private func decode(_ object: JSONNode, location: SourceLocation) -> (Event, GraphDecoder) {
+    /// Every facet but recurrence, in the order the service writes them. The decoder, made by the
+    /// caller, is passed in rather than returned with the event: returned, it was copied.
+    private func decode(_ object: JSONNode, _ decoder: inout GraphDecoder) -> Event {
         // The path reaches the ~70 member reads of an event by address: captured as a `String`,
         // it was retained and released around each of them, for the rare diagnostic that uses it.
-        withUnsafePointer(to: location.jsonPath ?? "$") { path in
-            decode(object, location: location, at: path.pointee)
+        withUnsafePointer(to: decoder.location.jsonPath ?? "$") { path in
+            decode(object, &decoder, at: path.pointee)
         }
     }
 
-    private func decode(_ object: JSONNode, location: SourceLocation, at path: @autoclosure () -> String)
-        -> (Event, GraphDecoder)
+    private func decode(_ object: JSONNode, _ decoder: inout GraphDecoder, at path: @autoclosure () -> String)
+        -> Event
     {
-        var decoder = GraphDecoder(location: location)
         decoder.index(object)
         let id = decoder.string("id", of: object, at: path())
         decoder.eventID = id
@@ -115,7 +117,7 @@ public struct GraphEventMapper: Sendable {
         event.decodeGraphStatus(object, at: path(), &decoder)
         event.decodeGraphReminder(object, at: path(), &decoder)
         event.decodeGraphOnlineMeeting(object, at: path(), &decoder)
-        return (event, decoder)
+        return event
     }
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
