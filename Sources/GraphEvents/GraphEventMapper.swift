@@ -26,10 +26,16 @@ public struct GraphEventMapper: Sendable {
     }
 
     func events(from value: JSONNode, location: SourceLocation) -> GraphMapping<[Event]> {
+        var mapped: [Event] = []
+        let diagnostics = events(from: value, location: location) { mapped.append($0) }
+        return GraphMapping(output: mapped, diagnostics: diagnostics)
+    }
+
+    /// The same events handed to `each` in the same order, each moved rather than collected into
+    /// an array first (an array for every event, and a copy into it and out), and the diagnostics.
+    func events(from value: JSONNode, location: SourceLocation, _ each: (consuming Event) -> Void) -> [Diagnostic] {
         let path = location.jsonPath ?? "$"
-        guard let object = value.objectValue else {
-            return GraphMapping(output: [], diagnostics: [notAnEvent(value, location)])
-        }
+        guard let object = value.objectValue else { return [notAnEvent(value, location)] }
         var decoder = GraphDecoder(location: location)
         var master = decode(object, &decoder)
         master.decodeGraphRecurrence(object, at: path, &decoder)
@@ -48,13 +54,11 @@ public struct GraphEventMapper: Sendable {
                 "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
                 at: path)
         }
-        let diagnostics = decoder.diagnostics + overrideDiagnostics
         // Without a start the master is left out; its exceptions, which need its start, were too.
-        guard master.start != nil else { return GraphMapping(output: overrides, diagnostics: diagnostics) }
         // Moved, not copied: an event is a few dozen references to retain and release.
-        var events = [consume master]
-        events += overrides
-        return GraphMapping(output: events, diagnostics: diagnostics)
+        if master.start != nil { each(consume master) }
+        for event in overrides { each(event) }
+        return decoder.diagnostics + overrideDiagnostics
     }
 
     func override(from value: JSONNode, of master: Event, location: SourceLocation) -> GraphMapping<Event?> {

@@ -21,10 +21,17 @@ struct GraphSeriesAssembler {
             }
             return
         }
-        var mapping = mapper.events(from: item.object, location: item.location)
-        diagnostics += mapping.diagnostics
-        if canHaveInstances(mapping.output, item) { remember(mapping.output[0], item) }
-        handOver(&mapping.output, at: item.location, each)
+        var isFirst = true
+        let mapper = mapper
+        let mapped = mapper.events(from: item.object, location: item.location) { event in
+            if isFirst {
+                isFirst = false
+                // Asked of its members: the event passed on whole was copied.
+                if canHaveInstances(event.isRecurring || !event.exceptionDates.isEmpty, item) { remember(event, item) }
+            }
+            each(GraphEventRecord(event: event, location: item.location))
+        }
+        diagnostics += mapped
     }
 
     /// Hands `events` over in order, moving each out rather than copying it.
@@ -70,12 +77,10 @@ struct GraphSeriesAssembler {
         }
     }
 
-    /// Whether the first of `events` (read from `item`) can have instances: a series master, or an
-    /// event with exceptions. Given the array, not the event: an element passed on was copied whole.
-    private func canHaveInstances(_ events: [Event], _ item: GraphInputItem) -> Bool {
-        guard !events.isEmpty else { return false }
-        return item.object["type"]?.isString("seriesMaster") == true || events[0].isRecurring
-            || !events[0].exceptionDates.isEmpty || item.object["exceptionOccurrences"] != nil
+    /// Whether the first event read from `item` can have instances: a series master, or an event
+    /// that `repeats` (has a recurrence or cancelled occurrences) or has exceptions.
+    private func canHaveInstances(_ repeats: Bool, _ item: GraphInputItem) -> Bool {
+        repeats || item.object["type"]?.isString("seriesMaster") == true || item.object["exceptionOccurrences"] != nil
     }
 
     private func master(of item: GraphInputItem) -> Event? {
