@@ -174,6 +174,9 @@ enum ConvertCommand {
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 dropped += reader.droppedComponents
             case .graph:
+                // A constant for the closures below: the variable they would capture was copied,
+                // the whole header, for every event written.
+                let header = header
                 var events = GraphEventStream(file: input.name, limits: limits.json)
                 var source = input.source
                 while let chunk = source.nextChunk() {
