@@ -34,7 +34,8 @@ struct GraphDecoder {
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
     ///
     /// Static, given the index alone: a method of the decoder, called from its mutating readers,
-    /// was handed a copy of the whole decoder for each lookup.
+    /// was handed a copy of the whole decoder for each lookup. Inlined into the typed readers.
+    @inline(__always)
     private static func member(_ key: JSONKey, of object: JSONNode, in memberIndex: JSONMemberIndex) -> JSONNode? {
         let exact = memberIndex.object == object.index ? memberIndex.member(key, of: object) : object[key]
         guard let value = exact ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
