@@ -53,7 +53,7 @@ struct GraphSeriesAssembler {
 
     private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
         if let master {
-            guard item.object["type"]?.isString("exception") == true else { return }
+            guard item.type?.isString("exception") == true else { return }
             let mapping = mapper.override(from: item.object, of: master, location: item.location)
             diagnostics += mapping.diagnostics
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
@@ -80,7 +80,7 @@ struct GraphSeriesAssembler {
     /// Whether the first event read from `item` can have instances: a series master, or an event
     /// that `repeats` (has a recurrence or cancelled occurrences) or has exceptions.
     private func canHaveInstances(_ repeats: Bool, _ item: GraphInputItem) -> Bool {
-        repeats || item.object["type"]?.isString("seriesMaster") == true || item.object["exceptionOccurrences"] != nil
+        repeats || item.type?.isString("seriesMaster") == true || item.object["exceptionOccurrences"] != nil
     }
 
     private func master(of item: GraphInputItem) -> Event? {
