@@ -245,8 +245,9 @@ struct JSONKey: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
 
     /// Whether `name`, a member name without escapes whose signature is this key's, is this key.
     /// The signature holds the length and the first seven bytes, so a shorter name is equal
-    /// already and one of up to 15 bytes needs its last eight compared as one word (nearly every
-    /// Graph name): a call to memcmp cost more than the rest of a lookup.
+    /// already and one of up to 15 bytes needs its last eight compared as one word (most names the
+    /// mapping reads, and all that events commonly have): a call to memcmp cost more than the rest
+    /// of a lookup.
     @inline(__always)
     func isSpelled(by name: JSONToken, in text: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = self.name.utf8CodeUnitCount
