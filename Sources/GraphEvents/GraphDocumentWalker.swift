@@ -5,10 +5,19 @@ struct GraphInputItem {
     /// Valid only while the walker's step that found it runs (see `JSONNode`).
     var object: JSONNode
     var location: SourceLocation
+    /// The object's `type`, looked up once: the walker and the series assembler both ask for it,
+    /// and the event object, not indexed, is scanned for it.
+    let type: JSONNode?
+
+    init(object: JSONNode, location: SourceLocation) {
+        self.object = object
+        self.location = location
+        type = object["type"]
+    }
 
     /// An exception or occurrence of a series, rather than an event in its own right.
     var isInstance: Bool {
-        guard let type = object["type"], type.isString("exception") || type.isString("occurrence") else { return false }
+        guard let type, type.isString("exception") || type.isString("occurrence") else { return false }
         return object["seriesMasterId"]?.token.kind == .string
     }
 }

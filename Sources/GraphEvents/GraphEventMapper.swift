@@ -26,11 +26,18 @@ public struct GraphEventMapper: Sendable {
     }
 
     func events(from value: JSONNode, location: SourceLocation) -> GraphMapping<[Event]> {
+        var mapped: [Event] = []
+        let diagnostics = events(from: value, location: location) { mapped.append($0) }
+        return GraphMapping(output: mapped, diagnostics: diagnostics)
+    }
+
+    /// The same events handed to `each` in the same order, each moved rather than collected into
+    /// an array first (an array for every event, and a copy into it and out), and the diagnostics.
+    func events(from value: JSONNode, location: SourceLocation, _ each: (consuming Event) -> Void) -> [Diagnostic] {
         let path = location.jsonPath ?? "$"
-        guard let object = value.objectValue else {
-            return GraphMapping(output: [], diagnostics: [notAnEvent(value, location)])
-        }
-        var (master, decoder) = decode(object, location: location)
+        guard let object = value.objectValue else { return [notAnEvent(value, location)] }
+        var decoder = GraphDecoder(location: location)
+        var master = decode(object, &decoder)
         master.decodeGraphRecurrence(object, at: path, &decoder)
         var overrides: [Event] = []
         var overrideDiagnostics: [Diagnostic] = []
@@ -47,13 +54,11 @@ public struct GraphEventMapper: Sendable {
                 "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
                 at: path)
         }
-        let diagnostics = decoder.diagnostics + overrideDiagnostics
         // Without a start the master is left out; its exceptions, which need its start, were too.
-        guard master.start != nil else { return GraphMapping(output: overrides, diagnostics: diagnostics) }
         // Moved, not copied: an event is a few dozen references to retain and release.
-        var events = [consume master]
-        events += overrides
-        return GraphMapping(output: events, diagnostics: diagnostics)
+        if master.start != nil { each(consume master) }
+        for event in overrides { each(event) }
+        return decoder.diagnostics + overrideDiagnostics
     }
 
     func override(from value: JSONNode, of master: Event, location: SourceLocation) -> GraphMapping<Event?> {
@@ -61,7 +66,8 @@ public struct GraphEventMapper: Sendable {
         guard let object = value.objectValue else {
             return GraphMapping(output: nil, diagnostics: [notAnEvent(value, location)])
         }
-        var (event, decoder) = decode(object, location: location)
+        var decoder = GraphDecoder(location: location)
+        var event = decode(object, &decoder)
         event.uid = master.uid
         event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
             RecurrenceIdentifier(time: $0)
@@ -83,30 +89,39 @@ public struct GraphEventMapper: Sendable {
         return GraphMapping(output: object.map(JSONValue.object), diagnostics: encoder.diagnostics)
     }
 
-    /// Every facet but recurrence, in the order the service writes them.
-    private func decode(_ object: JSONNode, location: SourceLocation) -> (Event, GraphDecoder) {
-        let path = location.jsonPath ?? "$"
-        var decoder = GraphDecoder(location: location)
+    /// Every facet but recurrence, in the order the service writes them. The decoder, made by the
+    /// caller, is passed in rather than returned with the event: returned, it was copied.
+    private func decode(_ object: JSONNode, _ decoder: inout GraphDecoder) -> Event {
+        // The path reaches the ~70 member reads of an event by address: captured as a `String`,
+        // it was retained and released around each of them, for the rare diagnostic that uses it.
+        withUnsafePointer(to: decoder.location.jsonPath ?? "$") { path in
+            decode(object, &decoder, at: path.pointee)
+        }
+    }
+
+    private func decode(_ object: JSONNode, _ decoder: inout GraphDecoder, at path: @autoclosure () -> String)
+        -> Event
+    {
         decoder.index(object)
-        let id = decoder.string("id", of: object, at: path)
+        let id = decoder.string("id", of: object, at: path())
         decoder.eventID = id
         let uid =
-            decoder.string("iCalUId", of: object, at: path) ?? id ?? decoder.string(
-                "transactionId", of: object, at: path)
+            decoder.string("iCalUId", of: object, at: path()) ?? id ?? decoder.string(
+                "transactionId", of: object, at: path())
             // A POST body has no identity at all: derive one from its content, so it is stable.
             ?? GraphTransactionID.derivedUID(content: object.value)
         if decoder.eventID == nil { decoder.eventID = uid }
         var event = Event(uid: uid)
-        event.decodeGraphExtras(object, at: path, &decoder)
-        event.decodeGraphProperties(object, at: path, &decoder)
-        event.decodeGraphBody(object, at: path, &decoder)
-        event.decodeGraphTimes(object, at: path, &decoder)
-        event.decodeGraphLocations(object, at: path, &decoder)
-        event.decodeGraphParticipants(object, at: path, &decoder)
-        event.decodeGraphStatus(object, at: path, &decoder)
-        event.decodeGraphReminder(object, at: path, &decoder)
-        event.decodeGraphOnlineMeeting(object, at: path, &decoder)
-        return (event, decoder)
+        event.decodeGraphExtras(object, at: path(), &decoder)
+        event.decodeGraphProperties(object, at: path(), &decoder)
+        event.decodeGraphBody(object, at: path(), &decoder)
+        event.decodeGraphTimes(object, at: path(), &decoder)
+        event.decodeGraphLocations(object, at: path(), &decoder)
+        event.decodeGraphParticipants(object, at: path(), &decoder)
+        event.decodeGraphStatus(object, at: path(), &decoder)
+        event.decodeGraphReminder(object, at: path(), &decoder)
+        event.decodeGraphOnlineMeeting(object, at: path(), &decoder)
+        return event
     }
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {

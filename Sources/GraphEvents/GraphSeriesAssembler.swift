@@ -21,16 +21,23 @@ struct GraphSeriesAssembler {
             }
             return
         }
-        var mapping = mapper.events(from: item.object, location: item.location)
-        diagnostics += mapping.diagnostics
-        if !mapping.output.isEmpty, canHaveInstances(mapping.output[0], item) { remember(mapping.output[0], item) }
-        handOver(&mapping.output, at: item.location, each)
+        var isFirst = true
+        let mapper = mapper
+        let mapped = mapper.events(from: item.object, location: item.location) { event in
+            if isFirst {
+                isFirst = false
+                // Asked of its members: the event passed on whole was copied.
+                if canHaveInstances(event.isRecurring || !event.exceptionDates.isEmpty, item) { remember(event, item) }
+            }
+            each(GraphEventRecord(event: event, location: item.location))
+        }
+        diagnostics += mapped
     }
 
     /// Hands `events` over in order, moving each out rather than copying it.
     private func handOver(_ events: inout [Event], at location: SourceLocation, _ each: (GraphEventRecord) -> Void) {
         events.reverse()
-        while let event = events.popLast() { each(GraphEventRecord(event: event, location: location)) }
+        while let event = events.popLast() { each(GraphEventRecord(event: consume event, location: location)) }
     }
 
     /// Hands over the instances still waiting, now that no master can come.
@@ -46,7 +53,7 @@ struct GraphSeriesAssembler {
 
     private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
         if let master {
-            guard item.object["type"]?.isString("exception") == true else { return }
+            guard item.type?.isString("exception") == true else { return }
             let mapping = mapper.override(from: item.object, of: master, location: item.location)
             diagnostics += mapping.diagnostics
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
@@ -70,10 +77,10 @@ struct GraphSeriesAssembler {
         }
     }
 
-    /// Whether `event` (read from `item`) can have instances: a series master, or an event with exceptions.
-    private func canHaveInstances(_ event: borrowing Event, _ item: GraphInputItem) -> Bool {
-        item.object["type"]?.isString("seriesMaster") == true || event.isRecurring || !event.exceptionDates.isEmpty
-            || item.object["exceptionOccurrences"] != nil
+    /// Whether the first event read from `item` can have instances: a series master, or an event
+    /// that `repeats` (has a recurrence or cancelled occurrences) or has exceptions.
+    private func canHaveInstances(_ repeats: Bool, _ item: GraphInputItem) -> Bool {
+        repeats || item.type?.isString("seriesMaster") == true || item.object["exceptionOccurrences"] != nil
     }
 
     private func master(of item: GraphInputItem) -> Event? {

@@ -44,6 +44,26 @@ import Testing
                         TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York"))))
     }
 
+    /// The end reuses the start's zone only when its name is the same, byte for byte: a name one
+    /// letter longer or shorter, escaped, or unknown twice is resolved (and reported) on its own.
+    @Test func anEndNamesItsOwnZone() throws {
+        func zones(_ start: String, _ end: String) throws -> (TimeZoneReference?, TimeZoneReference?, [String]) {
+            let result = readGraph(
+                #"{"start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "\#(start)"}, "#
+                    + #""end": {"dateTime": "2026-12-01T11:00:00", "timeZone": "\#(end)"}}"#)
+            let event = try #require(result.events.first)
+            guard case .end(let end)? = event.end else { return (event.start?.timeZone, nil, []) }
+            return (event.start?.timeZone, end.timeZone, result.diagnostics.map { $0.location.jsonPath ?? "" })
+        }
+        let berlin = TimeZoneReference(name: "W. Europe Standard Time", ianaIdentifier: "Europe/Berlin")
+        #expect(try zones("W. Europe Standard Time", "W. Europe Standard Time") == (berlin, berlin, []))
+        #expect(try zones("W. Europe Standard Time", "Pacific Standard Time") == (berlin, pacific, []))
+        #expect(try zones("Pacific Standard Time", "Pacific Standard Tim").1?.ianaIdentifier == nil)
+        #expect(try zones("Pacific Standard Tim", "Pacific Standard Time").1 == pacific)
+        #expect(try zones("W. Europe Standard Time", #"\u0057. Europe Standard Time"#).1 == berlin)
+        #expect(try zones("Mars", "Mars").2 == ["$.start.timeZone", "$.end.timeZone"])
+    }
+
     @Test func outlookDisplayNamesResolve() throws {
         let json =
             #"{"start": {"dateTime": "2026-12-01T10:00:00", "timeZone": "(UTC-08:00) Pacific Time (US & Canada)"}}"#

@@ -160,7 +160,7 @@ import Testing
             #expect(root["subjec"] == nil && root["Subject"] == nil && root[""] == nil)
             let index = JSONMemberIndex(root)
             #expect(index != nil)
-            for name: StaticString in ["subject", "subjects", "subjecT", "s", "subjec", "Subject"] {
+            for name: JSONKey in ["subject", "subjects", "subjecT", "s", "subjec", "Subject"] {
                 #expect(index?.member(name, of: root)?.numberValue == root[name]?.numberValue)
             }
         }
@@ -182,6 +182,49 @@ import Testing
                     let expected = JSONToken.signature(UnsafeBufferPointer(rebasing: bytes[..<length]))
                     #expect(JSONToken.signature(from: 0, to: length, in: bytes) == expected, "length \(length)")
                 }
+            }
+        }
+    }
+
+    /// Names compared by their signature and at most one more word: of every length around seven
+    /// and fifteen bytes, differing in their last byte or in the one after the seventh, escaped,
+    /// capitalised or not ASCII, each is found exactly when its decoded text is the key.
+    @Test func memberNamesOfEveryLengthAreComparedWhole() {
+        let names = [
+            "dateTime", "dateTimf", "dateXime", "timeZone", "emailAddress", "emailAddresz", "emailAddrXss",
+            "displayNam", "\\u0063ontentType", "Subject", "naïve", "naïvf", "reminderMinutesBeforeStart",
+            "reminderMinutesBeforeStarT", "fifteenBytesLon", "fifteenBytesLoN", "sixteenBytesLong", "",
+        ]
+        let text = "{" + names.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}"
+        let keys: [JSONKey] = [
+            "dateTime", "dateTimf", "timeZone", "emailAddress", "emailAddresx", "displayName", "contentType",
+            "subject", "Subject", "naïve", "naïvf", "reminderMinutesBeforeStart", "reminderMinutesBeforeStarX",
+            "fifteenBytesLon", "fifteenBytesLoN", "sixteenBytesLong", "sixteenBytesLonG", "",
+        ]
+        withRoot(text) { root in
+            // The general path: every name decoded and compared as text.
+            func expected(_ key: JSONKey) -> Double? {
+                var position = 1
+                var found: Double?
+                while position < root.token.next {
+                    let value = JSONNode(tokens: root.tokens, bytes: root.bytes, index: position + 1)
+                    if JSONNode.decodeString(root.tokens[position], in: root.bytes) == key.description {
+                        found = value.numberValue
+                    }
+                    position = value.token.next
+                }
+                return found
+            }
+            for key in keys {
+                #expect(root[key]?.numberValue == expected(key), "\(key)")
+            }
+        }
+        let plain = names.filter { !$0.contains("\\") }
+        withRoot("{" + plain.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}") { root in
+            let index = JSONMemberIndex(root)
+            #expect(index != nil)
+            for key in keys {
+                #expect(index?.member(key, of: root)?.numberValue == root[key]?.numberValue, "\(key)")
             }
         }
     }

@@ -2,14 +2,19 @@
 /// members: a Graph event is asked for about seventy, most of which it has, and a scan per lookup
 /// compares a dozen names each time.
 ///
-/// It holds up to 32 members in a 64-slot open-addressing table (one allocation); an object with
-/// more members, or with an escaped name, is not indexed and lookups scan it.
+/// It holds up to 32 members in a 64-slot open-addressing table; an object with more members, or
+/// with an escaped name, is not indexed and lookups scan it.
 struct JSONMemberIndex {
     /// The object's token index; -1 for an index of nothing.
     private(set) var object = -1
-    /// Slot `i` is at `2i` (the name's signature) and `2i + 1` (its value token's index, or zero
-    /// for an empty slot: no value is at index 0).
-    private var slots: [UInt64] = []
+    /// Slot `i` holds a member's value token index, or zero for an empty slot (no value is at index
+    /// 0); the name is the token before it, whose `bits` are the signature compared first.
+    private var table: Table?
+
+    /// The slots, in the same allocation as the object: an `Array` of them cost a lookup of its
+    /// generic type at run time, about 900 instructions for every event, and an `InlineArray`
+    /// was copied whole for each lookup.
+    private final class Table: ManagedBuffer<Void, UInt32> {}
 
     /// An index of nothing, to be replaced.
     init() {}
@@ -17,33 +22,40 @@ struct JSONMemberIndex {
     /// The index of `object`, or nil when it cannot be indexed.
     init?(_ object: JSONNode) {
         let token = object.token
-        guard token.kind == .object, token.next != 0, token.bits != ~0 else { return nil }
-        self.object = object.index
-        slots = Array(repeating: 0, count: 128)
-        var position = object.index + 1
-        var count = 0
-        while position < token.next {
-            let name = object.tokens[position]
-            count += 1
-            guard count <= 32 else { return nil }
-            if !name.flags.contains(.shadowed) {
-                var slot = Self.slot(name.bits)
-                while slots[2 * slot + 1] != 0 { slot = (slot + 1) & 63 }
-                slots[2 * slot] = name.bits
-                slots[2 * slot + 1] = UInt64(position + 1)
+        guard token.kind == .object, token.next != 0, token.bits != ~0, token.next <= UInt32.max else { return nil }
+        let table = unsafeDowncast(Table.create(minimumCapacity: 64) { _ in }, to: Table.self)
+        let indexed = table.withUnsafeMutablePointerToElements { slots in
+            slots.initialize(repeating: 0, count: 64)
+            var position = object.index + 1
+            var count = 0
+            while position < token.next {
+                let name = object.tokens[position]
+                count += 1
+                guard count <= 32 else { return false }
+                if !name.flags.contains(.shadowed) {
+                    var slot = Self.slot(name.bits)
+                    while slots[slot] != 0 { slot = (slot + 1) & 63 }
+                    slots[slot] = UInt32(position + 1)
+                }
+                position = object.tokens[position + 1].next
             }
-            position = object.tokens[position + 1].next
+            return true
         }
+        guard indexed else { return nil }
+        self.object = object.index
+        self.table = table
     }
 
     /// The member named `key` of `object`; `object` must be the node this index was made for.
-    func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        let signature = JSONToken.signature(wanted)
-        return slots.withUnsafeBufferPointer { slots in
-            var slot = Self.slot(signature)
-            while case let value = Int(slots[2 * slot + 1]), value != 0 {
-                if slots[2 * slot] == signature, JSONNode.equal(object.tokens[value - 1], wanted, in: object.bytes) {
+    /// Inlined into the decoder's lookup, which makes half of its calls here.
+    @inline(__always)
+    func member(_ key: JSONKey, of object: JSONNode) -> JSONNode? {
+        table?.withUnsafeMutablePointerToElements { slots in
+            var slot = Self.slot(key.signature)
+            while case let value = Int(slots[slot]), value != 0 {
+                let name = object.tokens[value - 1]
+                // No name is escaped: such an object is not indexed.
+                if name.bits == key.signature, key.isSpelled(by: name, in: object.bytes) {
                     return JSONNode(tokens: object.tokens, bytes: object.bytes, index: value)
                 }
                 slot = (slot + 1) & 63

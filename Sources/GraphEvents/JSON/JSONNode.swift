@@ -108,10 +108,9 @@ struct JSONNode {
 
     /// The member named `key`, when this is an object that has it; for a repeated key, its last value.
     /// In an object cut short by an error, the value may be incomplete itself (see `isComplete`).
-    subscript(key: StaticString) -> JSONNode? {
+    subscript(key: JSONKey) -> JSONNode? {
         let object = token
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        let signature = JSONToken.signature(wanted)
+        let signature = key.signature
         guard object.kind == .object, object.bits & JSONToken.nameBit(signature) != 0, let base = tokens.baseAddress
         else { return nil }
         // An object cut short by an error ends where the tokens do, or at its first incomplete value.
@@ -121,8 +120,10 @@ struct JSONNode {
         // members of every object read.
         while position + 1 < end {
             let name = base + position
-            if name.pointee.bits == signature || name.pointee.flags.contains(.escaped),
-                !name.pointee.flags.contains(.shadowed), JSONNode.equal(name.pointee, wanted, in: bytes)
+            let flags = name.pointee.flags
+            if name.pointee.bits == signature || flags.contains(.escaped), !flags.contains(.shadowed),
+                flags.contains(.escaped)
+                    ? JSONNode.equal(name.pointee, key.bytes, in: bytes) : key.isSpelled(by: name.pointee, in: bytes)
             {
                 return node(position + 1)
             }
@@ -135,14 +136,14 @@ struct JSONNode {
     /// The member whose name matches `key` when ASCII case is ignored, for producers that
     /// capitalise names; callers look up the exact key first.
     @inline(__always)
-    func caseInsensitiveMember(_ key: StaticString) -> JSONNode? {
+    func caseInsensitiveMember(_ key: JSONKey) -> JSONNode? {
         // Graph names are camelCase: most objects have no capitalised name, and this is all they cost.
-        guard token.flags.contains(.hasCapitalizedKey) || isUpper(key.utf8Start.pointee) else { return nil }
+        guard token.flags.contains(.hasCapitalizedKey) || isUpper(key.name.utf8Start.pointee) else { return nil }
         return caseInsensitiveSearch(key)
     }
 
-    private func caseInsensitiveSearch(_ key: StaticString) -> JSONNode? {
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+    private func caseInsensitiveSearch(_ key: JSONKey) -> JSONNode? {
+        let wanted = key.bytes
         let object = token
         guard object.kind == .object else { return nil }
         var position = index + 1
@@ -225,4 +226,39 @@ struct JSONNode {
     private func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
 
     private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+}
+
+/// A member name to look up, with its `JSONToken.signature` worked out where the name is written:
+/// inlined there, the signature of a literal folds to a constant, where a lookup by `StaticString`
+/// recomputed it from the bytes each time (about seventy lookups an event).
+struct JSONKey: ExpressibleByStringLiteral, CustomStringConvertible, Sendable {
+    let name: StaticString
+    let signature: UInt64
+
+    @inline(__always)
+    init(stringLiteral name: StaticString) {
+        self.name = name
+        signature = JSONToken.signature(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount) }
+
+    /// Whether `name`, a member name without escapes whose signature is this key's, is this key.
+    /// The signature holds the length and the first seven bytes, so a shorter name is equal
+    /// already and one of up to 15 bytes needs its last eight compared as one word (most names the
+    /// mapping reads, and all that events commonly have): a call to memcmp cost more than the rest
+    /// of a lookup.
+    @inline(__always)
+    func isSpelled(by name: JSONToken, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = self.name.utf8CodeUnitCount
+        guard name.end - name.start == count, let base = text.baseAddress else { return false }
+        if count <= 7 { return true }
+        let spelled = UnsafeRawPointer(base + name.start)
+        let wanted = UnsafeRawPointer(self.name.utf8Start)
+        guard count <= 15 else { return memcmp(spelled, wanted, count) == 0 }
+        return spelled.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == wanted.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    }
+
+    var description: String { name.description }
 }

@@ -62,13 +62,13 @@ extension Event {
     }
 
     /// Graph location members without a model field, kept as LOCATION parameters.
-    static let locationParameters: KeyValuePairs<StaticString, String> = [
+    static let locationParameters: KeyValuePairs<JSONKey, String> = [
         "locationType": "X-CALPORT-GRAPH-LOCATION-TYPE", "uniqueId": "X-CALPORT-GRAPH-UNIQUE-ID",
         "uniqueIdType": "X-CALPORT-GRAPH-UNIQUE-ID-TYPE", "locationEmailAddress": "X-CALPORT-GRAPH-LOCATION-EMAIL",
     ]
 
     /// Graph `physicalAddress` members and the model fields they fill.
-    static let addressFields: KeyValuePairs<StaticString, any WritableKeyPath<PostalAddress, String?> & Sendable> = [
+    static let addressFields: KeyValuePairs<JSONKey, any WritableKeyPath<PostalAddress, String?> & Sendable> = [
         "street": \.street, "city": \.city, "state": \.state, "countryOrRegion": \.country, "postalCode": \.postalCode,
     ]
 }

@@ -38,7 +38,7 @@ extension Event {
     }
 
     static let teamsURLProperty = "X-MICROSOFT-SKYPETEAMSMEETINGURL"
-    static let meetingParameters: KeyValuePairs<StaticString, String> = [
+    static let meetingParameters: KeyValuePairs<JSONKey, String> = [
         "conferenceId": "X-CALPORT-GRAPH-CONFERENCE-ID", "tollNumber": "X-CALPORT-GRAPH-TOLL-NUMBER",
     ]
 }

@@ -116,24 +116,28 @@ extension GraphDecoder {
         }
     }
 
+    /// Built from its parts at once: an `Attendee` made first and then changed was copied whole
+    /// on its way into the event (a dozen references retained and released, for each attendee).
     mutating func attendee(_ object: JSONNode, at path: @autoclosure () -> String) -> Attendee? {
-        guard let participant = participant(object, at: path()) else { return nil }
-        var attendee = Attendee(participant: participant)
+        guard var participant = participant(object, at: path()) else { return nil }
+        var role: AttendeeRole?
+        var userType: CalendarUserType?
         switch enumeration("type", of: object, at: path(), Event.graphAttendeeTypes) {
-        case .required?: attendee.role = .required
-        case .optional?: attendee.role = .optional
+        case .required?: role = .required
+        case .optional?: role = .optional
         case .nonParticipant?:
-            attendee.role = .nonParticipant
-            attendee.userType = .resource
+            role = .nonParticipant
+            userType = .resource
         default: break
         }
+        var participationStatus: ParticipationStatus?
         if let status = self.object("status", of: object, at: path()),
             let response = stringNode("response", of: status, at: "\(path()).status")
         {
             if let (key, status) = Event.graphResponses.entry(named: response) {
-                attendee.participationStatus = status
+                participationStatus = status
                 if key == "organizer" || key == "notResponded" {
-                    attendee.participant.parameters.append(Parameter(Event.responseParameter, key))
+                    participant.parameters.append(Parameter(Event.responseParameter, key))
                 }
             } else {
                 report(
@@ -142,6 +146,7 @@ extension GraphDecoder {
                     at: "\(path()).status.response")
             }
         }
-        return attendee
+        return Attendee(
+            participant: participant, role: role, participationStatus: participationStatus, userType: userType)
     }
 }

@@ -41,8 +41,7 @@ extension Event {
 
 extension GraphDecoder {
     /// An `Edm.DateTimeOffset` member as a UTC time.
-    mutating func instant(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> CalendarTime?
-    {
+    mutating func instant(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> CalendarTime? {
         guard let text = stringNode(key, of: object, at: path()) else { return nil }
         guard let utc = GraphDateTime.parseInstant(text) else {
             report(
@@ -58,7 +57,7 @@ extension GraphDecoder {
     }
 
     /// A date-time whose UTC form falls outside the years 0000–9999, which iCalendar cannot write.
-    mutating func reportUnwritable(_ key: StaticString, _ text: JSONNode, at path: @autoclosure () -> String) {
+    mutating func reportUnwritable(_ key: JSONKey, _ text: JSONNode, at path: @autoclosure () -> String) {
         report(
             .warning, "graph-invalid-date-time",
             "\(key) \"\(text.stringValue ?? "")\" falls outside the years 0000–9999 in UTC, which iCalendar cannot write; ignored",

@@ -10,6 +10,8 @@ struct GraphDecoder {
     private(set) var diagnostics: [Diagnostic] = []
     /// The members of the event object, which is asked for most of them.
     private var memberIndex = JSONMemberIndex()
+    /// The zone the last date-time of the event named (see `timeZone(named:)`).
+    var lastZone: TimeZoneReference?
 
     init(location: SourceLocation, eventID: String? = nil) {
         self.location = location
@@ -30,36 +32,40 @@ struct GraphDecoder {
 
     /// The member `key` of `object`; a name differing only in case is accepted, since some producers
     /// (and one Graph documentation sample) capitalise member names. `null` counts as absent.
-    func member(_ key: StaticString, of object: JSONNode) -> JSONNode? {
+    ///
+    /// Static, given the index alone: a method of the decoder, called from its mutating readers,
+    /// was handed a copy of the whole decoder for each lookup. Inlined into the typed readers.
+    @inline(__always)
+    private static func member(_ key: JSONKey, of object: JSONNode, in memberIndex: JSONMemberIndex) -> JSONNode? {
         let exact = memberIndex.object == object.index ? memberIndex.member(key, of: object) : object[key]
         guard let value = exact ?? object.caseInsensitiveMember(key), !value.isNull else { return nil }
         return value
     }
 
-    mutating func string(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> String? {
+    mutating func string(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> String? {
         typed(key, of: object, at: path(), expected: "a string") { $0.stringValue }
     }
 
-    mutating func bool(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Bool? {
+    mutating func bool(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> Bool? {
         typed(key, of: object, at: path(), expected: "a boolean") { $0.boolValue }
     }
 
-    mutating func number(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Double? {
+    mutating func number(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> Double? {
         typed(key, of: object, at: path(), expected: "a number") { $0.numberValue }
     }
 
-    mutating func integer(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> Int? {
+    mutating func integer(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> Int? {
         typed(key, of: object, at: path(), expected: "an integer") { value in
             value.numberValue.flatMap { abs($0) < 1e15 ? Int(exactly: $0) : nil }
         }
     }
 
-    mutating func object(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String) -> JSONNode? {
+    mutating func object(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String) -> JSONNode? {
         typed(key, of: object, at: path(), expected: "an object") { $0.objectValue }
     }
 
     /// The elements of an array member; none when it is absent (or not an array, with a diagnostic).
-    mutating func array(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String)
+    mutating func array(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String)
         -> JSONNode.Elements
     {
         typed(key, of: object, at: path(), expected: "an array") { $0.arrayValue } ?? JSONNode.Elements()
@@ -68,7 +74,7 @@ struct GraphDecoder {
     /// The value of an enumeration member, matched case-insensitively as Graph does
     /// (`"Required"` and `"required"` are the same), or nil with a diagnostic when unknown.
     mutating func enumeration<Value>(
-        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, _ cases: GraphNames<Value>
+        _ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String, _ cases: GraphNames<Value>
     ) -> Value? {
         guard let text = stringNode(key, of: object, at: path()) else { return nil }
         if let value = cases.entry(named: text)?.value { return value }
@@ -80,17 +86,17 @@ struct GraphDecoder {
     }
 
     /// A string member as its node, for callers that compare it rather than keep it.
-    mutating func stringNode(_ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String)
+    mutating func stringNode(_ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String)
         -> JSONNode?
     {
         typed(key, of: object, at: path(), expected: "a string") { $0.token.kind == .string ? $0 : nil }
     }
 
     private mutating func typed<Value>(
-        _ key: StaticString, of object: JSONNode, at path: @autoclosure () -> String, expected: String,
+        _ key: JSONKey, of object: JSONNode, at path: @autoclosure () -> String, expected: String,
         _ cast: (JSONNode) -> Value?
     ) -> Value? {
-        guard let value = member(key, of: object) else { return nil }
+        guard let value = Self.member(key, of: object, in: memberIndex) else { return nil }
         if let typed = cast(value) { return typed }
         report(
             .warning, "graph-wrong-type", "\(key) should be \(expected), found \(value.typeName); ignored",

@@ -16,7 +16,7 @@ enum GraphExtraProperty: String, CaseIterable {
     case responseStatus = "X-CALPORT-GRAPH-RESPONSE-STATUS"
 
     /// The Graph member; `responseStatus` is the `response` inside that object.
-    var member: StaticString {
+    var member: JSONKey {
         switch self {
         case .id: return "id"
         case .transactionID: return "transactionId"

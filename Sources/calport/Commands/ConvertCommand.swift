@@ -174,6 +174,9 @@ enum ConvertCommand {
                 if !writer.headerWritten { header.mergeHeader(reader.header) }
                 dropped += reader.droppedComponents
             case .graph:
+                // A constant for the closures below: the variable they would capture was copied,
+                // the whole header, for every event written.
+                let header = header
                 var events = GraphEventStream(file: input.name, limits: limits.json)
                 var source = input.source
                 while let chunk = source.nextChunk() {
@@ -189,6 +192,7 @@ enum ConvertCommand {
                 dropped += diagnostics.filter { $0.severity == .error }.count
                 if reporter.stops(diagnostics) { return nil }
             case .ndjson:
+                let header = header  // a constant for the closure, as for Graph input
                 var lines = EventJSONReader(file: input.name, limits: limits.json)
                 var source = input.source
                 while true {
