@@ -107,12 +107,12 @@ struct GraphDocumentWalker {
             place = .events(inPage: false, position: 0)
             return true
         case UInt8(ascii: "{")?:
-            let object = try scanner.beginObject(into: tape, depth: 1)
+            var object = try scanner.beginObject(into: tape, depth: 1)
             var isFirst = true
             while isFirst ? !scanner.consumeIf(UInt8(ascii: "}")) : try scanner.continueList(closer: UInt8(ascii: "}"))
             {
                 isFirst = false
-                let name = try scanner.recordMemberName(into: tape, of: object)
+                let name = try scanner.recordMemberName(into: tape, of: &object)
                 if scanner.peekSignificant() == UInt8(ascii: "["),
                     JSONNode.equal(tape[name.token], "value", in: scanner.bytes)
                 {
@@ -124,7 +124,7 @@ struct GraphDocumentWalker {
                 try scanner.recordMemberValue(into: tape, named: name, of: object, depth: 1)
             }
             scanner.end(object, in: tape)
-            take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: object), path: "$", &scanner, each)
+            take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: object.token), path: "$", &scanner, each)
             return true
         default:
             throw scanner.error("expected an event object, an array of events or a page of events")
@@ -183,8 +183,9 @@ struct GraphDocumentWalker {
         }
         // The member is read as the only one of an object, for its name's token and notes.
         tape.append(JSONToken(kind: .object, start: scanner.index, end: 0, next: 0))
-        let name = try scanner.recordMemberName(into: tape, of: 0)
-        try scanner.recordMemberValue(into: tape, named: name, of: 0, depth: 1)
+        var object = JSONScanner.OpenObject(token: 0)
+        let name = try scanner.recordMemberName(into: tape, of: &object)
+        try scanner.recordMemberValue(into: tape, named: name, of: object, depth: 1)
         let text = JSONNode.decodeString(tape[name.token], in: scanner.bytes)
         if pageMemberNames.contains(text) { scanner.warnDuplicate(text, at: tape[name.token]) }
         notePageMember(text, value: tape[name.token + 1], in: scanner.bytes)

@@ -67,12 +67,12 @@ struct JSONScanner {
     /// short by an error leaves its open containers with `next` zero.
     mutating func record(into tape: JSONTapeBuffer, depth: Int = 0) throws(JSONError) {
         guard let byte = peekSignificant() else { throw unexpected("a value") }
-        let position = tape.count
         switch byte {
         case UInt8(ascii: "{"):
             try recordObject(into: tape, depth: depth + 1)
         case UInt8(ascii: "["):
             guard depth + 1 <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
+            let position = tape.count
             tape.append(JSONToken(kind: .array, start: index, end: 0, next: 0))
             index += 1
             if !consumeIf(UInt8(ascii: "]")) {
@@ -93,7 +93,7 @@ struct JSONScanner {
         default:
             let start = index
             _ = try parseNumber()
-            tape.append(JSONToken(kind: .number, start: start, end: index, next: position + 1))
+            tape.append(JSONToken(kind: .number, start: start, end: index, next: tape.count + 1))
         }
     }
 
@@ -107,39 +107,71 @@ struct JSONScanner {
     /// After a list element: true when a comma follows, false at the closing bracket.
     @inline(__always)
     mutating func continueList(closer: UInt8) throws(JSONError) -> Bool {
-        if consumeIf(UInt8(ascii: ",")) { return true }
-        if consumeIf(closer) { return false }
-        throw unexpected(closer == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'")
+        switch peekSignificant() {
+        case UInt8(ascii: ","):
+            index += 1
+            return true
+        case closer:
+            index += 1
+            return false
+        default:
+            throw unexpected(closer == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'")
+        }
     }
 
     private mutating func recordObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) {
-        let object = try beginObject(into: tape, depth: depth)
-        if !consumeIf(UInt8(ascii: "}")) {
-            repeat {
-                let name = try recordMemberName(into: tape, of: object)
-                try recordMemberValue(into: tape, named: name, of: object, depth: depth)
-            } while try continueList(closer: UInt8(ascii: "}"))
+        var object = try beginObject(into: tape, depth: depth)
+        do throws(JSONError) {
+            if !consumeIf(UInt8(ascii: "}")) {
+                repeat {
+                    let name = try recordMemberName(into: tape, of: &object)
+                    try recordMemberValue(into: tape, named: name, of: object, depth: depth)
+                } while try continueList(closer: UInt8(ascii: "}"))
+            }
+        } catch {
+            keepNames(of: object, in: tape)
+            throw error
         }
         end(object, in: tape)
     }
 
-    /// Reads an object's `{` at nesting `depth` and appends its token; returns the token's index.
+    /// An object whose members are being read: its token's index, and the `bits` and flags of the
+    /// names read so far, kept here rather than updated in the token for each name (three reads
+    /// and writes through the tape a member) and written once, by `end(_:in:)` or, for an object
+    /// cut short by an error, `keepNames(of:in:)`.
+    struct OpenObject {
+        let token: Int
+        var bits: UInt64 = 0
+        var flags: JSONToken.Flags = []
+    }
+
+    /// Reads an object's `{` at nesting `depth` and appends its token.
     /// Its members follow with `recordMemberName` and `recordMemberValue`, then `end(_:in:)`.
-    mutating func beginObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) -> Int {
+    mutating func beginObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) -> OpenObject {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
         tape.append(JSONToken(kind: .object, start: index - 1, end: 0, next: 0))
-        return tape.count - 1
+        return OpenObject(token: tape.count - 1)
     }
 
-    /// Reads a member name and its colon into the object at `object`.
-    mutating func recordMemberName(into tape: JSONTapeBuffer, of object: Int) throws(JSONError) -> MemberName {
+    /// Reads a member name and its colon into `object`: the name's token gets its
+    /// `JSONToken.signature`, the object its bit and flags.
+    mutating func recordMemberName(into tape: JSONTapeBuffer, of object: inout OpenObject) throws(JSONError)
+        -> MemberName
+    {
         guard peekSignificant() == UInt8(ascii: "\"") else { throw unexpected("a member name") }
+        var name = try scanString()
+        let signature = JSONToken.signature(from: name.start, to: name.end, in: bytes)
+        name.bits = signature
         let key = tape.count
-        try recordString(into: tape)
-        // Noted before the value is read, so that an object cut short by an error inside this
-        // value still finds the member.
-        let mayRepeat = noteName(at: key, of: object, in: tape)
+        name.next = key + 1
+        tape.append(name)
+        // The signature's lowest byte is the name's first (zero for an empty name).
+        if UInt8(truncatingIfNeeded: signature) &- UInt8(ascii: "A") < 26 { object.flags.insert(.hasCapitalizedKey) }
+        // An escaped name's bit is not that of its text: such an object lets every lookup search.
+        let bit = name.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(signature)
+        let mayRepeat = object.bits & bit != 0
+        object.bits |= bit
         try expect(UInt8(ascii: ":"), "':'")
         return MemberName(token: key, mayRepeat: mayRepeat)
     }
@@ -150,32 +182,31 @@ struct JSONScanner {
         let mayRepeat: Bool
     }
 
-    /// Reads the value of the member `name` of the object at `object`, which is at nesting `depth`.
+    /// Reads the value of the member `name` of `object`, which is at nesting `depth`.
     mutating func recordMemberValue(
-        into tape: JSONTapeBuffer, named name: MemberName, of object: Int, depth: Int
+        into tape: JSONTapeBuffer, named name: MemberName, of object: OpenObject, depth: Int
     ) throws(JSONError) {
-        try record(into: tape, depth: depth)
-        if name.mayRepeat { shadowEarlierMember(named: name.token, of: object, in: tape) }
+        // Most values are strings: read here, without `record`'s dispatch.
+        if peekSignificant() == UInt8(ascii: "\"") {
+            try recordString(into: tape)
+        } else {
+            try record(into: tape, depth: depth)
+        }
+        if name.mayRepeat { shadowEarlierMember(named: name.token, of: object.token, in: tape) }
     }
 
-    /// Closes the object at `object` after its last member.
-    func end(_ object: Int, in tape: JSONTapeBuffer) {
-        tape[object].end = index
-        tape[object].next = tape.count
+    /// Closes `object` after its last member.
+    func end(_ object: OpenObject, in tape: JSONTapeBuffer) {
+        keepNames(of: object, in: tape)
+        tape[object.token].end = index
+        tape[object.token].next = tape.count
     }
 
-    /// Notes a member name in its token (`JSONToken.signature`) and in the object's `bits` and
-    /// flags; returns whether an earlier member may have the same name.
-    private func noteName(at key: Int, of object: Int, in tape: JSONTapeBuffer) -> Bool {
-        let (start, end, escaped) = (tape[key].start, tape[key].end, tape[key].flags.contains(.escaped))
-        if start < end, bytes[start] &- UInt8(ascii: "A") < 26 { tape[object].flags.insert(.hasCapitalizedKey) }
-        let signature = JSONToken.signature(from: start, to: end, in: bytes)
-        tape[key].bits = signature
-        // An escaped name's bit is not that of its text: such an object lets every lookup search.
-        let bit = escaped ? ~0 : JSONToken.nameBit(signature)
-        let earlier = tape[object].bits
-        tape[object].bits = earlier | bit
-        return earlier & bit != 0
+    /// Writes the bits and flags of the names read so far into `object`'s token, which an object
+    /// cut short by an error keeps too, with `next` zero.
+    func keepNames(of object: OpenObject, in tape: JSONTapeBuffer) {
+        tape[object.token].bits = object.bits
+        tape[object.token].flags = object.flags
     }
 
     /// Marks an earlier member of the same name as shadowed, and warns: the last value is used.
@@ -186,8 +217,12 @@ struct JSONScanner {
         var earlier = object + 1
         while earlier < key {
             let other = tape[earlier]
+            // Names without escapes of different signatures differ: most names are ruled out here.
+            let mayBeSame = other.bits == keyToken.bits || decoded != nil || other.flags.contains(.escaped)
             let same =
-                decoded.map { $0 == JSONNode.decodeString(other, in: bytes) } ?? JSONNode.equal(other, name, in: bytes)
+                mayBeSame
+                && (decoded.map { $0 == JSONNode.decodeString(other, in: bytes) }
+                    ?? JSONNode.equal(other, name, in: bytes))
             if same, !other.flags.contains(.shadowed) {
                 tape[earlier].flags.insert(.shadowed)
                 warnDuplicate(decoded ?? JSONNode.decodeString(keyToken, in: bytes), at: keyToken)
@@ -224,9 +259,17 @@ struct JSONScanner {
 
     // MARK: Strings
 
-    /// Reads a string (a key or a value) from its opening quote without decoding it; escapes are
-    /// checked, bytes that are not UTF-8 reported.
+    /// Reads a string value and appends its token.
     private mutating func recordString(into tape: JSONTapeBuffer) throws(JSONError) {
+        var token = try scanString()
+        token.next = tape.count + 1
+        tape.append(token)
+    }
+
+    /// Reads a string (a key or a value) from its opening quote without decoding it, and returns
+    /// its token (without `next`); escapes are checked, bytes that are not UTF-8 reported.
+    @inline(__always)
+    private mutating func scanString() throws(JSONError) -> JSONToken {
         index += 1  // the opening quote
         let start = index
         var flags: JSONToken.Flags = []
@@ -245,7 +288,7 @@ struct JSONScanner {
         }
         let end = index - 1
         if !isASCII { checkUTF8(UnsafeBufferPointer(rebasing: bytes[start..<end]), at: start - 1) }
-        tape.append(JSONToken(kind: .string, flags: flags, start: start, end: end, next: tape.count + 1))
+        return JSONToken(kind: .string, flags: flags, start: start, end: end, next: 0)
     }
 
     /// Reads a string's bytes from after its opening quote to after its closing one, handing each
