@@ -147,6 +147,7 @@ struct JSONScanner {
 
     /// Reads an object's `{` at nesting `depth` and appends its token.
     /// Its members follow with `recordMemberName` and `recordMemberValue`, then `end(_:in:)`.
+    @inline(__always)
     mutating func beginObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) -> OpenObject {
         guard depth <= limits.maximumDepth else { throw error("nesting deeper than \(limits.maximumDepth)") }
         try expect(UInt8(ascii: "{"), "'{'")
@@ -156,6 +157,7 @@ struct JSONScanner {
 
     /// Reads a member name and its colon into `object`: the name's token gets its
     /// `JSONToken.signature`, the object its bit and flags.
+    @inline(__always)
     mutating func recordMemberName(into tape: JSONTapeBuffer, of object: inout OpenObject) throws(JSONError)
         -> MemberName
     {
@@ -183,14 +185,15 @@ struct JSONScanner {
     }
 
     /// Reads the value of the member `name` of `object`, which is at nesting `depth`.
+    @inline(__always)
     mutating func recordMemberValue(
         into tape: JSONTapeBuffer, named name: MemberName, of object: OpenObject, depth: Int
     ) throws(JSONError) {
-        // Most values are strings: read here, without `record`'s dispatch.
-        if peekSignificant() == UInt8(ascii: "\"") {
-            try recordString(into: tape)
-        } else {
-            try record(into: tape, depth: depth)
+        // Most values are strings or objects: read here, without `record`'s dispatch.
+        switch peekSignificant() {
+        case UInt8(ascii: "\""): try recordString(into: tape)
+        case UInt8(ascii: "{"): try recordObject(into: tape, depth: depth + 1)
+        default: try record(into: tape, depth: depth)
         }
         if name.mayRepeat { shadowEarlierMember(named: name.token, of: object.token, in: tape) }
     }
@@ -214,9 +217,11 @@ struct JSONScanner {
         let keyToken = tape[key]
         let name = UnsafeBufferPointer(rebasing: bytes[keyToken.start..<keyToken.end])
         let decoded = keyToken.flags.contains(.escaped) ? JSONNode.decodeString(keyToken, in: bytes) : nil
+        // Read through the buffer, without the tape's checks: the walk passes every earlier member.
+        let tokens = tape.tokens
         var earlier = object + 1
         while earlier < key {
-            let other = tape[earlier]
+            let other = tokens[earlier]
             // Names without escapes of different signatures differ: most names are ruled out here.
             let mayBeSame = other.bits == keyToken.bits || decoded != nil || other.flags.contains(.escaped)
             let same =
@@ -228,7 +233,7 @@ struct JSONScanner {
                 warnDuplicate(decoded ?? JSONNode.decodeString(keyToken, in: bytes), at: keyToken)
                 return
             }
-            earlier = tape[earlier + 1].next
+            earlier = tokens[earlier + 1].next
         }
     }
 

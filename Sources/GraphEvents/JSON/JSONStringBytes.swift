@@ -24,10 +24,9 @@ enum JSONStringBytes {
                 ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
             // The lowest flagged byte is exact (borrows only run upwards), so it is the one.
             if case let found = special & highs, found != 0 {
-                let count = found.trailingZeroBitCount / 8
-                // Only the bytes before it count for ASCII.
-                let before = count == 0 ? 0 : word & (~0 >> (64 - 8 * UInt64(count)))
-                return (index + count, (seen | before) & highs == 0)
+                // Only the bytes before it count for ASCII: the bits below its flag are theirs.
+                let before = word & (found &- 1)
+                return (index + found.trailingZeroBitCount / 8, (seen | before) & highs == 0)
             }
             seen |= word
             index += 8
