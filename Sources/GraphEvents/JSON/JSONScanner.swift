@@ -265,6 +265,7 @@ struct JSONScanner {
     // MARK: Strings
 
     /// Reads a string value and appends its token.
+    @inline(__always)
     private mutating func recordString(into tape: JSONTapeBuffer) throws(JSONError) {
         var token = try scanString()
         token.next = tape.count + 1
