@@ -240,4 +240,71 @@ import Testing
             #expect(root["b"]?.numberValue == 2)
         }
     }
+
+    /// An object's token gathers its names while they are read and is written once: its `bits`
+    /// and flags must be those worked out from its name tokens afterwards, for every object of
+    /// texts with escaped, repeated, capitalised, empty and non-ASCII names, nested objects as
+    /// member values, and every prefix of them (an object cut short keeps the names read so far).
+    @Test func objectTokensHoldTheNamesReadEvenWhenCutShort() {
+        let texts = [
+            #"{"subject": "a\"b", "Subject": {"x": [1, {"y": null}]}, "subject": "\u00e9", "s\u0075bject": true}"#,
+            #"{"naïve": "é", "": 0, "": {"": {}}, "id": "x", "ID": [], "id": {"id": "y"}}"#,
+            #"{"a": {"b": {"c": 1}}, "d": [{"e": "f"}], "g": false}"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            for count in 1...bytes.count {
+                let tape = JSONTapeBuffer()
+                bytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                    let completed = (try? scanner.record(into: tape)) != nil
+                    #expect(completed == (count == bytes.count), "\(text) cut at \(count)")
+                    let tokens = tape.tokens
+                    for object in tokens.indices where tokens[object].kind == .object {
+                        var (bits, flags) = (UInt64(0), JSONToken.Flags())
+                        let end = tokens[object].next == 0 ? tokens.count : tokens[object].next
+                        var name = object + 1
+                        while name < end {
+                            let token = tokens[name]
+                            let signature = JSONToken.signature(from: token.start, to: token.end, in: buffer)
+                            #expect(token.bits == signature)
+                            bits |= token.flags.contains(.escaped) ? ~0 : JSONToken.nameBit(signature)
+                            if token.end > token.start,
+                                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(buffer[token.start])
+                            {
+                                flags.insert(.hasCapitalizedKey)
+                            }
+                            guard name + 1 < tokens.count, tokens[name + 1].next != 0 else { break }
+                            name = tokens[name + 1].next
+                        }
+                        #expect(tokens[object].bits == bits, "\(text) cut at \(count)")
+                        #expect(tokens[object].flags == flags, "\(text) cut at \(count)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The run of plain string bytes found eight at a time is the one found byte by byte, and so
+    /// is whether it is ASCII, wherever the byte that ends it and bytes that are not ASCII fall in
+    /// a word (before it, on either side, after it) and at the end of the buffer.
+    @Test func plainRunsAreThoseFoundByteByByte() {
+        for length in 0...20 {
+            for stop: UInt8? in [nil, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x1F] {
+                for high in [nil, 0, 3, 7, 8, 9, length - 1, length, length + 1] {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if let stop { text.append(stop) }
+                    text += Array("bcd".utf8)
+                    if let high, text.indices.contains(high) { text[high] = 0xC3 }
+                    text.withUnsafeBufferPointer { bytes in
+                        var end = 0
+                        while end < bytes.count, !JSONStringBytes.needsAttention(bytes[end]) { end += 1 }
+                        let run = JSONStringBytes.plainRun(in: bytes, from: 0)
+                        #expect(run.end == end, "\(text)")
+                        #expect(run.isASCII == bytes[..<end].allSatisfy { $0 < 0x80 }, "\(text)")
+                    }
+                }
+            }
+        }
+    }
 }
