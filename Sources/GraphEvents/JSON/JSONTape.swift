@@ -89,9 +89,12 @@ final class JSONTapeBuffer {
     var tokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: base, count: count) }
 
     func append(_ token: JSONToken) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: token)
-        count += 1
+        // `count` read once: after the store into the buffer, which might for all the compiler
+        // knows be this object, it was read again.
+        let position = count
+        if position == capacity { grow() }
+        (base + position).initialize(to: token)
+        count = position &+ 1
     }
 
     /// The token at `index`, read and updated in place.
