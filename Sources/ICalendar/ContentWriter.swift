@@ -15,6 +15,11 @@ struct ContentWriter {
     /// What has been written since the start or the last `removeAll`.
     var bytes: [UInt8] { output.array }
 
+    /// Lends what has been written since the start or the last `removeAll`, without copying it.
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        output.withBytes(body)
+    }
+
     /// How many bytes have been written since the start or the last `removeAll`.
     var count: Int { output.count }
 
@@ -238,6 +243,11 @@ private struct OutputBytes: ByteSink {
     }
 
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        // The storage lives as long as `self`, which the call keeps.
+        withExtendedLifetime(storage) { body(UnsafeRawBufferPointer(start: base, count: count)) }
+    }
 
     /// Gives this copy memory of its own if it shares it.
     mutating func makeUnique() {
