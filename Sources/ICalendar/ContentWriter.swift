@@ -98,6 +98,24 @@ struct ContentWriter {
         appendParameterValue(value)
     }
 
+    /// One parameter of the line begun with a value calport writes as it is: a token or keyword that
+    /// has nothing to quote or encode, so it is appended without the scan a value needs.
+    mutating func parameter(_ name: StaticString, literal value: StaticString) {
+        makeOutputUnique()
+        name.withUTF8Buffer { appendParameterName($0) }
+        value.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    /// One parameter of the line begun with a token of the model's: its literal, or the text an
+    /// `other` case carries, quoted as any value.
+    mutating func parameter(_ name: StaticString, token: some ICalendarToken) {
+        if let known = token.knownToken {
+            parameter(name, literal: known)
+        } else {
+            parameter(name, token.otherToken)
+        }
+    }
+
     /// Parameters of the line begun, each with its values.
     mutating func parameters(_ list: [Parameter]) {
         makeOutputUnique()
@@ -116,6 +134,7 @@ struct ContentWriter {
         output.append(UInt8(ascii: ":"))
         switch value {
         case .raw(let text): output.append(text)
+        case .literal(let text): text.withUTF8Buffer { output.append(contentsOf: $0) }
         case .text(let text): text.utf8.span.withUnsafeBufferPointer { TextCodec.escape($0, into: &output) }
         case .time(let time): DateTimeText.write(time, to: &output)
         case .duration(let duration): DurationText.write(duration, to: &output)
@@ -207,6 +226,8 @@ struct ContentWriter {
 enum ContentValue {
     /// Already in its RFC 5545 form: a URI, a token, a value kept as it was read.
     case raw(String)
+    /// A token or keyword of calport's own, in its RFC 5545 form.
+    case literal(StaticString)
     /// TEXT, escaped as it is written (RFC 5545 §3.3.11).
     case text(String)
     /// DATE or DATE-TIME, without the TZID a zoned time also needs.
