@@ -141,8 +141,7 @@ struct ContentWriter {
         case .integer(let number): output.appendDecimal(number)
         }
         if output.count - lineStart > ContentWriter.lineLimit { fold() }
-        output.append(0x0D)
-        output.append(0x0A)
+        output.appendLineEnd()
     }
 
     /// Folds the line just written: CRLF and a space before each character that would pass 75
@@ -156,8 +155,7 @@ struct ContentWriter {
             output.move(from: firstEnd, into: scratch)
             var position = 0
             while position < rest {
-                output.append(0x0D)
-                output.append(0x0A)
+                output.appendLineEnd()
                 output.append(0x20)
                 var end = position + ContentWriter.lineLimit - 1
                 if end < rest {
@@ -287,6 +285,15 @@ private struct OutputBytes: ByteSink {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
+    }
+
+    /// CRLF, which ends every line, in one two-byte store: the capacity check and count update of
+    /// two appends cost about as much as the stores.
+    @inline(__always)
+    mutating func appendLineEnd() {
+        if count + 2 > capacity { grow(to: count + 2) }
+        UnsafeMutableRawPointer(base + count).storeBytes(of: (0x0A0D as UInt16).littleEndian, as: UInt16.self)
+        count += 2
     }
 
     @inline(__always)
