@@ -5,7 +5,7 @@ import CalendarModel
 ///
 /// Zones the events use without a VTIMEZONE get one at the end, since they are known only then
 /// (RFC 5545 allows components in any order); `ICalendarSerializer` puts them first instead.
-public struct ICalendarStreamWriter {
+public struct ICalendarStreamWriter: ~Copyable {
     private let sink: (UnsafeRawBufferPointer) -> Void
     private var writer = ContentWriter()
     private var coverage = TimeZoneCoverage()

@@ -82,16 +82,6 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(DateTimeText.format(late, isDate: false, isUTC: true) == "100001231T235960Z")
 }
 
-@Test func aCopiedContentWriterWritesOnIntoItsOwnBytes() {
-    var first = ContentWriter()
-    first.write(ContentLine(name: "A", value: "1"))
-    var second = first
-    second.write(ContentLine(name: "B", value: "2"))
-    first.write(ContentLine(name: "C", value: "3"))
-    #expect(String(decoding: first.bytes, as: UTF8.self) == "A:1\r\nC:3\r\n")
-    #expect(String(decoding: second.bytes, as: UTF8.self) == "A:1\r\nB:2\r\n")
-}
-
 @Test func durationsAreWrittenAsLibicalWritesThem() {
     // DurationText writes what libical's icaldurationtype_as_ical_string_r writes, and hands it the
     // durations past 32 bits; zero, weeks with days or time, and each field alone are the cases.
