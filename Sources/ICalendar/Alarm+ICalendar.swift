@@ -46,14 +46,14 @@ extension Alarm {
         func add(_ name: StaticString, _ value: ContentValue?, parameters: (inout ContentWriter) -> Void = { _ in }) {
             if let value { writer.property(name, value, kept: propertyParameters, parameters: parameters) }
         }
-        add("ACTION", .raw(action.token))
+        add("ACTION", action.contentValue)
         switch trigger {
         case .relative(let duration, let relatedToEnd):
             add("TRIGGER", .duration(duration)) { writer in
-                if relatedToEnd { writer.parameter("RELATED", "END") }
+                if relatedToEnd { writer.parameter("RELATED", literal: "END") }
             }
         case .absolute(let time):
-            add("TRIGGER", .time(time)) { writer in writer.parameter("VALUE", "DATE-TIME") }
+            add("TRIGGER", .time(time)) { writer in writer.parameter("VALUE", literal: "DATE-TIME") }
         }
         add("SUMMARY", summary.map(ContentValue.text))
         add("DESCRIPTION", description.map(ContentValue.text))

@@ -1,14 +1,14 @@
 /// Where value encoders (TEXT escaping, DATE-TIME and DURATION digits) put their bytes: the
 /// writer's output directly, or an array when a value is wanted as a `String`. One encoder serves
 /// both, and writing a property costs no intermediate `String`.
-protocol ByteSink {
+protocol ByteSink: ~Copyable {
     mutating func append(_ byte: UInt8)
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
 }
 
 extension Array: ByteSink where Element == UInt8 {}
 
-extension ByteSink {
+extension ByteSink where Self: ~Copyable {
     /// `value` in decimal, zero-padded to `width` characters, a minus sign counting as one: what
     /// `String(value)` writes for width 1, and `%04d` for width 4.
     mutating func appendDecimal(_ value: Int, width: Int = 1) {

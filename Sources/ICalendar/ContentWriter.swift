@@ -6,7 +6,10 @@ import CalendarModel
 /// A line is written unfolded and folded once when it ends: most lines are short, so the bytes
 /// go in without a length check each, and values (escaped text, times, durations) are encoded
 /// straight into the output rather than into a `String` first.
-struct ContentWriter {
+///
+/// Not copyable: its bytes are memory it owns, written through a pointer without the uniqueness
+/// check copy on write needs before each write, which profiling put at ~600 instructions an event.
+struct ContentWriter: ~Copyable {
     private var output = OutputBytes()
 
     /// Where the line being written started, for folding.
@@ -15,13 +18,13 @@ struct ContentWriter {
     /// What has been written since the start or the last `removeAll`.
     var bytes: [UInt8] { output.array }
 
+    /// Lends what has been written since the start or the last `removeAll`, without copying it.
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        output.withBytes(body)
+    }
+
     /// How many bytes have been written since the start or the last `removeAll`.
     var count: Int { output.count }
-
-    /// Copy on write: a copied writer writes on into its own bytes.
-    private mutating func makeOutputUnique() {
-        output.makeUnique()
-    }
 
     /// Octets per physical line, CRLF excluded (RFC 5545 §3.1).
     static let lineLimit = 75
@@ -45,7 +48,7 @@ struct ContentWriter {
     }
 
     mutating func write(_ line: ContentLine) {
-        line.name.utf8.span.withUnsafeBufferPointer { startLine(named: $0) }
+        line.name.withUTF8Bytes { startLine(named: $0) }
         parameters(line.parameters)
         finish(.raw(line.value))
     }
@@ -81,23 +84,37 @@ struct ContentWriter {
     }
 
     private mutating func startLine(named name: UnsafeBufferPointer<UInt8>) {
-        makeOutputUnique()
         lineStart = output.count
         output.append(contentsOf: name)
     }
 
     /// One parameter of the line begun, with one value.
     mutating func parameter(_ name: StaticString, _ value: String) {
-        makeOutputUnique()
         name.withUTF8Buffer { appendParameterName($0) }
         appendParameterValue(value)
     }
 
+    /// One parameter of the line begun with a value calport writes as it is: a token or keyword that
+    /// has nothing to quote or encode, so it is appended without the scan a value needs.
+    mutating func parameter(_ name: StaticString, literal value: StaticString) {
+        name.withUTF8Buffer { appendParameterName($0) }
+        value.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    /// One parameter of the line begun with a token of the model's: its literal, or the text an
+    /// `other` case carries, quoted as any value.
+    mutating func parameter(_ name: StaticString, token: some ICalendarToken) {
+        if let known = token.knownToken {
+            parameter(name, literal: known)
+        } else {
+            parameter(name, token.otherToken)
+        }
+    }
+
     /// Parameters of the line begun, each with its values.
     mutating func parameters(_ list: [Parameter]) {
-        makeOutputUnique()
         for parameter in list {
-            parameter.name.utf8.span.withUnsafeBufferPointer { appendParameterName($0) }
+            parameter.name.withUTF8Bytes { appendParameterName($0) }
             for (index, value) in parameter.values.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 appendParameterValue(value)
@@ -107,18 +124,17 @@ struct ContentWriter {
 
     /// Ends the line begun with its value, folded where it passes 75 octets.
     mutating func finish(_ value: ContentValue) {
-        makeOutputUnique()
         output.append(UInt8(ascii: ":"))
         switch value {
         case .raw(let text): output.append(text)
-        case .text(let text): text.utf8.span.withUnsafeBufferPointer { TextCodec.escape($0, into: &output) }
+        case .literal(let text): text.withUTF8Buffer { output.append(contentsOf: $0) }
+        case .text(let text): text.withUTF8Bytes { TextCodec.escape($0, into: &output) }
         case .time(let time): DateTimeText.write(time, to: &output)
         case .duration(let duration): DurationText.write(duration, to: &output)
         case .integer(let number): output.appendDecimal(number)
         }
         if output.count - lineStart > ContentWriter.lineLimit { fold() }
-        output.append(0x0D)
-        output.append(0x0A)
+        output.appendLineEnd()
     }
 
     /// Folds the line just written: CRLF and a space before each character that would pass 75
@@ -132,8 +148,7 @@ struct ContentWriter {
             output.move(from: firstEnd, into: scratch)
             var position = 0
             while position < rest {
-                output.append(0x0D)
-                output.append(0x0A)
+                output.appendLineEnd()
                 output.append(0x20)
                 var end = position + ContentWriter.lineLimit - 1
                 if end < rest {
@@ -156,7 +171,7 @@ struct ContentWriter {
 
     /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`.
     private mutating func appendParameterValue(_ value: String) {
-        value.utf8.span.withUnsafeBufferPointer { utf8 in
+        value.withUTF8Bytes { utf8 in
             let first = ByteScan.firstIndex(
                 in: utf8, from: 0,
                 word: {
@@ -202,6 +217,8 @@ struct ContentWriter {
 enum ContentValue {
     /// Already in its RFC 5545 form: a URI, a token, a value kept as it was read.
     case raw(String)
+    /// A token or keyword of calport's own, in its RFC 5545 form.
+    case literal(StaticString)
     /// TEXT, escaped as it is written (RFC 5545 §3.3.11).
     case text(String)
     /// DATE or DATE-TIME, without the TZID a zoned time also needs.
@@ -216,37 +233,25 @@ enum ContentValue {
 ///
 /// A struct whose address, count and capacity live in the writer itself: appending touches no
 /// class instance, so the writer's inlined code keeps them in registers across a line.
-private struct OutputBytes: ByteSink {
-    /// Owns the memory: frees it, and tells a copied writer, which shares it, to copy before writing.
-    private final class Storage {
-        let base: UnsafeMutablePointer<UInt8>
-
-        init(capacity: Int) { base = .allocate(capacity: capacity) }
-
-        deinit { base.deallocate() }
-    }
-
-    private var storage: Storage
+private struct OutputBytes: ByteSink, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
 
     init(capacity: Int = 1 << 16) {
-        storage = Storage(capacity: capacity)
-        base = storage.base
+        base = .allocate(capacity: capacity)
         self.capacity = capacity
     }
 
+    deinit { base.deallocate() }
+
     var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    /// Gives this copy memory of its own if it shares it.
-    mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { reallocate(capacity: capacity) }
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     mutating func removeAll() {
-        // Shared memory is left to its other owner rather than copied only to be emptied.
-        if !isKnownUniquelyReferenced(&storage) { self = OutputBytes() }
         count = 0
     }
 
@@ -256,6 +261,15 @@ private struct OutputBytes: ByteSink {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
+    }
+
+    /// CRLF, which ends every line, in one two-byte store: the capacity check and count update of
+    /// two appends cost about as much as the stores.
+    @inline(__always)
+    mutating func appendLineEnd() {
+        if count + 2 > capacity { grow(to: count + 2) }
+        UnsafeMutableRawPointer(base + count).storeBytes(of: (0x0A0D as UInt16).littleEndian, as: UInt16.self)
+        count += 2
     }
 
     @inline(__always)
@@ -288,7 +302,7 @@ private struct OutputBytes: ByteSink {
     }
 
     mutating func append(_ text: String) {
-        text.utf8.span.withUnsafeBufferPointer { append(contentsOf: $0) }
+        text.withUTF8Bytes { append(contentsOf: $0) }
     }
 
     /// The start of the UTF-8 sequence the byte at `index` belongs to.
@@ -307,14 +321,23 @@ private struct OutputBytes: ByteSink {
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        reallocate(capacity: newCapacity)
-    }
-
-    private mutating func reallocate(capacity newCapacity: Int) {
-        let larger = Storage(capacity: newCapacity)
-        larger.base.update(from: base, count: count)
-        storage = larger
-        base = larger.base
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
         capacity = newCapacity
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes, without copying a native string's storage.
+    /// `withContiguousStorageIfAvailable` reaches them in fewer instructions than `utf8.span`, whose
+    /// `_underlyingSpans` profiling put at about 20 a call, on the ~50 strings an event writes.
+    @inline(__always)
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        // Only a foreign (bridged) string has no contiguous UTF-8; Linux has none, other platforms may.
+        var copy = self
+        return copy.withUTF8(body)
     }
 }

@@ -22,7 +22,7 @@ enum DateTimeText {
     }
 
     /// The time's value, without the TZID a zoned time also needs.
-    static func write(_ time: CalendarTime, to sink: inout some ByteSink) {
+    static func write(_ time: CalendarTime, to sink: inout some ByteSink & ~Copyable) {
         switch time {
         case .date(let date): write(LocalDateTime(date: date), isDate: true, isUTC: false, to: &sink)
         case .utc(let local): write(local, isDate: false, isUTC: true, to: &sink)
@@ -30,7 +30,7 @@ enum DateTimeText {
         }
     }
 
-    static func write(_ local: LocalDateTime, isDate: Bool, isUTC: Bool, to sink: inout some ByteSink) {
+    static func write(_ local: LocalDateTime, isDate: Bool, isUTC: Bool, to sink: inout some ByteSink & ~Copyable) {
         let date = local.date
         guard (0...9999).contains(date.year), (0...99).contains(date.month), (0...99).contains(date.day),
             (0...99).contains(local.hour), (0...99).contains(local.minute), (0...99).contains(local.second)
@@ -64,8 +64,9 @@ enum DateTimeText {
 
     /// Fields past their width (years after 9999 or before 0, which no calendar should hold but a
     /// model can) are written whole.
-    private static func writeAnyFields(_ local: LocalDateTime, isDate: Bool, isUTC: Bool, to sink: inout some ByteSink)
-    {
+    private static func writeAnyFields(
+        _ local: LocalDateTime, isDate: Bool, isUTC: Bool, to sink: inout some ByteSink & ~Copyable
+    ) {
         sink.appendDecimal(local.date.year, width: 4)
         sink.appendDecimal(local.date.month, width: 2)
         sink.appendDecimal(local.date.day, width: 2)
@@ -91,7 +92,7 @@ enum DurationText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func write(_ duration: EventDuration, to sink: inout some ByteSink) {
+    static func write(_ duration: EventDuration, to sink: inout some ByteSink & ~Copyable) {
         var weeks = duration.weeks
         var days = duration.days
         if weeks != 0 && (days != 0 || duration.exactSeconds != 0) {

@@ -9,7 +9,7 @@ struct EncodingContext {
     /// The parameters a time's form needs (VALUE=DATE, TZID), on the line begun.
     func writeParameters(of time: CalendarTime, to writer: inout ContentWriter) {
         switch time {
-        case .date: writer.parameter("VALUE", "DATE")
+        case .date: writer.parameter("VALUE", literal: "DATE")
         case .zoned(_, let zone): writer.parameter("TZID", zone.name)
         case .utc, .floating: break
         }

@@ -177,11 +177,11 @@ extension Event {
         func add(_ name: StaticString, _ value: ContentValue?) {
             if let value { writer.property(name, value, kept: propertyParameters) }
         }
-        func addTime(_ name: StaticString, _ time: CalendarTime?, range: String? = nil) {
+        func addTime(_ name: StaticString, _ time: CalendarTime?, range: StaticString? = nil) {
             guard let time else { return }
             writer.property(name, .time(time), kept: propertyParameters) { writer in
                 encoder.writeParameters(of: time, to: &writer)
-                if let range { writer.parameter("RANGE", range) }
+                if let range { writer.parameter("RANGE", literal: range) }
             }
         }
         add("UID", uid.isEmpty ? nil : .text(uid))
@@ -198,7 +198,7 @@ extension Event {
         add("DESCRIPTION", description.map(ContentValue.text))
         if let htmlDescription {
             writer.property("X-ALT-DESC", .text(htmlDescription), kept: propertyParameters) { writer in
-                writer.parameter("FMTTYPE", "text/html")
+                writer.parameter("FMTTYPE", literal: "text/html")
             }
         }
         for (index, location) in locations.enumerated() {
@@ -208,12 +208,12 @@ extension Event {
         if let pin = appleStructuredLocationLine, !hasOwnAppleStructuredLocation { writer.write(pin) }
         organizer?.write(to: &writer, name: "ORGANIZER")
         for attendee in attendees { attendee.write(to: &writer) }
-        add("STATUS", status.map { .raw($0.token) })
-        add("TRANSP", transparency.map { .raw($0 == .transparent ? "TRANSPARENT" : "OPAQUE") })
-        add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus.map { .raw($0.token) })
-        add("CLASS", classification.map { .raw($0.token) })
+        add("STATUS", status?.contentValue)
+        add("TRANSP", transparency.map { .literal($0 == .transparent ? "TRANSPARENT" : "OPAQUE") })
+        add("X-MICROSOFT-CDO-BUSYSTATUS", busyStatus?.contentValue)
+        add("CLASS", classification?.contentValue)
         add("PRIORITY", priority.map(ContentValue.integer))
-        add("X-MICROSOFT-CDO-IMPORTANCE", importance.map { .raw($0.token) })
+        add("X-MICROSOFT-CDO-IMPORTANCE", importance?.contentValue)
         // One CATEGORIES line: RFC 5545 allows several, but ics-py 0.7.3 refuses a second one.
         if !categories.isEmpty { add("CATEGORIES", .raw(categories.map(TextCodec.escape).joined(separator: ","))) }
         add("URL", url.map(ContentValue.raw))
@@ -225,7 +225,7 @@ extension Event {
         addTime("CREATED", created)
         addTime("LAST-MODIFIED", lastModified)
         for attachment in attachments { writer.write(attachment.contentLine) }
-        add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { .raw($0 ? "FALSE" : "TRUE") })
+        add("X-MICROSOFT-DISALLOW-COUNTER", allowsNewTimeProposals.map { .literal($0 ? "FALSE" : "TRUE") })
         for property in extraProperties { writer.write(ContentLine(property)) }
         for alarm in alarms { alarm.write(to: &writer) }
         for component in extraComponents { writer.write(ContentComponent(component)) }
@@ -234,7 +234,7 @@ extension Event {
 }
 
 extension BusyStatus: ICalendarToken {
-    static let tokens: [(BusyStatus, String)] = [
+    static let tokens: [(BusyStatus, StaticString)] = [
         (.free, "FREE"), (.tentative, "TENTATIVE"), (.busy, "BUSY"), (.outOfOffice, "OOF"),
         (.workingElsewhere, "WORKINGELSEWHERE"), (.unknown, "UNKNOWN"),
     ]
@@ -242,6 +242,6 @@ extension BusyStatus: ICalendarToken {
 }
 
 extension Importance: ICalendarToken {
-    static let tokens: [(Importance, String)] = [(.low, "0"), (.normal, "1"), (.high, "2")]
+    static let tokens: [(Importance, StaticString)] = [(.low, "0"), (.normal, "1"), (.high, "2")]
     static func other(_ token: String) -> Importance { .normal }
 }

@@ -49,10 +49,10 @@ extension Attendee {
     @inline(__always)
     func write(to writer: inout ContentWriter) {
         participant.begin(&writer, name: "ATTENDEE")
-        if let role { writer.parameter("ROLE", role.token) }
-        if let participationStatus { writer.parameter("PARTSTAT", participationStatus.token) }
-        if let rsvp { writer.parameter("RSVP", rsvp ? "TRUE" : "FALSE") }
-        if let userType { writer.parameter("CUTYPE", userType.token) }
+        if let role { writer.parameter("ROLE", token: role) }
+        if let participationStatus { writer.parameter("PARTSTAT", token: participationStatus) }
+        if let rsvp { writer.parameter("RSVP", literal: rsvp ? "TRUE" : "FALSE") }
+        if let userType { writer.parameter("CUTYPE", token: userType) }
         if !delegatedTo.isEmpty { writer.parameters([Parameter(name: "DELEGATED-TO", values: delegatedTo)]) }
         if !delegatedFrom.isEmpty { writer.parameters([Parameter(name: "DELEGATED-FROM", values: delegatedFrom)]) }
         participant.finish(&writer)
@@ -60,62 +60,85 @@ extension Attendee {
 }
 
 /// The iCalendar tokens of the model's enumerations, one table each so both directions agree.
-protocol ICalendarToken {
-    static var tokens: [(Self, String)] { get }
+///
+/// The tokens are literals: written, they are bytes in place, without the `String` a value needs
+/// and without the scan for characters to quote, which no token has (a test holds them to that).
+protocol ICalendarToken: Equatable {
+    static var tokens: [(Self, StaticString)] { get }
     static func other(_ token: String) -> Self
 }
 
-extension ICalendarToken where Self: Equatable {
+extension ICalendarToken {
     init(token: String) {
-        let upper = token.uppercased()
-        self = Self.tokens.first { $0.1 == upper }?.0 ?? Self.other(token)
+        var upper = token.uppercased()
+        let known = upper.withUTF8 { bytes in Self.tokens.first { $0.1.utf8Equals(bytes) }?.0 }
+        self = known ?? Self.other(token)
     }
 
-    var token: String {
+    /// The token from `tokens`; nil for an `other` case, which carries its own text.
+    var knownToken: StaticString? {
         // A plain loop: `first(where:)` and its Optional tuple cost half as much again per lookup,
         // and an event writes about ten tokens.
         for (value, token) in Self.tokens where value == self { return token }
-        return otherToken
+        return nil
     }
 
-    private var otherToken: String {
+    /// The text an `other` case carries, written as read.
+    var otherToken: String {
         // `other` cases carry their token as their only payload.
         Mirror(reflecting: self).children.first?.value as? String ?? ""
+    }
+
+    /// The token as a property value.
+    var contentValue: ContentValue {
+        knownToken.map(ContentValue.literal) ?? .raw(otherToken)
+    }
+}
+
+extension StaticString {
+    /// Whether `bytes` are this string's UTF-8.
+    func utf8Equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A plain loop: `elementsEqual` was several times the cost of the `String` comparison it replaced.
+        withUTF8Buffer { token in
+            guard bytes.count == token.count else { return false }
+            for index in bytes.indices where bytes[index] != token[index] { return false }
+            return true
+        }
     }
 }
 
 extension AttendeeRole: ICalendarToken {
-    static let tokens: [(AttendeeRole, String)] = [
+    static let tokens: [(AttendeeRole, StaticString)] = [
         (.chair, "CHAIR"), (.required, "REQ-PARTICIPANT"), (.optional, "OPT-PARTICIPANT"),
         (.nonParticipant, "NON-PARTICIPANT"),
     ]
 }
 
 extension ParticipationStatus: ICalendarToken {
-    static let tokens: [(ParticipationStatus, String)] = [
+    static let tokens: [(ParticipationStatus, StaticString)] = [
         (.needsAction, "NEEDS-ACTION"), (.accepted, "ACCEPTED"), (.declined, "DECLINED"), (.tentative, "TENTATIVE"),
         (.delegated, "DELEGATED"),
     ]
 }
 
 extension CalendarUserType: ICalendarToken {
-    static let tokens: [(CalendarUserType, String)] = [
+    static let tokens: [(CalendarUserType, StaticString)] = [
         (.individual, "INDIVIDUAL"), (.group, "GROUP"), (.resource, "RESOURCE"), (.room, "ROOM"), (.unknown, "UNKNOWN"),
     ]
 }
 
 extension EventStatus: ICalendarToken {
-    static let tokens: [(EventStatus, String)] = [
+    static let tokens: [(EventStatus, StaticString)] = [
         (.tentative, "TENTATIVE"), (.confirmed, "CONFIRMED"), (.cancelled, "CANCELLED"),
     ]
 }
 
 extension Classification: ICalendarToken {
-    static let tokens: [(Classification, String)] = [
+    static let tokens: [(Classification, StaticString)] = [
         (.public, "PUBLIC"), (.private, "PRIVATE"), (.confidential, "CONFIDENTIAL"), (.personal, "X-PERSONAL"),
     ]
 }
 
 extension Alarm.Action: ICalendarToken {
-    static let tokens: [(Alarm.Action, String)] = [(.audio, "AUDIO"), (.display, "DISPLAY"), (.email, "EMAIL")]
+    static let tokens: [(Alarm.Action, StaticString)] = [(.audio, "AUDIO"), (.display, "DISPLAY"), (.email, "EMAIL")]
 }

@@ -19,7 +19,7 @@ enum TextCodec {
     }
 
     /// Appends `utf8` escaped: the plain runs between the bytes that need escaping are copied whole.
-    static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+    static func escape(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink & ~Copyable) {
         var runStart = 0
         while true {
             let index = firstSpecial(in: utf8, from: runStart)
@@ -134,7 +134,7 @@ enum ParameterCodec {
     }
 
     /// Appends a parameter value with `^`, `"` and line breaks encoded.
-    static func encode(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+    static func encode(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink & ~Copyable) {
         var previous: UInt8 = 0
         for byte in utf8 {
             switch byte {

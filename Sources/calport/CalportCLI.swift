@@ -35,21 +35,21 @@ enum CalportCLI {
         }
         switch first {
         case "--help", "-h":
-            terminal.writeOutput(Array(helpText.utf8))
+            terminal.write(Array(helpText.utf8))
             return .success
         case "--version":
-            terminal.writeOutput(Array("calport \(version)\n".utf8))
+            terminal.write(Array("calport \(version)\n".utf8))
             return .success
         case "help":
             guard let name = arguments.dropFirst().first else {
-                terminal.writeOutput(Array(helpText.utf8))
+                terminal.write(Array(helpText.utf8))
                 return .success
             }
             guard let command = commands.first(where: { $0.name == name }) else {
                 terminal.writeError("calport: error: unknown command '\(name)'\n")
                 return .usage
             }
-            terminal.writeOutput(Array(command.helpText.utf8))
+            terminal.write(Array(command.helpText.utf8))
             return .success
         default:
             break
@@ -68,7 +68,7 @@ enum CalportCLI {
             return .usage
         }
         if parsed.isSet(CommonOptions.help) {
-            terminal.writeOutput(Array(spec.helpText.utf8))
+            terminal.write(Array(spec.helpText.utf8))
             return .success
         }
         switch spec.name {

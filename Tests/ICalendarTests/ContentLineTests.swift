@@ -82,16 +82,6 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(DateTimeText.format(late, isDate: false, isUTC: true) == "100001231T235960Z")
 }
 
-@Test func aCopiedContentWriterWritesOnIntoItsOwnBytes() {
-    var first = ContentWriter()
-    first.write(ContentLine(name: "A", value: "1"))
-    var second = first
-    second.write(ContentLine(name: "B", value: "2"))
-    first.write(ContentLine(name: "C", value: "3"))
-    #expect(String(decoding: first.bytes, as: UTF8.self) == "A:1\r\nC:3\r\n")
-    #expect(String(decoding: second.bytes, as: UTF8.self) == "A:1\r\nB:2\r\n")
-}
-
 @Test func durationsAreWrittenAsLibicalWritesThem() {
     // DurationText writes what libical's icaldurationtype_as_ical_string_r writes, and hands it the
     // durations past 32 bits; zero, weeks with days or time, and each field alone are the cases.
@@ -131,4 +121,45 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
     #expect(lines.map(\.utf8.count) == [75, 75, 14, 0])
     #expect(lines[0].hasSuffix("aé") && lines[1].hasPrefix(" €𝄞b"))
+}
+
+@Test func literalsAreWrittenAsTheGeneralPathWritesThem() {
+    // Tokens and calport's own keywords skip the scan for characters to quote or escape: each must
+    // come out as a parameter value and as TEXT exactly as the general path writes it.
+    func written(_ parameter: (inout ContentWriter) -> Void, _ value: ContentValue) -> String {
+        var writer = ContentWriter()
+        writer.begin(line: "X")
+        parameter(&writer)
+        writer.finish(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+    func check(_ literal: StaticString) {
+        let fast = written({ $0.parameter("P", literal: literal) }, .literal(literal))
+        let general = written({ $0.parameter("P", literal.description) }, .text(literal.description))
+        #expect(fast == general)
+    }
+    func checkTokens<Token: ICalendarToken>(_: Token.Type) {
+        for (value, token) in Token.tokens {
+            check(token)
+            #expect(value.knownToken?.description == token.description)
+            #expect(Token(token: token.description.lowercased()) == value)
+        }
+    }
+    checkTokens(AttendeeRole.self)
+    checkTokens(ParticipationStatus.self)
+    checkTokens(CalendarUserType.self)
+    checkTokens(EventStatus.self)
+    checkTokens(Classification.self)
+    checkTokens(Alarm.Action.self)
+    checkTokens(BusyStatus.self)
+    checkTokens(Importance.self)
+    for keyword: StaticString in [
+        "TRUE", "FALSE", "TRANSPARENT", "OPAQUE", "THISANDFUTURE", "text/html", "END", "DATE", "DATE-TIME",
+    ] {
+        check(keyword)
+    }
+    // A token the tables lack is written as read, quoted where it needs it.
+    #expect(
+        written({ $0.parameter("ROLE", token: AttendeeRole.other("X-A;B")) }, .raw("v")) == "X;ROLE=\"X-A;B\":v\r\n")
+    #expect(AttendeeRole(token: "x-a;b") == .other("x-a;b"))
 }

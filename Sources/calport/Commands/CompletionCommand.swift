@@ -21,7 +21,7 @@ enum CompletionCommand {
             terminal.writeError("calport completion: error: unknown shell '\(shell)'; expected bash, zsh or fish\n")
             return .usage
         }
-        terminal.writeOutput(Array(script.utf8))
+        terminal.write(Array(script.utf8))
         return .success
     }
 

@@ -153,7 +153,7 @@ enum ConvertCommand {
     /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last (or the same NDJSON
     /// lines, from Graph JSON and NDJSON inputs).
     private static func stream(
-        _ inputs: [(InputFile, InputFile.Format)], to writer: StreamSink, limits: InputLimits,
+        _ inputs: [(InputFile, InputFile.Format)], to writer: consuming StreamSink, limits: InputLimits,
         reporter: inout DiagnosticReporter
     ) -> Int? {
         var writer = writer
@@ -215,7 +215,7 @@ enum ConvertCommand {
 
 /// Where `ConvertCommand.stream` puts what it reads: a calendar written component by component, or
 /// NDJSON lines.
-private struct StreamSink {
+private struct StreamSink: ~Copyable {
     private var calendar: ICalendarStreamWriter
     private var lines: EntryOutput?
     private let destination: OutputDestination

@@ -72,7 +72,7 @@ enum ExportCommand {
                     return .ioError
                 }
             } else {
-                terminal.writeOutput(bytes)
+                terminal.write(bytes)
             }
             return reporter.errorCount > 0 ? .dataProblem : .success
         }

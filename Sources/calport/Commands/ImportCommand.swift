@@ -67,7 +67,7 @@ enum ImportCommand {
                 if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
             })
         if arguments.isSet(dryRun) {
-            terminal.writeOutput(Array((JSONWriter(pretty: true).string(dryRunRequests(plan, importer)) + "\n").utf8))
+            terminal.write(Array((JSONWriter(pretty: true).string(dryRunRequests(plan, importer)) + "\n").utf8))
             return reporter.errorCount > 0 ? .dataProblem : .success
         }
         let outcome = ServiceOptions.wait { () -> Result<ImportReport, GraphServiceError> in
@@ -87,7 +87,7 @@ enum ImportCommand {
             let refused = written.diagnostics.filter { $0.severity == .error }.map {
                 (label: $0.uid ?? $0.location.description, reason: $0.message)
             }
-            terminal.writeOutput(Array(summary(report, refused: refused).utf8))
+            terminal.write(Array(summary(report, refused: refused).utf8))
             return report.failures.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
         }
     }

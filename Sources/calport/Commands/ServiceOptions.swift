@@ -100,5 +100,5 @@ final class SharedOutput: @unchecked Sendable {
     }
 
     func error(_ text: String) { lock.withLock { terminal.writeError(text) } }
-    func output(_ bytes: [UInt8]) { lock.withLock { terminal.writeOutput(bytes) } }
+    func output(_ bytes: [UInt8]) { lock.withLock { terminal.write(bytes) } }
 }

@@ -53,7 +53,7 @@ enum TZCommand {
                 terminal.writeError("calport tz: error: '\(name)' is not a zone calport knows\n")
                 return .dataProblem
             }
-            terminal.writeOutput(ICalendarSerializer().serialize(definition))
+            terminal.write(ICalendarSerializer().serialize(definition))
             return .success
         default:
             terminal.writeError(
@@ -68,7 +68,7 @@ enum TZCommand {
             terminal.writeError("calport tz: error: '\(name)' is not \(expected) calport knows\n")
             return .dataProblem
         }
-        terminal.writeOutput(Array((value + "\n").utf8))
+        terminal.write(Array((value + "\n").utf8))
         return .success
     }
 }

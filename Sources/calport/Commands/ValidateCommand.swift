@@ -34,7 +34,7 @@ enum ValidateCommand {
             if !errors.isEmpty { failed += 1 }
             if !quiet {
                 let verdict = errors.isEmpty ? "valid" : "invalid"
-                terminal.writeOutput(
+                terminal.write(
                     Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
             }
         }

@@ -29,19 +29,17 @@ final class AtomicFile {
     }
 
     /// Appends bytes; the first failure is kept and reported by `commit()`.
-    func write(_ bytes: [UInt8]) {
+    func write(_ buffer: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
         var written = 0
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                written += result
+        while written < buffer.count {
+            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                return
             }
+            written += result
         }
     }
 
@@ -65,7 +63,7 @@ final class AtomicFile {
     /// Writes a whole file at once.
     static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let file = try AtomicFile(path: path)
-        file.write(bytes)
+        bytes.withUnsafeBytes(file.write)
         try file.commit()
     }
 }

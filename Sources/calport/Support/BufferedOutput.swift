@@ -26,7 +26,7 @@ struct BufferedOutput {
 
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        terminal.writeOutput(bytes)
+        terminal.write(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -24,8 +24,13 @@ final class OutputDestination {
         }
     }
 
-    func write(_ bytes: [UInt8]) {
+    /// Writes bytes that need not outlive the call.
+    func write(_ bytes: UnsafeRawBufferPointer) {
         if let file { file.write(bytes) } else { terminal.writeOutput(bytes) }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes(write)
     }
 
     /// Puts the output in place: renames the file, or copies the spool to standard output.
@@ -40,7 +45,7 @@ final class OutputDestination {
         }
         defer { close(descriptor) }
         var source = FileDescriptorByteSource(descriptor: descriptor)
-        while let chunk = source.nextChunk() { terminal.writeOutput(chunk) }
+        while let chunk = source.nextChunk() { terminal.write(chunk) }
     }
 
     func abandon() {
