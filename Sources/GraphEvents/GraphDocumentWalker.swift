@@ -57,7 +57,7 @@ struct GraphDocumentWalker {
     /// `JSONStreamReader.step`). `dropped` is where the scanner's buffer starts in the input;
     /// `tape` is storage for the piece's tokens.
     mutating func step(
-        _ scanner: inout JSONScanner, isFinished: Bool, dropped: Int, tape: JSONTapeBuffer,
+        _ scanner: inout JSONScanner, dropped: Int, tape: JSONTapeBuffer,
         _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool? {
         tape.removeAll()
@@ -66,7 +66,7 @@ struct GraphDocumentWalker {
             switch place {
             case .top: read = try readTop(&scanner, tape, each)
             case .events(let inPage, let position):
-                read = try readEvent(&scanner, tape, inPage: inPage, position: position, isFinished: isFinished, each)
+                read = try readEvent(&scanner, tape, inPage: inPage, position: position, each)
             case .pageTail: read = try readPageMember(&scanner, tape)
             }
             if read != nil { keepWarnings(&scanner, dropped: dropped) }
@@ -74,7 +74,7 @@ struct GraphDocumentWalker {
         } catch {
             // A syntax error ends reading; what was read before it is kept, warnings included. Input
             // that has not fully arrived is read again when it has.
-            if isFinished || !scanner.isAtEnd { keepWarnings(&scanner, dropped: dropped) }
+            if !scanner.moreMayFollow || !scanner.isAtEnd { keepWarnings(&scanner, dropped: dropped) }
             throw error
         }
     }
@@ -155,7 +155,7 @@ struct GraphDocumentWalker {
 
     /// The next event of an array, or its end.
     private mutating func readEvent(
-        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, inPage: Bool, position: Int, isFinished: Bool,
+        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, inPage: Bool, position: Int,
         _ each: (GraphEventRecord) -> Void
     ) throws(JSONError) -> Bool? {
         if position == 0 ? scanner.consumeIf(UInt8(ascii: "]")) : !(try scanner.continueList(closer: UInt8(ascii: "]")))
@@ -165,8 +165,6 @@ struct GraphDocumentWalker {
         }
         _ = scanner.peekSignificant()
         try scanner.record(into: tape, depth: inPage ? 2 : 1)
-        // A number at the very end may go on in the next chunk.
-        if !isFinished, scanner.isAtEnd, tape[0].kind == .number { return nil }
         place = .events(inPage: inPage, position: position + 1)
         let path = Self.path(inPage ? "$.value[" : "$[", position)
         take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)

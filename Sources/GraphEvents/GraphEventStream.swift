@@ -50,8 +50,8 @@ public struct GraphEventStream: Sendable {
         let tape = JSONTapeBuffer()
         while !walker.failed {
             do throws(JSONError) {
-                let read = try reader.step { scanner, isFinished throws(JSONError) in
-                    try walker.step(&scanner, isFinished: isFinished, dropped: dropped, tape: tape, each)
+                let read = try reader.step { scanner throws(JSONError) in
+                    try walker.step(&scanner, dropped: dropped, tape: tape, each)
                 }
                 guard read == true else { return }
             } catch {

@@ -144,6 +144,29 @@ import Testing
             whole.events.map(\.uid) == seen && whole.nextLink == stream.nextLink && whole.diagnostics == diagnostics)
     }
 
+    @Test func aNumberCutByAChunkBoundaryIsReadWhenItsDigitsHaveArrived() {
+        // Numbers after a page's events, as a member and as elements, and a top-level array of
+        // events and numbers: cut after every byte, each is read whole, as from the whole text.
+        let texts = [
+            #"{"value": [{"id": "a", "start": {"dateTime": "2026-12-01T10:00:00"}}], "@odata.count": 123}"#,
+            #"[{"id": "a", "start": {"dateTime": "2026-12-01T10:00:00"}}, 4567]"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let whole = GraphEventReader(file: "in.json").read(bytes)
+            for cut in 1..<bytes.count {
+                var stream = GraphEventStream(file: "in.json")
+                var uids: [String] = []
+                stream.append(bytes[..<cut]) { uids.append($0.event.uid) }
+                stream.append(bytes[cut...]) { uids.append($0.event.uid) }
+                let diagnostics = stream.finish { uids.append($0.event.uid) }
+                #expect(uids == ["a"], "cut at \(cut)")
+                #expect(diagnostics == whole.diagnostics, "cut at \(cut)")
+                #expect(!diagnostics.contains { $0.code == "json-syntax" }, "cut at \(cut)")
+            }
+        }
+    }
+
     @Test func eventPathsCountPastNine() {
         let event = #"{"id": "e", "start": {"dateTime": "2026-12-01T10:00:00"}}"#
         let events = Array(repeating: event, count: 101).joined(separator: ",")

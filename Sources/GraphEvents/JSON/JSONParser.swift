@@ -84,12 +84,10 @@ public struct JSONStreamReader: Sendable {
     /// value has not fully arrived.
     public mutating func next() throws(JSONError) -> JSONDocument? {
         let dropped = dropped
-        let document: JSONDocument?? = try step { scanner, isFinished throws(JSONError) in
+        let document: JSONDocument?? = try step { scanner throws(JSONError) in
             guard scanner.peekSignificant() != nil else { return .some(nil) }
             let start = scanner.index
             let value = try scanner.parseValue()
-            // A number at the very end may go on in the next chunk.
-            if !isFinished, scanner.isAtEnd, value.numberValue != nil { return nil }
             let (line, column) = scanner.lines.position(of: start, in: scanner.bytes)
             return JSONDocument(
                 value: value, line: line, column: column, offset: dropped + start,
@@ -102,17 +100,18 @@ public struct JSONStreamReader: Sendable {
     /// it read. Before `finish()`, it returns nil when `body` does (it wants more input) or runs out
     /// of input, and the same bytes are tried again once at least twice as many have arrived; a
     /// syntax error ends the stream, since without a grammar there is no safe place to resume.
-    /// `body` is told whether the input is complete; offsets it sees are those of the buffer, which
+    /// Before `finish()` the scanner `moreMayFollow`; offsets it sees are those of the buffer, which
     /// starts `droppedCount` bytes into the input.
     mutating func step<Value>(
-        _ body: (inout JSONScanner, _ isFinished: Bool) throws(JSONError) -> Value?
+        _ body: (inout JSONScanner) throws(JSONError) -> Value?
     ) throws(JSONError) -> Value? {
         guard isFinished || bytes.count - index >= 2 * unreadAtLastAttempt else { return nil }
         let result: Result<Value?, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer, index: index, limits: limits)
             scanner.lines = lines
+            scanner.moreMayFollow = !isFinished
             do throws(JSONError) {
-                guard let value = try body(&scanner, isFinished) else { return .success(waitForMore()) }
+                guard let value = try body(&scanner) else { return .success(waitForMore()) }
                 index = scanner.index
                 lines = scanner.lines
                 unreadAtLastAttempt = 0

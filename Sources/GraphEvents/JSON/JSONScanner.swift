@@ -10,6 +10,10 @@ struct JSONScanner {
     /// Duplicate keys (the last value wins) and strings that are not UTF-8 seen so far, reported
     /// rather than rejected.
     var warnings: [JSONWarning] = []
+    /// Whether the input may go on after the buffer (a chunked reader before its end): a number
+    /// that runs to the buffer's end may then have more digits, so it is an end of input, as a
+    /// literal cut off there is, and the reader waits for more.
+    var moreMayFollow = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0, limits: JSONLimits = JSONLimits()) {
         self.bytes = bytes
@@ -413,7 +417,10 @@ struct JSONScanner {
         }
         let isIntegral =
             index >= bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e"))
-        if isIntegral && digitCount <= 15 { return Double(negative ? -integer : integer) }
+        if isIntegral && digitCount <= 15 {
+            try endNumber()
+            return Double(negative ? -integer : integer)
+        }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard skipDigits() > 0 else { throw error("digit expected after '.'") }
@@ -425,11 +432,17 @@ struct JSONScanner {
             }
             guard skipDigits() > 0 else { throw error("digit expected in exponent") }
         }
+        try endNumber()
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number", at: start) }
         // A Double cannot hold it, and JSON has no infinity to write it back as.
         guard value.isFinite else { throw error("number out of range", at: start) }
         return value
+    }
+
+    /// Throws when the number just read runs to the end of a buffer that `moreMayFollow`.
+    private mutating func endNumber() throws(JSONError) {
+        if moreMayFollow && index >= bytes.count { throw error("unexpected end of input in a number") }
     }
 
     private mutating func skipDigits() -> Int {
