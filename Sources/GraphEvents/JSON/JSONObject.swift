@@ -27,11 +27,9 @@ public struct JSONMember: Hashable, Sendable {
 ///
 /// Keys are unique: setting an existing key replaces its value in place. Lookups scan, comparing
 /// lengths before bytes; for objects of a few dozen members that measured faster than hashing.
+/// Objects are equal when their members are, in the same order.
 public struct JSONObject: Hashable, Sendable {
     public private(set) var members: [JSONMember] = []
-    /// Whether some key starts with an upper-case ASCII letter, the only case in which a
-    /// case-insensitive lookup can find what an exact one did not (Graph names are camelCase).
-    private var hasCapitalizedKey = false
 
     /// An object of these members; a repeated key keeps its first position and its last value.
     public init(_ members: [JSONMember] = []) {
@@ -50,40 +48,19 @@ public struct JSONObject: Hashable, Sendable {
                 members.remove(at: position)
             case (nil, let value?):
                 members.append(JSONMember(key, value))
-                if let first = key.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
-                    hasCapitalizedKey = true
-                }
             case (nil, nil):
                 break
             }
         }
     }
 
-    /// The member matching `key` when ASCII case is ignored, for producers that capitalise names;
-    /// callers look up the exact key first.
-    func caseInsensitiveFallback(_ key: String) -> JSONMember? {
-        guard hasCapitalizedKey || key.utf8.first.map(Self.isUpper) ?? false else { return nil }
-        let count = key.utf8.count
-        return members.first { member in
-            member.key.utf8.count == count
-                && zip(member.key.utf8, key.utf8).allSatisfy { Self.asciiLower($0) == Self.asciiLower($1) }
-        }
-    }
-
-    /// Objects are equal when their members are, in the same order.
     /// Room for `count` members, for a writer that knows roughly how many it will add.
     mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
 
     /// An object of members whose keys the caller knows to be distinct.
     init(distinct members: [JSONMember]) {
         self.members = members
-        hasCapitalizedKey = members.contains { $0.key.utf8.first.map(Self.isUpper) ?? false }
     }
-
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
-
-    /// Hashes the members in order.
-    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     private func position(of key: String) -> Int? {
         let signature = JSONMember.signature(key)
@@ -95,10 +72,6 @@ public struct JSONObject: Hashable, Sendable {
             return nil
         }
     }
-
-    private static func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
-
-    private static func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
 }
 
 /// Collects an object's members as they are parsed, finding a repeated key by comparing
