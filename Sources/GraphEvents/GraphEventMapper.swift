@@ -14,7 +14,11 @@ public struct GraphEventMapper: Sendable {
     /// The event `value` describes, then an override for each of its `exceptionOccurrences`; empty
     /// when it is not an event (the diagnostics say why). `location` locates the object in its input.
     public func events(from value: JSONValue, location: SourceLocation = SourceLocation()) -> GraphMapping<[Event]> {
-        JSONTapeDocument(value).withRoot { events(from: $0, location: location) }
+        var mapped: [Event] = []
+        let diagnostics = JSONTapeDocument(value).withRoot {
+            events(from: $0, location: location) { mapped.append($0) }
+        }
+        return GraphMapping(output: mapped, diagnostics: diagnostics)
     }
 
     /// An exception instance (`type: exception`) as an override of `master`: same UID, and a
@@ -25,14 +29,9 @@ public struct GraphEventMapper: Sendable {
         JSONTapeDocument(value).withRoot { override(from: $0, of: master, location: location) }
     }
 
-    func events(from value: JSONNode, location: SourceLocation) -> GraphMapping<[Event]> {
-        var mapped: [Event] = []
-        let diagnostics = events(from: value, location: location) { mapped.append($0) }
-        return GraphMapping(output: mapped, diagnostics: diagnostics)
-    }
-
-    /// The same events handed to `each` in the same order, each moved rather than collected into
-    /// an array first (an array for every event, and a copy into it and out), and the diagnostics.
+    /// The events of `events(from:location:)` handed to `each` in the same order, each moved rather
+    /// than collected into an array first (an array for every event, and a copy into it and out);
+    /// returns the diagnostics.
     func events(from value: JSONNode, location: SourceLocation, _ each: (consuming Event) -> Void) -> [Diagnostic] {
         let path = location.jsonPath ?? "$"
         guard let object = value.objectValue else { return [notAnEvent(value, location)] }

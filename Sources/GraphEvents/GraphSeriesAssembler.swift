@@ -34,12 +34,6 @@ struct GraphSeriesAssembler {
         diagnostics += mapped
     }
 
-    /// Hands `events` over in order, moving each out rather than copying it.
-    private func handOver(_ events: inout [Event], at location: SourceLocation, _ each: (GraphEventRecord) -> Void) {
-        events.reverse()
-        while let event = events.popLast() { each(GraphEventRecord(event: consume event, location: location)) }
-    }
-
     /// Hands over the instances still waiting, now that no master can come.
     mutating func finish(_ each: (GraphEventRecord) -> Void) {
         for (object, location) in waiting {
@@ -59,14 +53,15 @@ struct GraphSeriesAssembler {
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
             return
         }
-        var mapping = mapper.events(from: item.object, location: item.location)
-        diagnostics += mapping.diagnostics
+        let mapped = mapper.events(from: item.object, location: item.location) {
+            each(GraphEventRecord(event: $0, location: item.location))
+        }
+        diagnostics += mapped
         diagnostics.append(
             Diagnostic(
                 .note, code: "graph-instance-without-master",
                 message: "an instance whose series master is not in the input is kept as a single event",
                 location: item.location, uid: item.object["id"]?.stringValue))
-        handOver(&mapping.output, at: item.location, each)
     }
 
     /// Remembers `event`, which can have instances, by the names instances use for it: an instance
