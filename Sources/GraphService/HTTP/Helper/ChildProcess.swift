@@ -123,10 +123,10 @@ private final class Run: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let arguments = [strdup(executable), nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (arguments + environment).forEach { free($0) } }
+        defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, environment)
+        // The child gets this process's own environment, as it stands.
+        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
         guard status == 0 else { return .failure(ChildProcess.LaunchError(reason: String(cString: strerror(status)))) }
         return .success(pid)
     }
