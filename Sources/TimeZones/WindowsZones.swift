@@ -9,12 +9,12 @@ public enum WindowsZones {
         let rows = WindowsZoneIndex.rows
         // Ids come spelled as CLDR spells them nearly always (Graph, Outlook): the other spellings'
         // table is built only for the first that is not.
-        let windowsID = rows.zoneByRow[RowKey(windowsID: id, territory: "001")] != nil ? id : canonicalWindowsID(id)
-        guard let windowsID else { return nil }
+        let spelled = rows.zoneByRow[RowKey(windowsID: id, territory: "001")]
+        guard let windowsID = spelled != nil ? id : canonicalWindowsID(id) else { return nil }
         if let territory, let zone = rows.zoneByRow[RowKey(windowsID: windowsID, territory: territory.uppercased())] {
             return zone
         }
-        return rows.zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
+        return spelled ?? rows.zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
     }
 
     /// Windows id for an IANA id, following tzdata links and CLDR legacy aliases.
