@@ -129,6 +129,11 @@ struct ContentWriter: ~Copyable {
         case .raw(let text): output.append(text)
         case .literal(let text): text.withUTF8Buffer { output.append(contentsOf: $0) }
         case .text(let text): text.withUTF8Bytes { TextCodec.escape($0, into: &output) }
+        case .textList(let texts):
+            for (position, text) in texts.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                text.withUTF8Bytes { TextCodec.escape($0, into: &output) }
+            }
         case .time(let time): DateTimeText.write(time, to: &output)
         case .duration(let duration): DurationText.write(duration, to: &output)
         case .integer(let number): output.appendDecimal(number)
@@ -221,6 +226,8 @@ enum ContentValue {
     case literal(StaticString)
     /// TEXT, escaped as it is written (RFC 5545 §3.3.11).
     case text(String)
+    /// TEXT values, each escaped as it is written, separated by commas (CATEGORIES).
+    case textList([String])
     /// DATE or DATE-TIME, without the TZID a zoned time also needs.
     case time(CalendarTime)
     case duration(EventDuration)

@@ -215,7 +215,7 @@ extension Event {
         add("PRIORITY", priority.map(ContentValue.integer))
         add("X-MICROSOFT-CDO-IMPORTANCE", importance?.contentValue)
         // One CATEGORIES line: RFC 5545 allows several, but ics-py 0.7.3 refuses a second one.
-        if !categories.isEmpty { add("CATEGORIES", .raw(categories.map(TextCodec.escape).joined(separator: ","))) }
+        if !categories.isEmpty { add("CATEGORIES", .textList(categories)) }
         add("URL", url.map(ContentValue.raw))
         for conference in conferences { writer.write(conference.contentLine) }
         for rule in recurrenceRules { writer.write(encoder.recurrenceLine("RRULE", rule)) }

@@ -9,10 +9,13 @@ enum TextCodec {
     static func escape(_ text: String) -> String {
         var text = text
         let escaped = text.withUTF8 { utf8 -> String? in
-            guard firstSpecial(in: utf8, from: 0) < utf8.count else { return nil }
+            let first = firstSpecial(in: utf8, from: 0)
+            guard first < utf8.count else { return nil }
             var out: [UInt8] = []
             out.reserveCapacity(utf8.count + 8)
-            escape(utf8, into: &out)
+            // The plain start is known plain: copied, and not scanned again.
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<first]))
+            escape(UnsafeBufferPointer(rebasing: utf8[first...]), into: &out)
             return String(decoding: out, as: UTF8.self)
         }
         return escaped ?? text
