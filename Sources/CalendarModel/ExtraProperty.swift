@@ -54,14 +54,18 @@ extension String {
     public func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         var (this, other) = (self, other)
-        return this.withUTF8 { left in
-            other.withUTF8 { right in
-                for index in left.indices where left[index] != right[index] {
-                    let folded = left[index] | 0x20
-                    guard folded == right[index] | 0x20, (0x61...0x7A).contains(folded) else { return false }
-                }
-                return true
-            }
+        return this.withUTF8 { left in other.withUTF8 { left.caseInsensitiveEquals($0) } }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// ASCII case-insensitive comparison of UTF-8 bytes, the way iCalendar and Graph names compare.
+    public func caseInsensitiveEquals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for index in indices where self[index] != other[index] {
+            let folded = self[index] | 0x20
+            guard folded == other[index] | 0x20, (0x61...0x7A).contains(folded) else { return false }
         }
+        return true
     }
 }

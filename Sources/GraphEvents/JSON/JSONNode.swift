@@ -152,10 +152,8 @@ struct JSONNode {
             guard value.isComplete else { return nil }
             let key = tokens[position]
             if !key.flags.contains(.shadowed) {
-                let name = Array(JSONNode.decodeString(key, in: bytes).utf8)
-                if name.count == wanted.count && zip(name, wanted).allSatisfy({ asciiLower($0) == asciiLower($1) }) {
-                    return value
-                }
+                var name = JSONNode.decodeString(key, in: bytes)
+                if name.withUTF8({ $0.caseInsensitiveEquals(wanted) }) { return value }
             }
             position = value.token.next
         }
@@ -222,8 +220,6 @@ struct JSONNode {
         try? scanner.scanStringBody(decodingInto: &decoded)
         return String(decoding: decoded, as: UTF8.self)
     }
-
-    private func asciiLower(_ byte: UInt8) -> UInt8 { isUpper(byte) ? byte | 0x20 : byte }
 
     private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
 }

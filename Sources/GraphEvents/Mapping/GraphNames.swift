@@ -22,10 +22,12 @@ struct GraphNames<Value: Sendable>: Sendable {
 
     /// The entry for the name spelled by `bytes`.
     func entry(named bytes: UnsafeBufferPointer<UInt8>) -> (name: String, value: Value)? {
-        for (position, spelling) in spellings.enumerated() where Self.equal(spelling, bytes, ignoringCase: false) {
+        for (position, spelling) in spellings.enumerated() where Self.equal(spelling, bytes) {
             return entries[position]
         }
-        return spellings.firstIndex { Self.equal($0, bytes, ignoringCase: true) }.map { entries[$0] }
+        return spellings.firstIndex { $0.withUnsafeBufferPointer { $0.caseInsensitiveEquals(bytes) } }.map {
+            entries[$0]
+        }
     }
 
     /// The entry for the JSON string `node`, read from its bytes when it has no escapes.
@@ -40,13 +42,9 @@ struct GraphNames<Value: Sendable>: Sendable {
         return name.withUTF8 { entry(named: $0) }
     }
 
-    private static func equal(_ spelling: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) -> Bool {
+    private static func equal(_ spelling: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard spelling.count == bytes.count else { return false }
-        for (left, right) in zip(spelling, bytes) where left != right {
-            guard ignoringCase, left | 0x20 == right | 0x20, (left | 0x20) &- UInt8(ascii: "a") < 26 else {
-                return false
-            }
-        }
+        for (left, right) in zip(spelling, bytes) where left != right { return false }
         return true
     }
 }
