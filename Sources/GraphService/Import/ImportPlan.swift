@@ -17,6 +17,8 @@ public struct PlannedItem: Sendable, Hashable {
     /// The event's subject, for the report.
     public var label: String
     public var action: Action
+    /// The UID of the series a change belongs to, for the report; nil when not known.
+    public var seriesUID: String? = nil
 }
 
 /// The POST entries of `GraphEventWriter` (style `.post`) sorted into creates and series changes.
@@ -26,8 +28,9 @@ public struct ImportPlan: Sendable, Hashable {
     public var changes: [PlannedItem]
 
     /// The plan for writer entries, which carry a `transactionId` on every create and update and an
-    /// `originalStart` on every series change.
-    public init(entries: [JSONValue]) {
+    /// `originalStart` on every series change. `seriesUIDs` names the UID of each master by its
+    /// transactionId, so that a change that fails can say which series it is.
+    public init(entries: [JSONValue], seriesUIDs: [String: String] = [:]) {
         creates = []
         changes = []
         for entry in entries {
@@ -43,7 +46,8 @@ public struct ImportPlan: Sendable, Hashable {
                 let key = GraphTransactionID.make(uid: masterKey, recurrenceID: "cancel/" + originalStart)
                 changes.append(
                     PlannedItem(
-                        key: key, label: label, action: .cancel(masterKey: masterKey, originalStart: originalStart)))
+                        key: key, label: label, action: .cancel(masterKey: masterKey, originalStart: originalStart),
+                        seriesUID: seriesUIDs[masterKey]))
                 continue
             }
             let key = object["transactionId"]?.stringValue ?? ""
@@ -54,7 +58,8 @@ public struct ImportPlan: Sendable, Hashable {
             changes.append(
                 PlannedItem(
                     key: key, label: label,
-                    action: .update(masterKey: masterKey, originalStart: originalStart, body: object)))
+                    action: .update(masterKey: masterKey, originalStart: originalStart, body: object),
+                    seriesUID: seriesUIDs[masterKey]))
         }
     }
 

@@ -44,7 +44,11 @@ enum ImportCommand {
         }
         let written = GraphEventWriter(style: .post).write(events)
         if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return .dataProblem }
-        let plan = ImportPlan(entries: written.output)
+        let seriesUIDs = Dictionary(
+            events.filter { $0.recurrenceID == nil && $0.isRecurring }.map {
+                (GraphTransactionID.make(uid: $0.uid, recurrenceID: nil), $0.uid)
+            }, uniquingKeysWith: { first, _ in first })
+        let plan = ImportPlan(entries: written.output, seriesUIDs: seriesUIDs)
         let output = SharedOutput(terminal)
         let client: GraphClient
         do {
