@@ -314,6 +314,24 @@ import Testing
         }
     }
 
+    @Test func aMonthlySeriesOnThe31stFallsOnTheLastDayOfShorterMonths() async throws {
+        let (emulator, client) = try start()
+        let monthly: JSONValue = [
+            "pattern": ["type": "absoluteMonthly", "interval": 1, "dayOfMonth": 31],
+            "range": ["type": "numbered", "startDate": "2027-01-31", "numberOfOccurrences": 3],
+        ]
+        let id = try await post(
+            client, emulator,
+            Self.event("Monthly", "2027-01-31T09:00:00", "2027-01-31T10:00:00", extra: [("recurrence", monthly)]))
+        let all = try await GraphPager(client: client).all(
+            emulator.endpoints.graph(
+                "/me/events/\(id)/instances",
+                query: "startDateTime=2027-01-01T00:00:00Z&endDateTime=2027-05-01T00:00:00Z"
+            ))
+        #expect(
+            all.map { $0["originalStart"] } == ["2027-01-31T09:00:00Z", "2027-02-28T09:00:00Z", "2027-03-31T09:00:00Z"])
+    }
+
     // MARK: Identity platform — device authorization grant, refresh tokens
 
     func form(_ emulator: GraphEmulator, _ name: String, _ fields: [(String, String)]) async throws -> JSONValue {

@@ -74,34 +74,46 @@ enum IndependentReader {
             let all = try await GraphPager(client: client).all(url)
             return try #require(all.first { $0["originalStart"]?.stringValue == originalStart }?["id"]?.stringValue)
         }
+        func occurrence(_ master: String, _ originalStart: String) async throws -> URL {
+            emulator.endpoints.graph("/me/events/\(try await instance(master, originalStart: originalStart))")
+        }
+        func cancel(_ master: String, _ originalStart: String) async throws {
+            _ = try await client.send("DELETE", try await occurrence(master, originalStart))
+        }
+        func move(_ master: String, _ originalStart: String, to body: JSONValue) async throws {
+            _ = try await client.json("PATCH", try await occurrence(master, originalStart), body: body)
+        }
+        func times(_ start: String, _ end: String, _ zone: String) -> (JSONValue, JSONValue) {
+            (
+                ["dateTime": .string(start), "timeZone": .string(zone)],
+                ["dateTime": .string(end), "timeZone": .string(zone)]
+            )
+        }
+        func weekly(_ day: String, from date: String, count: Int) -> JSONValue {
+            [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": [.string(day)]],
+                "range": [
+                    "type": "numbered", "startDate": .string(date), "numberOfOccurrences": .number(Double(count)),
+                ],
+            ]
+        }
+        let berlinZone = "W. Europe Standard Time"
         // Weekly on Tuesday 09:00 Berlin, ten times from 23 February.
+        let first = times("2027-02-23T09:00:00", "2027-02-23T10:00:00", berlinZone)
         let berlin = try await post([
-            "subject": "Berlin weekly",
-            "start": ["dateTime": "2027-02-23T09:00:00", "timeZone": "W. Europe Standard Time"],
-            "end": ["dateTime": "2027-02-23T10:00:00", "timeZone": "W. Europe Standard Time"],
-            "recurrence": [
-                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]],
-                "range": ["type": "numbered", "startDate": "2027-02-23", "numberOfOccurrences": 10],
-            ],
+            "subject": "Berlin weekly", "start": first.0, "end": first.1,
+            "recurrence": weekly("tuesday", from: "2027-02-23", count: 10),
         ])
         // 16 March (between the changes, 08:00Z) moved to Wednesday 11:00 Berlin; 30 March
         // (after both, 07:00Z) cancelled.
-        _ = try await client.json(
-            "PATCH",
-            emulator.endpoints.graph("/me/events/\(try await instance(berlin, originalStart: "2027-03-16T08:00:00Z"))"),
-            body: [
-                "subject": "Berlin moved",
-                "start": ["dateTime": "2027-03-17T11:00:00", "timeZone": "W. Europe Standard Time"],
-                "end": ["dateTime": "2027-03-17T12:00:00", "timeZone": "W. Europe Standard Time"],
-            ])
-        _ = try await client.send(
-            "DELETE",
-            emulator.endpoints.graph("/me/events/\(try await instance(berlin, originalStart: "2027-03-30T07:00:00Z"))"))
+        let moved = times("2027-03-17T11:00:00", "2027-03-17T12:00:00", berlinZone)
+        try await move(
+            berlin, "2027-03-16T08:00:00Z", to: ["subject": "Berlin moved", "start": moved.0, "end": moved.1])
+        try await cancel(berlin, "2027-03-30T07:00:00Z")
         // Daily at 09:00 New York, posted with a UTC start and the series' zone in the range.
+        let utcStart = times("2027-03-11T14:00:00", "2027-03-11T14:30:00", "UTC")
         let newYork = try await post([
-            "subject": "New York daily",
-            "start": ["dateTime": "2027-03-11T14:00:00", "timeZone": "UTC"],
-            "end": ["dateTime": "2027-03-11T14:30:00", "timeZone": "UTC"],
+            "subject": "New York daily", "start": utcStart.0, "end": utcStart.1,
             "recurrence": [
                 "pattern": ["type": "daily", "interval": 1],
                 "range": [
@@ -110,40 +122,19 @@ enum IndependentReader {
                 ],
             ],
         ])
-        _ = try await client.send(
-            "DELETE",
-            emulator.endpoints.graph("/me/events/\(try await instance(newYork, originalStart: "2027-03-15T13:00:00Z"))")
-        )
-        _ = try await client.json(
-            "PATCH",
-            emulator.endpoints.graph(
-                "/me/events/\(try await instance(newYork, originalStart: "2027-03-13T14:00:00Z"))"),
-            body: [
-                "start": ["dateTime": "2027-03-13T16:00:00", "timeZone": "Eastern Standard Time"],
-                "end": ["dateTime": "2027-03-13T16:30:00", "timeZone": "Eastern Standard Time"],
-            ])
+        try await cancel(newYork, "2027-03-15T13:00:00Z")
+        let later = times("2027-03-13T16:00:00", "2027-03-13T16:30:00", "Eastern Standard Time")
+        try await move(newYork, "2027-03-13T14:00:00Z", to: ["start": later.0, "end": later.1])
         // All-day on Mondays in Berlin; 15 March cancelled, 22 March moved to the Tuesday.
+        let day = times("2027-03-01T00:00:00", "2027-03-02T00:00:00", berlinZone)
         let allDay = try await post([
-            "subject": "Berlin all-day", "isAllDay": true,
-            "start": ["dateTime": "2027-03-01T00:00:00", "timeZone": "W. Europe Standard Time"],
-            "end": ["dateTime": "2027-03-02T00:00:00", "timeZone": "W. Europe Standard Time"],
-            "recurrence": [
-                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["monday"]],
-                "range": ["type": "numbered", "startDate": "2027-03-01", "numberOfOccurrences": 6],
-            ],
+            "subject": "Berlin all-day", "isAllDay": true, "start": day.0, "end": day.1,
+            "recurrence": weekly("monday", from: "2027-03-01", count: 6),
         ])
         // Graph gives an all-day occurrence's originalStart as the Pacific mailbox's midnight in UTC.
-        _ = try await client.send(
-            "DELETE",
-            emulator.endpoints.graph("/me/events/\(try await instance(allDay, originalStart: "2027-03-15T07:00:00Z"))"))
-        _ = try await client.json(
-            "PATCH",
-            emulator.endpoints.graph("/me/events/\(try await instance(allDay, originalStart: "2027-03-22T07:00:00Z"))"),
-            body: [
-                "isAllDay": true,
-                "start": ["dateTime": "2027-03-23T00:00:00", "timeZone": "W. Europe Standard Time"],
-                "end": ["dateTime": "2027-03-24T00:00:00", "timeZone": "W. Europe Standard Time"],
-            ])
+        try await cancel(allDay, "2027-03-15T07:00:00Z")
+        let tuesday = times("2027-03-23T00:00:00", "2027-03-24T00:00:00", berlinZone)
+        try await move(allDay, "2027-03-22T07:00:00Z", to: ["isAllDay": true, "start": tuesday.0, "end": tuesday.1])
         _ = try await post([
             "subject": "Single",
             "start": ["dateTime": "2027-03-20T10:00:00", "timeZone": "Pacific Standard Time"],
