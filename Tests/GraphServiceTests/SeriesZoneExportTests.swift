@@ -154,15 +154,20 @@ enum IndependentReader {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-zones-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
-        for flat in [false, true] {
-            let path = directory.appendingPathComponent(flat ? "instances.ics" : "series.ics").path
+        // v1.0 in series form and flat; beta (the user pointed calport at /beta) in series form.
+        let beta = "http://127.0.0.1:\(emulator.port)/beta"
+        for (name, graph, flags) in [
+            ("series", emulator.graphURL.absoluteString, []),
+            ("instances", emulator.graphURL.absoluteString, ["--instances"]),
+            ("beta", beta, []),
+        ] {
+            let path = directory.appendingPathComponent("\(name).ics").path
             let run = try await calport.run(
-                ["export", "--start", "2027-02-01", "--end", "2027-05-01", "-o", path] + (flat ? ["--instances"] : []),
-                environment: environment)
+                ["export", "--start", "2027-02-01", "--end", "2027-05-01", "-o", path] + flags,
+                environment: ["CALPORT_GRAPH_URL": graph, "CALPORT_TOKEN": GraphEmulator.token])
             #expect(run.status == 0, "\(run.stderr)")
             let read = try IndependentReader.occurrences(of: path, start: windowStart, end: windowEnd)
-            #expect(read == expected, flat ? "--instances" : "series form")
+            #expect(read == expected, "\(name)")
         }
     }
 
