@@ -554,7 +554,8 @@ class Mailbox:
             entry["cancelled"] = sorted(event["_cancelled"])
             events.append(entry)
         return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
-                "maxOperationsInFlight": self.max_operations, "mailboxThrottled": self.throttled,
+                "operationsInFlight": self.operations, "maxOperationsInFlight": self.max_operations,
+                "mailboxThrottled": self.throttled,
                 "refreshTokens": len(self.identity.refresh_tokens)}
 
 
