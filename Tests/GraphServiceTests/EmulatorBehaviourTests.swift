@@ -354,7 +354,7 @@ import Testing
     }
 
     @Test func theDeviceCodeFlowAnswersAsTheIdentityPlatformDocuments() async throws {
-        let (emulator, _) = try start(["--pending-polls", "1", "--poll-interval", "5"])
+        let (emulator, _) = try start(["--pending-polls", "1", "--poll-interval", "600"])
         let grant = "urn:ietf:params:oauth:grant-type:device_code"
         let code = try #require(
             try await form(emulator, "devicecode", [("client_id", "c")])["device_code"]?.stringValue)

@@ -63,25 +63,22 @@ import Testing
             """
             import os, urllib.request
             body = b'{"requests":[{"id":"1","method":"GET","url":"/me"},{"id":"2","method":"GET","url":"/me"}]}'
-            first = True
             while not os.path.exists("\(stop)"):
                 request = urllib.request.Request("\(emulator.graphURL.absoluteString)/$batch", body,
                     {"Authorization": "Bearer \(GraphEmulator.token)", "Content-Type": "application/json"})
                 urllib.request.urlopen(request).read()
-                if first:
-                    print("busy", flush=True)
-                    first = False
             """,
         ]
-        let ready = Pipe()
-        other.standardOutput = ready
         try other.run()
-        _ = ready.fileHandleForReading.availableData  // "busy": its first batch has been answered
+        // Its first batch has been answered once the emulator counts a request.
+        while (try await emulator.state()["requests"]?.numberValue ?? 0) < 1, other.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
         let run = try await calport.run(["import", "--quiet", file.path], environment: environment)
         _ = FileManager.default.createFile(atPath: stop, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: stop) }
-        other.waitUntilExit()
+        await other.exited()
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.hasPrefix("created: 60\n"), "\(run.stdout)")
         let state = try await emulator.state()

@@ -22,7 +22,7 @@ enum IndependentReader {
 
     /// Every occurrence in `[start, end)` of the calendar at `path`, as `summary|start|end` with
     /// times in UTC (`…Z`) and dates as dates, sorted.
-    static func occurrences(of path: String, start: String, end: String) throws -> [String] {
+    static func occurrences(of path: String, start: String, end: String) async throws -> [String] {
         let script = """
             import sys, datetime as dt, icalendar, recurring_ical_events
             utc = dt.timezone.utc
@@ -39,11 +39,14 @@ enum IndependentReader {
         let process = Process()
         process.executableURL = python
         process.arguments = ["-c", script, path, start, end]
-        let output = Pipe()
-        process.standardOutput = output
+        // A file, not a pipe, so that waiting needs no blocking read.
+        let output = path + ".occurrences"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        await process.exited()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
@@ -166,7 +169,7 @@ enum IndependentReader {
                 ["export", "--start", "2027-02-01", "--end", "2027-05-01", "-o", path] + flags,
                 environment: ["CALPORT_GRAPH_URL": graph, "CALPORT_TOKEN": GraphEmulator.token])
             #expect(run.status == 0, "\(run.stderr)")
-            let read = try IndependentReader.occurrences(of: path, start: windowStart, end: windowEnd)
+            let read = try await IndependentReader.occurrences(of: path, start: windowStart, end: windowEnd)
             #expect(read == expected, "\(name)")
         }
     }
