@@ -34,20 +34,20 @@ public struct GraphClient: Sendable {
             draft.body = Array(JSONWriter().string(body).utf8)
         }
         let tokens = self.tokens
-        let sender = self.sender
         let request = draft
-        let authorised = { @Sendable () async throws(GraphServiceError) -> HTTPResponse in
-            try await sender.send(request) { (request: HTTPRequest) async throws(GraphServiceError) -> HTTPRequest in
+        let authorised = { () async throws(GraphServiceError) -> HTTPResponse in
+            try await sender.send(request, gate: gate, operations: operations) {
+                (request: HTTPRequest) async throws(GraphServiceError) -> HTTPRequest in
                 var request = request
                 request.headers["Authorization"] = "Bearer " + (try await tokens.accessToken(refresh: false)).reveal()
                 return request
             }
         }
-        let response = try await gate.withSlots(operations, authorised)
+        let response = try await authorised()
         guard response.status == 401 else { return response }
         // The token was refused: get a new one, once, and try again.
         _ = try await tokens.accessToken(refresh: true)
-        return try await gate.withSlots(operations, authorised)
+        return try await authorised()
     }
 
     /// The JSON object a successful request answers; an error status becomes `GraphServiceError.http`.

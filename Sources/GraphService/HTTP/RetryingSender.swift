@@ -7,9 +7,12 @@ struct RetryingSender: Sendable {
     /// Told of each retry, for progress output; never given headers or bodies.
     var onRetry: @Sendable (_ request: String, _ reason: String, _ delay: Double) -> Void = { _, _, _ in }
 
-    /// The first non-transient response, or the last transient one when attempts run out.
+    /// The first non-transient response, or the last transient one when attempts run out. With a
+    /// `gate`, each attempt holds `operations` of its slots while it is sent, and none while it
+    /// waits to be sent again: a throttled request does not keep others from the mailbox.
     func send(
-        _ request: HTTPRequest, prepare: @Sendable (HTTPRequest) async throws(GraphServiceError) -> HTTPRequest = { $0 }
+        _ request: HTTPRequest, gate: RequestGate? = nil, operations: Int = 1,
+        prepare: @Sendable (HTTPRequest) async throws(GraphServiceError) -> HTTPRequest = { $0 }
     )
         async throws(GraphServiceError) -> HTTPResponse
     {
@@ -18,8 +21,16 @@ struct RetryingSender: Sendable {
             attempt += 1
             let prepared = try await prepare(request)
             let outcome: Result<HTTPResponse, TransportError>
-            do {
-                outcome = .success(try await transport.send(prepared))
+            let transport = self.transport
+            let sendOnce = { @Sendable () async throws(TransportError) -> HTTPResponse in
+                try await transport.send(prepared)
+            }
+            do throws(TransportError) {
+                if let gate {
+                    outcome = .success(try await gate.withSlots(operations, sendOnce))
+                } else {
+                    outcome = .success(try await sendOnce())
+                }
             } catch {
                 outcome = .failure(error)
             }
