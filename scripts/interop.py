@@ -9,7 +9,6 @@ explains are listed as explained, citing docs/interop.md; the exit status is 1 i
 """
 
 import datetime as dt
-import glob
 import json
 import logging
 import os
@@ -23,6 +22,8 @@ import ics
 import icalendar
 import vobject
 from dateutil import rrule
+
+from interop_inputs import inputs
 
 WINDOW = ("1900-01-01", "2100-01-01")
 LAST_YEAR = 2100
@@ -361,15 +362,6 @@ def compare(name, model, reference_occurrences, events, report):
                 report("occurrences", uid, None, f"{len(ours)} (only calport: {missing})",
                        f"{len(theirs)} (only {name}: {extra})")
     return compared
-
-
-def inputs(root):
-    shared = os.path.normpath(os.path.join(root, "..", "shared", "corpus"))
-    files = sorted(glob.glob(os.path.join(shared, "**", "*.ics"), recursive=True))
-    files += sorted(glob.glob(os.path.join(shared, "graph", "*.json")))
-    if not files:
-        print(f"note: {shared} not found; Samples/ only", file=sys.stderr)
-    return files + sorted(glob.glob(os.path.join(root, "Samples", "*.ics")) + glob.glob(os.path.join(root, "Samples", "*.json")))
 
 
 def main():
