@@ -43,6 +43,15 @@ def read_error(pattern):
     return lambda item, text: re.search(pattern, item["theirs"])
 
 
+def event_without_start(item, text):
+    """The VEVENT of this UID has no DTSTART (RFC 5545 §3.6.1 requires one): calport expands nothing."""
+    for block in text.split("BEGIN:VEVENT")[1:]:
+        block = block.split("END:VEVENT")[0]
+        if ("\nUID:" + item["uid"] + "\n") in block and "\nDTSTART" not in block:
+            return True
+    return False
+
+
 MIXED = "input mixes value types (kept verbatim)"
 INVALID = "input breaks RFC 5545 (kept verbatim)"
 EXPLAINED = [
@@ -62,6 +71,9 @@ EXPLAINED = [
     ("*", {"read"}, read_error(r"OverflowError|'str' and 'datetime.timedelta'"), "durations beyond Python's timedelta"),
     ("*", {"end"}, lambda i, t: re.search(r"\nDURATION:P\d{9,}", t), "durations beyond Python's timedelta"),
     ("*", {"occurrences"}, lambda i, t: re.search(r"\n(RDATE|EXDATE)[^:\n]*VALUE=DATE[;:]", t), MIXED),
+    ("ics", {"start", "end"}, lambda i, t: 'TZID="(UTC' in t, "ics: an Outlook display name read as a POSIX TZ"),
+    ("*", {"occurrences"}, lambda i, t: re.search(r"\nRDATE;VALUE=PERIOD:\d{8}/\d{8}\n", t), INVALID),
+    ("*", {"occurrences"}, event_without_start, INVALID),
     ("*", {"occurrences", "start", "end"}, lambda i, t: i["uid"] == "", INVALID),
 ]
 
@@ -295,6 +307,8 @@ def read_libical(helper):
         for e in events:
             if e["end"] is None and e["start"] is not None and e["start"][0] in "DFU":
                 e["end"] = tag_python(effective_end(untag(e["start"]), None, None))
+            elif e["end"] is None and e["start"] is not None and e["start"][0] == "L":
+                e["end"] = e["start"]  # a DATE-TIME alone ends when it starts, in a zone or not
         return events
     return read
 
