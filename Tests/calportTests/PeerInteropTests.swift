@@ -7,8 +7,10 @@ private func onPath(_ name: String) -> String? {
     return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// Runs a program to its end; its status and what it printed on stdout and stderr together.
-private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+/// Runs a program to its end; its status and what it printed on stdout and stderr together. Awaited,
+/// not waited for: a test thread blocked for the minute the readers take would be one of the two the
+/// whole parallel suite shares on a two-core machine.
+private func run(_ program: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
@@ -19,8 +21,14 @@ private func run(_ program: String, _ arguments: [String]) throws -> (status: In
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle
-    try process.run()
-    process.waitUntilExit()
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        process.terminationHandler = { _ in continuation.resume() }
+        do {
+            try process.run()
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
     try handle.close()
     return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
 }
@@ -30,7 +38,7 @@ private func run(_ program: String, _ arguments: [String]) throws -> (status: In
 /// calcurse and libical's parser; none may reject more events of calport's output than of the
 /// original. `scripts/interop --peers` runs the same over the whole corpus. `.ci/run` installs the
 /// readers; elsewhere the test says what is missing and skips.
-@Test(.timeLimit(.minutes(5))) func realReadersAcceptCalportsOutputAsWellAsTheOriginals() throws {
+@Test(.timeLimit(.minutes(5))) func realReadersAcceptCalportsOutputAsWellAsTheOriginals() async throws {
     guard sharedDirectoryBesideCheckout != nil else {
         print("skipped: ../shared/corpus is not present next to this checkout")
         return
@@ -39,11 +47,9 @@ private func run(_ program: String, _ arguments: [String]) throws -> (status: In
     let python = scripts.appendingPathComponent(".venv/bin/python").path
     let calport = packageRoot.appendingPathComponent(".build/debug/calport").path
     var missing = ["khal", "calcurse", "gcc", "pkg-config"].filter { onPath($0) == nil }
-    if !FileManager.default.isExecutableFile(atPath: python)
-        || (try? run(python, ["-c", "import radicale"]).status) != 0
-    {
-        missing.append("Radicale in scripts/.venv")
-    }
+    var hasRadicale = FileManager.default.isExecutableFile(atPath: python)
+    if hasRadicale { hasRadicale = (try? await run(python, ["-c", "import radicale"]))?.status == 0 }
+    if !hasRadicale { missing.append("Radicale in scripts/.venv") }
     if !FileManager.default.isExecutableFile(atPath: calport) { missing.append("the built calport (swift build)") }
     guard missing.isEmpty else {
         // CI installs them all (.ci/run): there, a missing reader is a failure, not a skip.
@@ -58,13 +64,13 @@ private func run(_ program: String, _ arguments: [String]) throws -> (status: In
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: work) }
     let helper = work.appendingPathComponent("interop-libical").path
-    let flags = try run(try #require(onPath("pkg-config")), ["--cflags", "--libs", "libical"])
-    let compiled = try run(
+    let flags = try await run(try #require(onPath("pkg-config")), ["--cflags", "--libs", "libical"])
+    let compiled = try await run(
         try #require(onPath("gcc")),
         ["-O1", "-o", helper, scripts.appendingPathComponent("interop-libical.c").path]
             + flags.output.split(whereSeparator: \.isWhitespace).map(String.init))
     try #require(compiled.status == 0, "\(compiled.output)")
-    let peers = try run(
+    let peers = try await run(
         python,
         [
             // Two files at a time: the suite runs beside it, some of it timed, on two cores.
