@@ -5,7 +5,9 @@ one calendar object per UID, as CalDAV clients store a calendar), khal (`khal im
 vdir), calcurse (`calcurse -i` into an empty data directory) and libical's parser (scripts/interop-libical.c:
 a VEVENT counts when libical reports no X-LIC-ERROR in it). For every input the original (when it is an
 .ics) and calport's output are read alike; the run fails when a reader rejects more events of calport's
-output than of the original (for a Graph JSON input, which no reader reads: any event of the output).
+output than of the original (for a Graph JSON input, which no reader reads: any event of the output),
+when Radicale refuses the object of a UID from the output that it stored from the original, and when
+a reader accepts no event of the output at all (a broken install).
 
 Usage: python3 interop-peers.py --calport BIN --libical HELPER --radicale PYTHON --work DIR [--sample]
        [--jobs N] [INPUT...]
@@ -121,7 +123,7 @@ def count_events(text):
 def calendar_objects(text):
     """The calendar objects a CalDAV client stores for a file: one per UID (a master with its overrides),
     one per component without UID, each with the calendar's properties and VTIMEZONEs; METHOD left out
-    (RFC 4791 §4.1: a calendar object resource must not have one). Yields (events, object text)."""
+    (RFC 4791 §4.1: a calendar object resource must not have one). Yields (events, object text, UID)."""
     for header, zones, components in calendars(text):
         groups, order = {}, []
         for position, block in enumerate(components):
@@ -137,7 +139,8 @@ def calendar_objects(text):
             for block in zones + blocks:
                 lines += [raw for _, _, raw in block]
             lines.append("END:VCALENDAR")
-            yield sum(component_kind(b) == "VEVENT" for b in blocks), "\r\n".join(lines) + "\r\n"
+            uid = key[1] if key[0] == "uid" else None
+            yield sum(component_kind(b) == "VEVENT" for b in blocks), "\r\n".join(lines) + "\r\n", uid
 
 
 # ---------- the readers ----------
@@ -193,7 +196,9 @@ class Radicale:
         self.log.close()
 
 
-def read_radicale(server, pool):
+def read_radicale(server, pool, verdicts):
+    """Events Radicale stores; `verdicts[path]` gets whether it stored each UID's object, so that an
+    object it takes from the original and refuses from the output is found, not only a count."""
     collections = iter(range(1 << 30))
 
     def read(path, text):
@@ -203,12 +208,14 @@ def read_radicale(server, pool):
         objects = list(calendar_objects(text))
 
         def put(item):
-            position, (events, body) = item
+            position, (events, body, uid) = item
             name = hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:24]
             status = server.request("PUT", f"{collection}{position}-{name}.ics",
                                     body.encode("utf-8", "surrogateescape"))
-            return events if status in (200, 201, 204) else 0
-        return sum(pool.map(put, enumerate(objects)))
+            return uid, events if status in (200, 201, 204) else 0
+        stored = list(pool.map(put, enumerate(objects)))
+        verdicts[path] = {uid: events > 0 for uid, events in stored if uid}
+        return sum(events for _, events in stored)
     return read
 
 
@@ -314,7 +321,8 @@ def main():
     server = Radicale(args.radicale, tempfile.mkdtemp(prefix="radicale-", dir=args.work))
     try:
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=16)
-        readers = {"radicale": read_radicale(server, pool), "khal": read_khal, "calcurse": read_calcurse,
+        verdicts = {}
+        readers = {"radicale": read_radicale(server, pool, verdicts), "khal": read_khal, "calcurse": read_calcurse,
                    "libical": read_libical(args.libical)}
         versions = reader_versions(server)
 
@@ -329,6 +337,7 @@ def main():
                 result[variant] = {"events": count_events(text)}
                 for name in READERS:
                     result[variant][name] = readers[name](path, text)
+                result[variant]["radicale_uids"] = verdicts.get(path, {})
             return result
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as files_pool:
             results = list(files_pool.map(one, files))
@@ -360,12 +369,19 @@ def report(results, versions, root):
             if orig:
                 orig_events += orig["events"]
                 orig_ok += orig[name]
+            if name == "radicale" and orig:
+                refused = sorted(uid for uid, stored in orig["radicale_uids"].items()
+                                 if stored and out["radicale_uids"].get(uid) is False)
+                if refused:
+                    rel = os.path.relpath(r["source"], os.path.dirname(root))
+                    shortfalls.append(f"radicale: {rel}: stores UID {', '.join(refused)} from the original, "
+                                      f"refuses it from calport's output")
             if rejected_out > rejected_orig:
                 rel = os.path.relpath(r["source"], os.path.dirname(root))
                 shortfalls.append(f"{name}: {rel}: rejects {rejected_out} of {out['events']} events in calport's "
                                   f"output" + (f", {rejected_orig} of {orig['events']} in the original" if orig else ""))
         print(f"| {name} | {versions[name]} | {files} | {out_events} | {out_ok} | {orig_events} | {orig_ok} |")
-        if out_ok == 0 or orig_ok == 0:
+        if out_ok == 0 and out_events > 0:
             # A reader that accepts nothing is not working here (a broken install), not strict.
             shortfalls.append(f"{name}: accepted no event at all; is it installed and working?")
     for r in results:
