@@ -5,8 +5,12 @@
  * TZID), "L:2026-11-30T09:30:00@Zone" (a TZID libical could not resolve). Occurrences come from
  * libical's own RRULE iterator; RDATE/EXDATE/RECURRENCE-ID are listed for the driver to combine.
  *
+ * With --accepted it prints instead how many VEVENTs libical read without an error: without an
+ * X-LIC-ERROR property (what libical adds where it dropped or could not read something) in them.
+ *
  * Build: gcc -O1 -o interop-libical interop-libical.c $(pkg-config --cflags --libs libical)
  * Usage: interop-libical FILE MAX-OCCURRENCES LAST-YEAR
+ *        interop-libical --accepted FILE
  */
 #include <libical/ical.h>
 #include <stdio.h>
@@ -124,14 +128,37 @@ static void put_event(icalcomponent *event, icalcomponent *root, int max_occurre
     printf("}\n");
 }
 
+/* Whether libical reported an error anywhere in the component, its sub-components included. */
+static int has_error(icalcomponent *component) {
+    if (icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)) return 1;
+    for (icalcomponent *c = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT); c;
+         c = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)) {
+        if (has_error(c)) return 1;
+    }
+    return 0;
+}
+
+/* VEVENTs without an error in every VCALENDAR of the file (a file may hold several). */
+static int count_accepted(icalcomponent *root) {
+    int count = 0;
+    if (icalcomponent_isa(root) == ICAL_VEVENT_COMPONENT) return !has_error(root);
+    for (icalcomponent *c = icalcomponent_get_first_component(root, ICAL_ANY_COMPONENT); c;
+         c = icalcomponent_get_next_component(root, ICAL_ANY_COMPONENT)) {
+        count += count_accepted(c);
+    }
+    return count;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s FILE MAX-OCCURRENCES LAST-YEAR\n", argv[0]);
+    int accepted = argc == 3 && strcmp(argv[1], "--accepted") == 0;
+    if (argc != 4 && !accepted) {
+        fprintf(stderr, "usage: %s FILE MAX-OCCURRENCES LAST-YEAR | --accepted FILE\n", argv[0]);
         return 2;
     }
-    FILE *file = fopen(argv[1], "rb");
+    const char *path = accepted ? argv[2] : argv[1];
+    FILE *file = fopen(path, "rb");
     if (!file) {
-        perror(argv[1]);
+        perror(path);
         return 1;
     }
     fseek(file, 0, SEEK_END);
@@ -142,8 +169,14 @@ int main(int argc, char **argv) {
     fclose(file);
     icalcomponent *root = icalparser_parse_string(text);
     if (!root) {
-        fprintf(stderr, "%s: libical could not parse the file\n", argv[1]);
+        fprintf(stderr, "%s: libical could not parse the file\n", path);
         return 1;
+    }
+    if (accepted) {
+        printf("%d\n", count_accepted(root));
+        icalcomponent_free(root);
+        free(text);
+        return 0;
     }
     icalcomponent *calendar = icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT
                                   ? root

@@ -9,7 +9,6 @@ explains are listed as explained, citing docs/interop.md; the exit status is 1 i
 """
 
 import datetime as dt
-import glob
 import json
 import logging
 import os
@@ -23,6 +22,8 @@ import ics
 import icalendar
 import vobject
 from dateutil import rrule
+
+from interop_inputs import inputs
 
 WINDOW = ("1900-01-01", "2100-01-01")
 LAST_YEAR = 2100
@@ -40,6 +41,15 @@ def wall_clock_as_utc(item, text):
 
 def read_error(pattern):
     return lambda item, text: re.search(pattern, item["theirs"])
+
+
+def event_without_start(item, text):
+    """The VEVENT of this UID has no DTSTART (RFC 5545 §3.6.1 requires one): calport expands nothing."""
+    for block in text.split("BEGIN:VEVENT")[1:]:
+        block = block.split("END:VEVENT")[0]
+        if ("\nUID:" + item["uid"] + "\n") in block and "\nDTSTART" not in block:
+            return True
+    return False
 
 
 MIXED = "input mixes value types (kept verbatim)"
@@ -61,6 +71,9 @@ EXPLAINED = [
     ("*", {"read"}, read_error(r"OverflowError|'str' and 'datetime.timedelta'"), "durations beyond Python's timedelta"),
     ("*", {"end"}, lambda i, t: re.search(r"\nDURATION:P\d{9,}", t), "durations beyond Python's timedelta"),
     ("*", {"occurrences"}, lambda i, t: re.search(r"\n(RDATE|EXDATE)[^:\n]*VALUE=DATE[;:]", t), MIXED),
+    ("ics", {"start", "end"}, lambda i, t: 'TZID="(UTC' in t, "ics: an Outlook display name read as a POSIX TZ"),
+    ("*", {"occurrences"}, lambda i, t: re.search(r"\nRDATE;VALUE=PERIOD:\d{8}/\d{8}\n", t), INVALID),
+    ("*", {"occurrences"}, event_without_start, INVALID),
     ("*", {"occurrences", "start", "end"}, lambda i, t: i["uid"] == "", INVALID),
 ]
 
@@ -294,6 +307,8 @@ def read_libical(helper):
         for e in events:
             if e["end"] is None and e["start"] is not None and e["start"][0] in "DFU":
                 e["end"] = tag_python(effective_end(untag(e["start"]), None, None))
+            elif e["end"] is None and e["start"] is not None and e["start"][0] == "L":
+                e["end"] = e["start"]  # a DATE-TIME alone ends when it starts, in a zone or not
         return events
     return read
 
@@ -361,15 +376,6 @@ def compare(name, model, reference_occurrences, events, report):
                 report("occurrences", uid, None, f"{len(ours)} (only calport: {missing})",
                        f"{len(theirs)} (only {name}: {extra})")
     return compared
-
-
-def inputs(root):
-    shared = os.path.normpath(os.path.join(root, "..", "shared", "corpus"))
-    files = sorted(glob.glob(os.path.join(shared, "**", "*.ics"), recursive=True))
-    files += sorted(glob.glob(os.path.join(shared, "graph", "*.json")))
-    if not files:
-        print(f"note: {shared} not found; Samples/ only", file=sys.stderr)
-    return files + sorted(glob.glob(os.path.join(root, "Samples", "*.ics")) + glob.glob(os.path.join(root, "Samples", "*.json")))
 
 
 def main():

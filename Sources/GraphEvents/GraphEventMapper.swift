@@ -38,20 +38,31 @@ public struct GraphEventMapper: Sendable {
         var decoder = GraphDecoder(location: location)
         var master = decode(object, &decoder)
         master.decodeGraphRecurrence(object, at: path, &decoder)
-        var overrides: [Event] = []
-        var overrideDiagnostics: [Diagnostic] = []
-        for (position, exception) in decoder.array("exceptionOccurrences", of: object, at: path).enumerated() {
-            var itemLocation = location
-            itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
-            let mapped = override(from: exception, of: master, location: itemLocation)
-            if let event = mapped.output { overrides.append(event) }
-            overrideDiagnostics += mapped.diagnostics
-        }
-        if !overrides.isEmpty || !master.exceptionDates.isEmpty, master.recurrenceRules.isEmpty {
+        let exceptions = decoder.array("exceptionOccurrences", of: object, at: path)
+        // Without a recurrence there is no series for an EXDATE to remove from or a RECURRENCE-ID to
+        // replace in (calcurse refuses such a file, khal cannot find the instance): the cancelled
+        // occurrences are dropped, and each exception, an occurrence someone will attend, is an event
+        // of its own, as an instance whose master is not in the input is.
+        let seriesless = master.recurrenceRules.isEmpty
+        let cancelled = decoder.array("cancelledOccurrences", of: object, at: path).count
+        if seriesless && (exceptions.count > 0 || cancelled > 0) {
             decoder.report(
                 .warning, "graph-missing-recurrence",
-                "the event has exceptions or cancelled occurrences but no recurrence (was it left out by $select?)",
+                "the event has \(exceptions.count) exceptions and \(cancelled) cancelled occurrences but no recurrence (was it left out by $select?); the cancelled occurrences are dropped and each exception is kept as a single event",
                 at: path)
+        }
+        var overrides: [Event] = []
+        var overrideDiagnostics: [Diagnostic] = []
+        for (position, exception) in exceptions.enumerated() {
+            var itemLocation = location
+            itemLocation.jsonPath = "\(path).exceptionOccurrences[\(position)]"
+            if seriesless {
+                overrideDiagnostics += events(from: exception, location: itemLocation) { overrides.append($0) }
+            } else {
+                let mapped = override(from: exception, of: master, location: itemLocation)
+                if let event = mapped.output { overrides.append(event) }
+                overrideDiagnostics += mapped.diagnostics
+            }
         }
         // Without a start the master is left out; its exceptions, which need its start, were too.
         // Moved, not copied: an event is a few dozen references to retain and release.

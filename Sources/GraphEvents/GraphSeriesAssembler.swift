@@ -46,7 +46,8 @@ struct GraphSeriesAssembler {
     }
 
     private mutating func mapInstance(_ item: GraphInputItem, master: Event?, _ each: (GraphEventRecord) -> Void) {
-        if let master {
+        // A master without a recurrence has no series to hold an override (see `events(from:)`).
+        if let master, !master.recurrenceRules.isEmpty {
             guard item.type?.isString("exception") == true else { return }
             let mapping = mapper.override(from: item.object, of: master, location: item.location)
             diagnostics += mapping.diagnostics
@@ -60,7 +61,8 @@ struct GraphSeriesAssembler {
         diagnostics.append(
             Diagnostic(
                 .note, code: "graph-instance-without-master",
-                message: "an instance whose series master is not in the input is kept as a single event",
+                message:
+                    "an instance whose series master is not in the input, or has no recurrence, is kept as a single event",
                 location: item.location, uid: item.object["id"]?.stringValue))
     }
 

@@ -10,12 +10,15 @@ extension DecodingContext {
         let plain = line.parameters.isEmpty
         let value = line.parameter("VALUE")?.uppercased()
         switch line.name {
-        case "VERSION" where plain:
+        case "VERSION":
             if line.value != "2.0" {
                 report(
                     .warning, "version", "VERSION is '\(line.value)', not 2.0; read as iCalendar 2.0", line: line.line)
             }
-        case "PRODID" where plain: set(&document.productID, line)
+            reportParametersDropped(line)
+        case "PRODID":
+            set(&document.productID, line)
+            reportParametersDropped(line)
         case "METHOD" where plain: set(&document.method, line)
         case "NAME" where plain, "X-WR-CALNAME" where plain:
             adopt(TextCodec.unescape(line.value), \.name, line, document: &document)
@@ -31,6 +34,16 @@ extension DecodingContext {
             adopt(line.value, \.sourceURL, line, document: &document)
         default: document.extraProperties.append(ExtraProperty(line))
         }
+    }
+
+    /// VERSION and PRODID are written once, as calport writes them (RFC 5545 §3.6 allows one of
+    /// each): parameters on them cannot be kept, and kept as an extra property they made a second one.
+    private mutating func reportParametersDropped(_ line: ContentLine) {
+        guard !line.parameters.isEmpty else { return }
+        let names = line.parameters.map(\.name).joined(separator: ", ")
+        report(
+            .warning, "parameters-dropped",
+            "parameters \(names) of \(line.name) dropped; calport writes one \(line.name) of its own", line: line.line)
     }
 
     /// A calendar property RFC 5545 allows once; a second calendar in the same file may repeat it.

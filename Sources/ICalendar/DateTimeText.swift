@@ -130,3 +130,39 @@ enum DurationText {
         field(seconds, "S")
     }
 }
+
+extension DurationText {
+    /// The last day an iCalendar DATE can name (RFC 5545 §3.3.4: four-digit years).
+    static let lastWritableDate = CalendarDate(year: 9999, month: 12, day: 31)
+
+    /// The span of the years iCalendar dates can name, 0000 to 9999, in seconds: no event lasts longer.
+    static let longestWritable = 10_000 * 366 * 86_400
+
+    /// Whether a DURATION value's text adds up to more than `limit` seconds, counted without
+    /// overflow, whatever else is wrong with it (libical decides that).
+    static func isLonger(_ text: String, thanSeconds limit: Int) -> Bool {
+        var number = 0
+        var total = 0
+        for byte in text.utf8 {
+            if (0x30...0x39).contains(byte) {
+                let (times, overflowed) = number.multipliedReportingOverflow(by: 10)
+                number = times + Int(byte - 0x30)
+                if overflowed || number > limit { return true }
+                continue
+            }
+            let seconds: Int
+            switch byte {
+            case UInt8(ascii: "W"): seconds = 604_800
+            case UInt8(ascii: "D"): seconds = 86_400
+            case UInt8(ascii: "H"): seconds = 3_600
+            case UInt8(ascii: "M"): seconds = 60
+            case UInt8(ascii: "S"): seconds = 1
+            default: continue
+            }
+            total += number * seconds
+            number = 0
+            if total > limit { return true }
+        }
+        return false
+    }
+}

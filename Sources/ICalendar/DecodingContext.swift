@@ -20,8 +20,26 @@ struct DecodingContext {
     /// Name resolutions already made: a calendar uses few zones, many times.
     var resolvedNames: [String: TimeZoneReference] = [:]
 
+    /// UIDs given so far to events without one, so that two events alike in every line get two.
+    var derivedUIDs: Set<String> = []
+
     init(file: String?) {
         self.file = file
+    }
+
+    /// A stable UID for a component without one, from its lines as calport writes them: the same
+    /// file gives the same UIDs from run to run; the second of two identical events gets `-2`.
+    mutating func derivedUID(for component: ContentComponent) -> String {
+        var writer = ContentWriter()
+        writer.write(component)
+        let base = DerivedIdentifier.uid(content: String(decoding: writer.bytes, as: UTF8.self))
+        var uid = base
+        var count = 1
+        while !derivedUIDs.insert(uid).inserted {
+            count += 1
+            uid = "\(base)-\(count)"
+        }
+        return uid
     }
 
     mutating func report(_ severity: Severity, _ code: String, _ message: String, line: Int?) {
@@ -83,7 +101,27 @@ struct DecodingContext {
         return match
     }
 
-    mutating func duration(_ line: ContentLine) -> EventDuration? {
+    /// A DURATION value; nil (and an error) when invalid. One longer than the years iCalendar can
+    /// write (RFC 5545 §3.3.4: 0000 to 9999) is checked before libical reads it, whose 32-bit fields
+    /// wrap it silently (`P999999999999999999W` read as `P1410065407W`): from `start` (an event's
+    /// DTSTART) it is clamped, with a warning, to end on 9999-12-31; without one it is refused.
+    mutating func duration(_ line: ContentLine, from start: CalendarTime? = nil) -> EventDuration? {
+        if DurationText.isLonger(line.value, thanSeconds: DurationText.longestWritable) {
+            guard let start, !line.value.hasPrefix("-") else {
+                report(
+                    .error, "duration-out-of-range",
+                    "\(line.name) '\(line.value)' is longer than the 10,000 years iCalendar dates span", line: line.line
+                )
+                return nil
+            }
+            let clamped = EventDuration(
+                nominalDays: DurationText.lastWritableDate.daysSinceEpoch - start.date.daysSinceEpoch)
+            report(
+                .warning, "duration-out-of-range",
+                "\(line.name) '\(line.value)' ends after 9999-12-31, the last date iCalendar can write; clamped to \(DurationText.format(clamped))",
+                line: line.line)
+            return clamped
+        }
         guard let duration = Libical.parseDuration(line.value) else {
             report(.error, "invalid-value", "\(line.name) '\(line.value)' is not a valid DURATION", line: line.line)
             return nil

@@ -35,13 +35,21 @@ struct EncodingContext {
             return timeLine("RDATE", time)
         case .period(let start, let end):
             return ContentLine(
-                name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
+                name: "RDATE", parameters: periodParameters(start),
                 value: "\(DateTimeText.format(start))/\(DateTimeText.format(end))")
         case .periodWithDuration(let start, let duration):
             return ContentLine(
-                name: "RDATE", parameters: [Parameter("VALUE", "PERIOD")] + timeParameters(start),
+                name: "RDATE", parameters: periodParameters(start),
                 value: "\(DateTimeText.format(start))/\(DurationText.format(duration))")
         }
+    }
+
+    /// VALUE=PERIOD and the start's TZID. A period read with dates (`19970101/19970102`, which
+    /// RFC 5545 §3.3.9 does not allow) is written back as read: its VALUE=DATE beside VALUE=PERIOD
+    /// made the parameter appear twice, and libical then drops the whole RDATE.
+    private func periodParameters(_ start: CalendarTime) -> [Parameter] {
+        guard case .zoned(_, let zone) = start else { return [Parameter("VALUE", "PERIOD")] }
+        return [Parameter("VALUE", "PERIOD"), Parameter("TZID", zone.name)]
     }
 }
 

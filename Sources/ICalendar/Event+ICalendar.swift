@@ -18,12 +18,16 @@ extension Event {
     /// Reads a VEVENT; nil when a property that decides when the event happens is invalid (the
     /// error is in `context.diagnostics`).
     init?(component: ContentComponent, context: inout DecodingContext) {
-        let uid = Event.uid(of: component)
-        self.init(uid: uid)
-        context.uid = uid.isEmpty ? nil : uid
+        var uid = Event.uid(of: component)
         if uid.isEmpty {
-            context.report(.warning, "missing-uid", "VEVENT has no UID", line: component.line)
+            // RFC 5545 requires a UID, and a CalDAV server refuses an event without one.
+            uid = context.derivedUID(for: component)
+            context.report(
+                .warning, "missing-uid", "VEVENT has no UID; written with \(uid), derived from its content",
+                line: component.line)
         }
+        self.init(uid: uid)
+        context.uid = uid
         // DTSTART first: RRULE's UNTIL reads its form from it.
         let startIndex = component.properties.firstIndex { $0.name == "DTSTART" }
         if let startIndex {
@@ -107,7 +111,7 @@ extension Event {
             guard let time = context.time(line) else { return false }
             end = .end(time)
         case "DURATION":
-            guard let duration = context.duration(line) else { return false }
+            guard let duration = context.duration(line, from: start) else { return false }
             end = .duration(duration)
         case "LOCATION", "X-CALPORT-LOCATION":
             var location = Location(line: line)

@@ -14,8 +14,10 @@ public struct ICalendarSerializer: Sendable {
         return writer.bytes
     }
 
-    /// A whole calendar; zones the events use without a VTIMEZONE get one built from tzdata.
+    /// A whole calendar; zones the events use without a VTIMEZONE get one built from tzdata, under
+    /// their IANA id (`ZoneNaming`).
     public func serialize(_ document: CalendarDocument) -> [UInt8] {
+        let document = ZoneNaming.naming(document)
         let encoder = EncodingContext()
         var writer = ContentWriter()
         writer.writeHeader(document)

@@ -10,6 +10,7 @@ public struct ICalendarStreamWriter: ~Copyable {
     private var writer = ContentWriter()
     private var coverage = TimeZoneCoverage()
     private let encoder = EncodingContext()
+    private var naming = ZoneNaming()
     /// How much output is collected before it is handed to the sink: small enough to stay in the
     /// processor's cache and to need few fresh pages (each first touch of a page is a fault, some
     /// microseconds on a virtual machine), large enough that writes are few.
@@ -39,6 +40,7 @@ public struct ICalendarStreamWriter: ~Copyable {
         case .timeZone(let zone):
             writeHeader(header)
             coverage.define(zone.identifier)
+            naming.defined.insert(zone.identifier)
             writer.write(zone.contentComponent(encoder))
         case .other(let component):
             writeHeader(header)
@@ -51,6 +53,7 @@ public struct ICalendarStreamWriter: ~Copyable {
     /// dozen references to retain and release); the header first if it has not been written.
     public mutating func write(_ event: Event, header: CalendarDocument) {
         writeHeader(header)
+        let event = naming.naming(event)
         coverage.note(event)
         event.write(to: &writer, encoder)
         if writer.count >= Self.chunkSize { flush() }

@@ -101,20 +101,43 @@ import Testing
         #expect(delta.nextLink == "https://graph.microsoft.com/v1.0/me/calendarView/delta?$skiptoken={_skipToken_}")
     }
 
-    @Test func exceptionAndCancelledOccurrencesOfAMaster() throws {
+    @Test func exceptionAndCancelledOccurrencesOfAMasterWithoutRecurrence() throws {
         // beta-event-get.response-4: a daily stand-up at 11:30 UTC; $select left out `recurrence`.
+        // Without a rule there is no series: EXDATEs and a RECURRENCE-ID on a non-recurring master
+        // made calcurse refuse the file and khal report "excluded instance not found". The cancelled
+        // occurrences are dropped, the exception is an event of its own (its own id as UID).
         guard let result = Corpus.read("beta-event-get.response-4.json") else { return }
         #expect(result.events.count == 2)
         let master = result.events[0]
         #expect(master.summary == "Daily stand-up")
         #expect(master.start == utc(2020, 4, 23, 11, 30))
-        #expect(master.exceptionDates == [utc(2020, 4, 30, 11, 30), utc(2020, 5, 7, 11, 30), utc(2020, 5, 14, 11, 30)])
-        let override = result.events[1]
-        #expect(override.uid == master.uid)
-        #expect(override.summary == "SM update 24")  // written "Subject" in the doc
-        #expect(override.recurrenceID == RecurrenceIdentifier(time: utc(2020, 5, 21, 11, 30)))
-        #expect(override.start == utc(2020, 5, 21, 11, 30))
+        #expect(master.exceptionDates == [] && !master.isRecurring)
+        let exception = result.events[1]
+        #expect(exception.uid == "AAMkADM0ZGRhMjdjLTA==")
+        #expect(exception.summary == "SM update 24")  // written "Subject" in the doc
+        #expect(exception.recurrenceID == nil)
+        #expect(exception.start == utc(2020, 5, 21, 11, 30))
         #expect(result.diagnostics.map(\.code) == ["graph-missing-recurrence"])
+        #expect(result.diagnostics.first?.message.contains("1 exceptions and 3 cancelled occurrences") == true)
+    }
+
+    @Test func anInstanceOfAMasterWithoutRecurrenceIsASingleEvent() throws {
+        let result = readGraph(
+            """
+            {"value": [
+              {"id": "M", "type": "seriesMaster", "subject": "Stand-up",
+               "start": {"dateTime": "2020-04-23T11:30:00", "timeZone": "UTC"},
+               "end": {"dateTime": "2020-04-23T12:00:00", "timeZone": "UTC"}},
+              {"id": "X", "type": "exception", "seriesMasterId": "M", "subject": "Moved",
+               "originalStart": "2020-04-30T11:30:00Z",
+               "start": {"dateTime": "2020-04-30T15:00:00", "timeZone": "UTC"},
+               "end": {"dateTime": "2020-04-30T15:30:00", "timeZone": "UTC"}}
+            ]}
+            """)
+        #expect(result.events.map(\.uid) == ["M", "X"])
+        #expect(result.events.allSatisfy { $0.recurrenceID == nil && $0.exceptionDates.isEmpty })
+        #expect(result.events[1].start == utc(2020, 4, 30, 15))
+        #expect(result.diagnostics.map(\.code).contains("graph-instance-without-master"))
     }
 
     @Test func instancesWithoutTheirMasterStaySingleEvents() throws {

@@ -31,10 +31,11 @@ extension Event {
     }
 
     /// `OID.<series id>.<yyyy-MM-dd>` entries: the occurrence on that date at the series' time.
+    /// Without a recurrence there is nothing for an EXDATE to remove (the mapper says so).
     private mutating func decodeGraphCancelledOccurrences(
         _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
-        guard let start else { return }
+        guard let start, !recurrenceRules.isEmpty else { return }
         for (position, value) in decoder.array("cancelledOccurrences", of: object, at: path()).enumerated() {
             if let text = value.stringValue, let date = GraphDateTime.parseDate(String(text.suffix(10))) {
                 exceptionDates.append(

@@ -31,6 +31,7 @@ public struct ICalendarValidator: Sendable {
             }
         }
         checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
+        checks.checkStarts(hasMethod: calendarLines.contains { $0.name == "METHOD" })
         // Reading warns of DTEND with DURATION; the check below reports it as the error it is.
         let read = parsed.diagnostics.filter { $0.code != "dtend-and-duration" }
         let diagnostics = (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
@@ -41,11 +42,17 @@ public struct ICalendarValidator: Sendable {
 private struct Checks {
     var file: String?
     var diagnostics: [Diagnostic] = []
+    /// VEVENTs without DTSTART, an error unless the calendar has a METHOD (known only at the end).
+    var eventsWithoutStart: [(line: Int, uid: String?)] = []
 
     mutating func check(_ component: ContentComponent) {
         let uid = component.properties.first { $0.name == "UID" }?.value
         if let rules = ComponentRules.table[component.name] {
             checkProperties(component, rules: rules, uid: uid)
+        }
+        checkParameters(component, uid: uid)
+        if component.name == "VEVENT" && !component.properties.contains(where: { $0.name == "DTSTART" }) {
+            eventsWithoutStart.append((component.line, uid))
         }
         switch component.name {
         case "VEVENT": checkEventTiming(component, uid: uid)
@@ -71,6 +78,28 @@ private struct Checks {
             }
             if !rules.allowed.contains(line.name) && ComponentRules.ownedElsewhere.contains(line.name) {
                 report(.error, "misplaced-property", "\(line.name) is not allowed in \(component.name)", line.line, uid)
+            }
+        }
+    }
+
+    /// RFC 5545 §3.6.1: DTSTART is required in a VEVENT when the calendar has no METHOD.
+    mutating func checkStarts(hasMethod: Bool) {
+        guard !hasMethod else { return }
+        for (line, uid) in eventsWithoutStart {
+            report(
+                .error, "missing-property", "VEVENT has no DTSTART, which RFC 5545 requires without a METHOD", line,
+                uid)
+        }
+    }
+
+    /// A parameter given twice on one property (`RDATE;VALUE=PERIOD;VALUE=DATE`): RFC 5545 §3.2 gives
+    /// each parameter one value list, and libical drops such a property.
+    private mutating func checkParameters(_ component: ContentComponent, uid: String?) {
+        for line in component.properties {
+            var seen: Set<String> = []
+            for parameter in line.parameters where !seen.insert(parameter.name.uppercased()).inserted {
+                report(
+                    .error, "repeated-parameter", "\(parameter.name) appears twice on \(line.name)", line.line, uid)
             }
         }
     }

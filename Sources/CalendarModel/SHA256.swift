@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4), for identifiers derived from UIDs; Linux has no CryptoKit and we take no
+/// SHA-256 (FIPS 180-4), for identifiers derived from content; Linux has no CryptoKit and we take no
 /// packages.
 enum SHA256 {
     /// The 32-byte digest of `message`.

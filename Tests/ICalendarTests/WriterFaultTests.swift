@@ -1,0 +1,125 @@
+import CalendarModel
+import Testing
+
+@testable import ICalendar
+
+// What calport once wrote that real readers refuse (docs/interop.md, "Real readers"): each fixed
+// fault, with the reader that showed it.
+
+/// The output's unfolded lines for `input`, and what reading the input reported.
+private func converted(_ input: [UInt8]) -> (lines: [String], diagnostics: [Diagnostic]) {
+    let parsed = parse(input)
+    return (unfoldedLines(serialize(parsed.document)), parsed.diagnostics)
+}
+
+@Test func versionAndProductIDWithParametersAreWrittenOnce() throws {
+    // Radicale: "cannot contain more than 1 VERSION"; RFC 5545 §3.6 allows one VERSION and one PRODID.
+    let input = ics([
+        "BEGIN:VCALENDAR", "VERSION;X-BLA=1:2.0", "PRODID;X-KIND=test:-//vendor//app//EN", "BEGIN:VEVENT",
+        "UID:v", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let (lines, diagnostics) = converted(input)
+    #expect(lines.filter { $0.hasPrefix("VERSION") } == ["VERSION:2.0"])
+    #expect(lines.filter { $0.hasPrefix("PRODID") } == ["PRODID:-//vendor//app//EN"])
+    #expect(diagnostics.filter { $0.code == "parameters-dropped" }.map(\.location.line) == [2, 3])
+    let output = ics(lines)
+    #expect(ICalendarValidator().validate(output).filter { $0.severity == .error } == [])
+}
+
+@Test func aPeriodReadWithDatesIsWrittenWithValueOnce() throws {
+    // `RDATE;VALUE=PERIOD:19970101/19970102` was written `;VALUE=PERIOD;VALUE=DATE:`, which libical
+    // drops whole (RFC 5545 §3.2: a parameter once). It is written back as it was read.
+    let input = calendar(event: [
+        "UID:1", "DTSTAMP:19970101T000000Z", "DTSTART:19970101T180000Z", "RDATE;VALUE=PERIOD:19970101/19970102",
+    ])
+    let (lines, _) = converted(input)
+    #expect(lines.filter { $0.hasPrefix("RDATE") } == ["RDATE;VALUE=PERIOD:19970101/19970102"])
+    let complaints = try #require(Libical.parserComplaints(lines.joined(separator: "\r\n") + "\r\n"))
+    #expect(complaints.isEmpty, "\(complaints)")
+}
+
+@Test func aZonedPeriodKeepsItsTZID() throws {
+    let input = calendar(event: [
+        "UID:1", "DTSTAMP:20261201T000000Z", "DTSTART;TZID=Europe/Berlin:20261201T090000",
+        "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20261203T090000/PT1H",
+    ])
+    let (lines, _) = converted(input)
+    #expect(lines.filter { $0.hasPrefix("RDATE") } == ["RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20261203T090000/PT1H"])
+}
+
+@Test func theValidatorReportsAParameterGivenTwice() {
+    let input = calendar(event: [
+        "UID:1", "DTSTAMP:19970101T000000Z", "DTSTART:19970101T180000Z",
+        "RDATE;VALUE=PERIOD;VALUE=DATE:19970101/19970102",
+    ])
+    let repeated = ICalendarValidator().validate(input).filter { $0.code == "repeated-parameter" }
+    #expect(repeated.map(\.severity) == [.error])
+    #expect(repeated.first?.location.line == 8)
+}
+
+@Test func theValidatorWantsDTSTARTOnlyWithoutAMethod() {
+    let event = ["BEGIN:VEVENT", "UID:1", "DTSTAMP:20261201T000000Z", "SUMMARY:when?", "END:VEVENT"]
+    let plain = ics(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + event + ["END:VCALENDAR"])
+    let cancel = ics(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "METHOD:CANCEL"] + event + ["END:VCALENDAR"])
+    // RFC 5545 §3.6.1: "dtstart ... REQUIRED if the component appears in an iCalendar object that
+    // doesn't specify the METHOD property".
+    let message = "VEVENT has no DTSTART, which RFC 5545 requires without a METHOD"
+    #expect(ICalendarValidator().validate(plain).filter { $0.message == message }.count == 1)
+    #expect(ICalendarValidator().validate(cancel).filter { $0.message == message }.isEmpty)
+}
+
+@Test func aDurationPastTheYear9999IsClampedWithAWarning() throws {
+    // libical keeps each DURATION field in 32 bits: P999999999999999999W came back as P1410065407W,
+    // silently. From 2024-01-01 the last writable day, 9999-12-31, is 2,913,173 days on
+    // (Python: (date(9999, 12, 31) - date(2024, 1, 1)).days).
+    let input = calendar(event: [
+        "UID:d", "DTSTAMP:20240101T000000Z", "DTSTART:20240101T000000Z", "DURATION:P999999999999999999W",
+    ])
+    let (lines, diagnostics) = converted(input)
+    #expect(lines.contains("DURATION:P2913173D"))
+    let warning = try #require(diagnostics.first { $0.code == "duration-out-of-range" })
+    #expect(warning.severity == .warning && warning.location.line == 8)
+}
+
+@Test func aDurationWithinTheYearsIsReadAsWritten() throws {
+    let input = calendar(event: [
+        "UID:d", "DTSTAMP:20240101T000000Z", "DTSTART:20240101T000000Z", "DURATION:P5200W",
+    ])
+    let (lines, diagnostics) = converted(input)
+    #expect(lines.contains("DURATION:P5200W"))
+    #expect(!diagnostics.contains { $0.code == "duration-out-of-range" })
+}
+
+@Test func anAlarmDurationBeyondAnyCalendarIsRefused() throws {
+    let input = calendar(event: [
+        "UID:a", "DTSTAMP:20240101T000000Z", "DTSTART:20240101T090000Z", "BEGIN:VALARM", "ACTION:DISPLAY",
+        "DESCRIPTION:x", "TRIGGER:-PT99999999999999999999M", "END:VALARM",
+    ])
+    let (lines, diagnostics) = converted(input)
+    #expect(!lines.contains { $0.hasPrefix("TRIGGER") })
+    #expect(diagnostics.contains { $0.code == "duration-out-of-range" && $0.severity == .error })
+}
+
+@Test func aVEventWithoutUIDGetsAStableOneDerivedFromItsContent() throws {
+    // RFC 5545 §3.8.4.7 requires UID; Radicale refuses a calendar object without one.
+    let input = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+        "BEGIN:VEVENT", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:One", "END:VEVENT",
+        "BEGIN:VEVENT", "DTSTAMP:20260101T000000Z", "DTSTART:20260106T100000Z", "SUMMARY:Two", "END:VEVENT",
+        "BEGIN:VEVENT", "DTSTAMP:20260101T000000Z", "DTSTART:20260106T100000Z", "SUMMARY:Two", "END:VEVENT",
+        "END:VCALENDAR",
+    ])
+    let (lines, diagnostics) = converted(input)
+    let uids = lines.filter { $0.hasPrefix("UID:") }
+    #expect(uids.count == 3 && Set(uids).count == 3, "\(uids)")
+    #expect(uids.allSatisfy { $0.hasPrefix("UID:calport-") })
+    // Two events alike in every line are still two events.
+    #expect(uids[2] == uids[1] + "-2")
+    #expect(converted(input).lines == lines)
+    let notes = diagnostics.filter { $0.code == "missing-uid" }
+    #expect(notes.map(\.severity) == [.warning, .warning, .warning])
+    #expect(notes.map(\.location.line) == [4, 9, 14])
+    // Another summary, another UID.
+    let other = converted(calendar(event: ["DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:Uno"]))
+    #expect(!other.lines.contains(uids[0]))
+}
