@@ -57,7 +57,9 @@ public struct CalendarExporter: Sendable {
             "Prefer": "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"\(request.bodyContentType)\""
         ]
         let calendar = request.calendarID.map { "/me/calendars/\($0.urlComponentEncoded)" } ?? "/me"
-        let query = "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)"
+        let query =
+            "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
+            + ImportedIdentity.expandQuery
         let occurrences = try await GraphPager(client: client).all(
             client.endpoints.graph(calendar + "/calendarView", query: query), headers: headers)
         let values = request.instances ? occurrences : try await seriesView(of: occurrences, headers: headers)
@@ -65,7 +67,8 @@ public struct CalendarExporter: Sendable {
         var events: [Event] = []
         var diagnostics: [Diagnostic] = []
         for (position, value) in values.enumerated() {
-            let mapping = mapper.events(from: value, location: SourceLocation(jsonPath: "$.value[\(position)]"))
+            let mapping = mapper.events(
+                from: ImportedIdentity.restore(value), location: SourceLocation(jsonPath: "$.value[\(position)]"))
             events += mapping.output
             diagnostics += mapping.diagnostics
         }
@@ -97,9 +100,16 @@ public struct CalendarExporter: Sendable {
             for masterID in seen {
                 group.addTask {
                     let url = client.endpoints.graph(
-                        "/me/events/\(masterID.urlComponentEncoded)", query: "$expand=exceptionOccurrences")
+                        "/me/events/\(masterID.urlComponentEncoded)",
+                        query: "$expand=exceptionOccurrences,"
+                            + ImportedIdentity.expandQuery.dropFirst("$expand=".count))
                     do throws(GraphServiceError) {
-                        return (masterID, .success(try await client.json("GET", url, headers: headers)))
+                        let master = try await client.json("GET", url, headers: headers)
+                        return (
+                            masterID,
+                            .success(
+                                try await ImportedIdentity.withExceptionProperties(master, client, headers: headers))
+                        )
                     } catch {
                         return (masterID, .failure(error))
                     }

@@ -79,8 +79,9 @@ struct BatchCreator: Sendable {
             let body = response["body"]
             switch status {
             case 201: done[item.key] = ItemResult(outcome: .created, id: body?["id"]?.stringValue)
-            // A POST answered 200 found an event with the same transactionId instead of making one.
-            case 200: done[item.key] = ItemResult(outcome: .alreadyPresent, id: body?["id"]?.stringValue)
+            // A repeated transactionId (a retry of a POST whose answer was lost) gives the event the
+            // first POST made, whether Graph answers 201 or 200: this run made it either way.
+            case 200: done[item.key] = ItemResult(outcome: .created, id: body?["id"]?.stringValue)
             case let status where retry.isRetryable(status: status):
                 again.append(item)
                 let header = response["headers"]?.objectValue?.members.first { $0.key.lowercased() == "retry-after" }?

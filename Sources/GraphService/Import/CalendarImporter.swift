@@ -1,25 +1,48 @@
+import Foundation
 import GraphEvents
 
-/// Imports planned events into a calendar without duplicates: creates in `$batch`es, then each
-/// series' overrides and cancellations, recording progress in the journal so a rerun resumes.
+/// What an import may do beyond creating: how it treats participants, whether it deletes what
+/// left the input, and whether it overwrites events edited in the calendar.
+public struct ImportOptions: Sendable, Hashable {
+    public var participants: ParticipantPolicy
+    /// Delete the events that carry a source's identity but are gone from its input.
+    public var prune: Bool
+    /// Overwrite events edited in the calendar since the last import, and newer versions.
+    public var force: Bool
+
+    public init(participants: ParticipantPolicy = ParticipantPolicy(), prune: Bool = false, force: Bool = false) {
+        self.participants = participants
+        self.prune = prune
+        self.force = force
+    }
+}
+
+/// Imports sources into a calendar as an upsert: finds what each source already has there (by
+/// calport's extended properties), creates what is new in `$batch`es, PATCHes what changed,
+/// leaves what is unchanged, deletes what is cancelled (or, with `prune`, gone), then applies each
+/// series' overrides and cancellations. The journal makes a rerun faster; correctness does not
+/// depend on it.
 public struct CalendarImporter: Sendable {
     public var client: GraphClient
     /// A calendar id; nil for the default calendar.
     public var calendarID: String?
     public var retry: RetryPolicy
-    /// Where progress is recorded and resumed from; nil for none (transactionIds still prevent duplicates).
+    /// Where progress is recorded and resumed from; nil for none.
     public var journalPath: String?
-    /// Told after each batch or series, with items done so far and in all.
+    public var options: ImportOptions
+    /// Told after each step, with items done so far and in all.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
 
     public init(
         client: GraphClient, calendarID: String? = nil, retry: RetryPolicy = RetryPolicy(), journalPath: String? = nil,
+        options: ImportOptions = ImportOptions(),
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) {
         self.client = client
         self.calendarID = calendarID
         self.retry = retry
         self.journalPath = journalPath
+        self.options = options
         self.progress = progress
     }
 
@@ -28,70 +51,194 @@ public struct CalendarImporter: Sendable {
         calendarID.map { "/me/calendars/\($0.urlComponentEncoded)/events" } ?? "/me/events"
     }
 
-    /// The `$batch` bodies a run would POST for the plan's creates, for `--dry-run`.
-    public func batchBodies(for plan: ImportPlan) -> [JSONValue] {
-        let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: nil)
-        return stride(from: 0, to: plan.creates.count, by: BatchCreator.maximumBatchSize).map { start in
-            creator.batchBody(
-                Array(plan.creates[start..<min(start + BatchCreator.maximumBatchSize, plan.creates.count)]))
+    /// What a run will do, decided before anything is sent.
+    public struct Preparation: Sendable {
+        var steps: [(unit: ImportUnit, step: ImportStep)]
+        var prunes: [(source: String, target: TargetEvent)]
+        var conflicts: [ImportResult]
+        var mailboxDomain: String?
+
+        /// The invitations Graph will send (only with `--attendees invite`).
+        public var mail: MailSummary {
+            var mail = MailSummary()
+            mail.mailboxDomain = mailboxDomain
+            for (unit, step) in steps {
+                switch step {
+                case .create, .resume:
+                    mail.invite(ParticipantPolicy.addresses(unit.deferredAttendees ?? unit.body["attendees"]))
+                default: break
+                }
+            }
+            return mail
         }
     }
 
-    /// Runs the plan and reports every item's outcome. Only a journal that cannot be opened throws.
-    public func run(_ plan: ImportPlan) async throws(GraphServiceError) -> ImportReport {
+    /// Decides every item's step. With `lookUp` false (a dry run without sign-in), the calendar is
+    /// taken to hold nothing of these sources. A listing Graph refuses (a 400 to the filter, say)
+    /// throws, with Graph's message, before anything is created.
+    public func prepare(_ sources: [ImportSource], lookUp: Bool = true) async throws(GraphServiceError) -> Preparation {
+        let listing = SourceListing(client: client, eventsPath: eventsPath)
+        var preparation = Preparation(steps: [], prunes: [], conflicts: [], mailboxDomain: nil)
+        if lookUp && options.participants.attendees == .invite {
+            let me = try await client.json("GET", client.endpoints.graph("/me"))
+            let address = me["mail"]?.stringValue ?? me["userPrincipalName"]?.stringValue
+            preparation.mailboxDomain = address?.split(separator: "@").last.map { $0.lowercased() }
+        }
+        for source in sources {
+            let targets = lookUp ? try await listing.events(of: source.name) : [:]
+            let (units, conflicts) = ImportUnit.units(
+                of: source, calendar: calendarID ?? "default", policy: options.participants)
+            preparation.conflicts += conflicts
+            var seen: Set<String> = []
+            for unit in units {
+                seen.insert(unit.uid)
+                preparation.steps.append(
+                    (unit, ImportStep.decide(unit, target: targets[unit.uid], force: options.force)))
+            }
+            if options.prune {
+                for (uid, target) in targets where !seen.contains(uid) {
+                    preparation.prunes.append((source.name, target))
+                }
+            }
+        }
+        return preparation
+    }
+
+    /// The requests a run would send, as JSON, for `--dry-run`.
+    public func requests(for preparation: Preparation) -> JSONValue {
+        let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: nil)
+        let creates = preparation.steps.compactMap { entry -> PlannedItem? in
+            guard case .create = entry.step else { return nil }
+            return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
+        }
+        var requests: [JSONValue] = stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
+            let batch = Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
+            return ["method": "POST", "url": "/$batch", "body": creator.batchBody(batch)]
+        }
+        func event(_ id: String) -> JSONValue { .string("/me/events/\(id)") }
+        for (unit, step) in preparation.steps {
+            var seriesID: String?
+            switch step {
+            case .create: seriesID = "{\(unit.uid)}"
+            case .update(let id):
+                requests.append(["method": "PATCH", "url": event(id), "body": .object(unit.updateBody)])
+                seriesID = id
+            case .resume(let id): seriesID = id
+            case .delete(let id): requests.append(["method": "DELETE", "url": event(id)])
+            case .unchanged, .failed: break
+            }
+            guard let seriesID, unit.needsFinishing else { continue }
+            for change in unit.changes {
+                let url = JSONValue.string("/me/events/{occurrence of \(seriesID) at \(change.originalStart)}")
+                switch change.action {
+                case .update(_, _, let body): requests.append(["method": "PATCH", "url": url, "body": .object(body)])
+                case .cancel: requests.append(["method": "DELETE", "url": url])
+                case .create: break
+                }
+            }
+            requests.append(["method": "PATCH", "url": event(seriesID), "body": .object(unit.finishingBody)])
+        }
+        for (_, target) in preparation.prunes { requests.append(["method": "DELETE", "url": event(target.id)]) }
+        return .array(requests)
+    }
+
+    /// Prepares and runs. Only a journal that cannot be opened, or a listing Graph refuses, throws.
+    public func run(_ sources: [ImportSource]) async throws(GraphServiceError) -> ImportReport {
+        try await run(try await prepare(sources))
+    }
+
+    /// Runs what `prepare` decided and reports every item's outcome.
+    public func run(_ preparation: Preparation) async throws(GraphServiceError) -> ImportReport {
         let earlier = journalPath.map(ImportJournal.load(path:)) ?? [:]
         let journal = try journalPath.map { path throws(GraphServiceError) in try ImportJournal(path: path) }
-        var results: [String: ItemResult] = [:]
-        for (key, record) in earlier where record.outcome != "failed" {
-            results[key] = ItemResult(outcome: .alreadyPresent, id: record.id)
-        }
-        let total = plan.items.count
+        let writer = EventChanger(client: client, eventsPath: eventsPath, journal: journal)
+        let total = preparation.steps.reduce(preparation.prunes.count) { $0 + 1 + $1.unit.changes.count }
+        let tally = Tally(total: total, progress: progress)
+
+        // 1. Creates, in batches; every batch is started at once, the client's gate keeps four in flight.
         let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: journal)
-        let toCreate = plan.creates.filter { results[$0.key] == nil }
-        let batches = stride(from: 0, to: toCreate.count, by: BatchCreator.maximumBatchSize).map {
-            Array(toCreate[$0..<min($0 + BatchCreator.maximumBatchSize, toCreate.count)])
+        let creates = preparation.steps.compactMap { entry -> PlannedItem? in
+            guard case .create = entry.step else { return nil }
+            return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
         }
-        // Every batch is started at once; the client's gate keeps four requests in flight.
-        await withTaskGroup(of: [String: ItemResult].self) { group in
+        let batches = stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
+            Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
+        }
+        let created = await withTaskGroup(of: [String: ItemResult].self) { group in
             for batch in batches { group.addTask { await creator.create(batch) } }
-            for await batchResults in group {
-                results.merge(batchResults) { $1 }
-                progress(plan.items.count { results[$0.key] != nil }, total)
+            var all: [String: ItemResult] = [:]
+            for await results in group {
+                all.merge(results) { $1 }
+                tally.advance(results.count)
             }
+            return all
         }
-        let updater = SeriesUpdater(client: client, journal: journal)
-        var seriesOrder: [String] = []
-        var changesBySeries: [String: [PlannedItem]] = [:]
-        for change in plan.changes where results[change.key] == nil {
-            guard let masterKey = change.masterKey else { continue }
-            if changesBySeries[masterKey] == nil { seriesOrder.append(masterKey) }
-            changesBySeries[masterKey, default: []].append(change)
-        }
-        let masters = results
-        await withTaskGroup(of: [String: ItemResult].self) { group in
-            for masterKey in seriesOrder {
-                let changes = changesBySeries[masterKey] ?? []
-                guard let masterID = masters[masterKey]?.id else {
-                    let reason: String
-                    switch masters[masterKey]?.outcome {
-                    case nil, .failed?: reason = "its series master was not created"
-                    default: reason = "the series master's id is unknown"
-                    }
-                    results.merge(changes.map { ($0.key, ItemResult(outcome: .failed(reason: reason))) }) { $1 }
-                    continue
+
+        // 2. Updates, deletions and prunes, then each series' changes and its finishing PATCH.
+        let outcomes = await withTaskGroup(of: [String: ImportOutcome].self) { group in
+            for (unit, step) in preparation.steps {
+                let creation = created[unit.key]
+                group.addTask {
+                    let outcomes = await writer.apply(step, to: unit, created: creation, done: earlier)
+                    // A create was counted with its batch.
+                    tally.advance((step == .create ? 0 : 1) + unit.changes.count)
+                    return outcomes
                 }
-                group.addTask { await updater.apply(changes, masterID: masterID) }
             }
-            for await seriesResults in group {
-                results.merge(seriesResults) { $1 }
-                progress(plan.items.count { results[$0.key] != nil }, total)
+            for (_, target) in preparation.prunes {
+                group.addTask {
+                    let outcome = await writer.delete(target.id, key: "prune/" + target.id)
+                    tally.advance(1)
+                    return ["prune/" + target.id: outcome]
+                }
+            }
+            return await group.reduce(into: [String: ImportOutcome]()) { $0.merge($1) { $1 } }
+        }
+
+        var results = preparation.conflicts
+        var mail = MailSummary()
+        mail.mailboxDomain = preparation.mailboxDomain
+        for (unit, step) in preparation.steps {
+            let outcome = outcomes[unit.key] ?? .failed(reason: "not attempted")
+            results.append(ImportResult(key: unit.key, label: unit.item.label, outcome: outcome))
+            // A deleted series goes with its occurrences; otherwise each change shares its series' outcome.
+            if case .delete = step { continue }
+            for change in unit.changes {
+                results.append(
+                    ImportResult(
+                        key: change.key, label: change.label, outcome: outcomes[change.key] ?? outcome))
+            }
+            if let invited = outcomes[unit.key + "/invited"], invited != .unchanged {
+                mail.invite(ParticipantPolicy.addresses(unit.deferredAttendees ?? unit.body["attendees"]))
             }
         }
-        return ImportReport(
-            results: plan.items.map { item in
+        for (source, target) in preparation.prunes {
+            results.append(
                 ImportResult(
-                    key: item.key, label: item.label,
-                    outcome: results[item.key]?.outcome ?? .failed(reason: "not attempted"))
-            })
+                    key: "prune/" + target.id, label: "\(target.uid) (gone from \(source))",
+                    outcome: outcomes["prune/" + target.id] ?? .failed(reason: "not attempted")))
+        }
+        return ImportReport(results: results, mail: mail)
+    }
+}
+
+/// Counts items done and tells the progress callback; shared by concurrent tasks.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private let total: Int
+    private let progress: @Sendable (_ done: Int, _ total: Int) -> Void
+
+    init(total: Int, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void) {
+        self.total = total
+        self.progress = progress
+    }
+
+    func advance(_ count: Int) {
+        let now = lock.withLock {
+            done += count
+            return done
+        }
+        progress(min(now, total), total)
     }
 }

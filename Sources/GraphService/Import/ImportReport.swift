@@ -1,9 +1,15 @@
+import GraphEvents
+
 /// What became of one planned item.
 public enum ImportOutcome: Sendable, Hashable {
-    /// Created (or, for an occurrence, changed) by this run.
+    /// Created by this run (for an override or cancellation: applied to a series this run created).
     case created
-    /// Already there: done by an earlier run (journal), or recognised by its `transactionId`.
-    case alreadyPresent
+    /// Brought up to date by this run (for an override or cancellation: applied to a series it updated).
+    case updated
+    /// Already as the input has it: found with the same content, or done by an earlier run (journal).
+    case unchanged
+    /// Deleted by this run: cancelled in the input, or gone from it with `--prune`.
+    case deleted
     case failed(reason: String)
 }
 
@@ -12,24 +18,87 @@ public struct ImportResult: Sendable, Hashable {
     public var key: String
     public var label: String
     public var outcome: ImportOutcome
+
+    public init(key: String, label: String, outcome: ImportOutcome) {
+        self.key = key
+        self.label = label
+        self.outcome = outcome
+    }
+}
+
+/// The mail Graph sends because of an import: an invitation to each attendee of each meeting it
+/// creates (only with `--attendees invite`; Create event: "the server sends invitations to all
+/// the attendees").
+public struct MailSummary: Sendable, Hashable {
+    /// One per attendee per event.
+    public var invitations = 0
+    /// The different addresses invited.
+    public var addresses: Set<String> = []
+    /// The mailbox's domain, when known (it is read from `/me`).
+    public var mailboxDomain: String?
+
+    public init() {}
+
+    /// How many of `addresses` are outside the mailbox's domain; nil when the domain is unknown.
+    public var outsideDomain: Int? {
+        mailboxDomain.map { domain in addresses.count { !$0.hasSuffix("@" + domain.lowercased()) } }
+    }
+
+    mutating func invite(_ addresses: [String]) {
+        invitations += addresses.count
+        self.addresses.formUnion(addresses)
+    }
+
+    /// `0`, or `12 invitations to 5 addresses (2 outside example.com)`.
+    public var description: String {
+        guard invitations > 0 else { return "0" }
+        let outside = outsideDomain.map { "\($0) outside \(mailboxDomain ?? "")" } ?? "the mailbox's domain unknown"
+        return "\(invitations) invitations to \(addresses.count) addresses (\(outside))"
+    }
 }
 
 /// The final account of an import.
 public struct ImportReport: Sendable, Hashable {
     /// Each item's outcome, in plan order.
     public var results: [ImportResult]
+    public var mail: MailSummary
 
-    public init(results: [ImportResult] = []) {
+    public init(results: [ImportResult] = [], mail: MailSummary = MailSummary()) {
         self.results = results
+        self.mail = mail
     }
 
-    public var created: Int { results.filter { $0.outcome == .created }.count }
-    public var alreadyPresent: Int { results.filter { $0.outcome == .alreadyPresent }.count }
+    public var created: Int { count(.created) }
+    public var updated: Int { count(.updated) }
+    public var unchanged: Int { count(.unchanged) }
+    public var deleted: Int { count(.deleted) }
     /// The failed items with their reasons.
     public var failures: [(label: String, reason: String)] {
         results.compactMap { result in
             if case .failed(let reason) = result.outcome { return (result.label, reason) }
             return nil
         }
+    }
+
+    private func count(_ outcome: ImportOutcome) -> Int { results.count { $0.outcome == outcome } }
+
+    /// The report as JSON (`--report FILE`), with `refused` (events never sent) among the failures.
+    public func json(refused: [(label: String, reason: String)] = []) -> JSONValue {
+        let failed = (refused + failures).map { failure -> JSONValue in
+            ["event": .string(failure.label), "reason": .string(failure.reason)]
+        }
+        var mailObject = JSONObject([
+            JSONMember("invitations", .number(Double(mail.invitations))),
+            JSONMember("addresses", .number(Double(mail.addresses.count))),
+        ])
+        if let domain = mail.mailboxDomain, let outside = mail.outsideDomain {
+            mailObject["mailboxDomain"] = .string(domain)
+            mailObject["outsideDomain"] = .number(Double(outside))
+        }
+        return [
+            "created": .number(Double(created)), "updated": .number(Double(updated)),
+            "unchanged": .number(Double(unchanged)), "deleted": .number(Double(deleted)),
+            "failed": .array(failed), "mail": .object(mailObject),
+        ]
     }
 }

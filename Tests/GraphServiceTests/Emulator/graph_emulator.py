@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import hashlib
 import json
+import re
 import signal
 import socket
 import sys
@@ -169,13 +170,14 @@ class Store:
         self.next_id += 1
         stamp = format_utc(dt.datetime.now(UTC)).replace("Z", ".0000000Z")
         event = dict(body)
+        extended = take_extended(event)
         event.update({
             "id": event_id, "calendar": calendar,
             "iCalUId": "040000008200E00074C5B7101A82E008" + hashlib.sha1(event_id.encode()).hexdigest().upper(),
             "createdDateTime": stamp, "lastModifiedDateTime": stamp,
             "type": "seriesMaster" if body.get("recurrence") else "singleInstance",
             "originalStartTimeZone": body["start"]["timeZone"], "originalEndTimeZone": body["end"]["timeZone"],
-            "_exceptions": {}, "_cancelled": set(),
+            "_exceptions": {}, "_cancelled": set(), "_extended": extended, "_exception_extended": {},
         })
         self.events[event_id] = event
         if transaction:
@@ -198,10 +200,14 @@ class Store:
     def update(self, event_id, body):
         self.validate(body, creating=False)
         event, key = self.lookup(event_id)
+        body = dict(body)
+        extended = take_extended(body)
         if key is None:
             event.update(body)
+            event["_extended"].update(extended)
         else:
             event["_exceptions"].setdefault(key, {}).update(body)
+            event["_exception_extended"].setdefault(key, {}).update(extended)
         return 200, self.render(event, key)
 
     def delete(self, event_id):
@@ -322,6 +328,11 @@ class Store:
             entry = {k: v for k, v in event.items() if not k.startswith("_")}
             entry["exceptions"] = {key: value for key, value in sorted(event["_exceptions"].items())}
             entry["cancelled"] = sorted(event["_cancelled"])
+            entry["singleValueExtendedProperties"] = [
+                {"id": pid, "value": value} for pid, value in sorted(event["_extended"].values())]
+            entry["exceptionExtendedProperties"] = {
+                key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
+                for key, props in sorted(event["_exception_extended"].items())}
             events.append(entry)
         return {"events": events, "requests": self.requests, "faults": self.faults, "maxInFlight": self.max_in_flight}
 
@@ -462,16 +473,18 @@ class Handler(BaseHTTPRequestHandler):
             return 200, {"timeZone": store.args.mailbox_zone}
         if parts == ["events"] and method == "POST":
             return store.create(calendar, body)
+        if parts == ["events"] and method == "GET":
+            return 200, self.page(list_events(store, calendar, query), query)
         if parts == ["calendarView"] and method == "GET":
             start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
-            return 200, self.page(store.view(calendar, start, end, out_zone), query)
+            return 200, self.page(expand_all(store, store.view(calendar, start, end, out_zone), query), query)
         if len(parts) == 2 and parts[0] == "events":
             if method == "GET":
                 event, key = store.lookup(parts[1])
                 answer = store.render(event, key, out_zone)
                 if key is None and "exceptionOccurrences" in first(query, "$expand", ""):
                     answer["exceptionOccurrences"] = store.exceptions_of(event, out_zone)
-                return 200, answer
+                return 200, expand_extended(store, answer, query)
             if method == "PATCH":
                 return store.update(parts[1], body)
             if method == "DELETE":
@@ -574,6 +587,117 @@ class Handler(BaseHTTPRequestHandler):
                     setattr(store.args, key, value)
                 return self.send(200, {"ok": True})
         return self.send(404, {"error": "unknown control endpoint"})
+
+
+# ----- single-value extended properties
+#
+# Outlook extended properties overview (learn.microsoft.com/graph/api/resources/extended-properties-overview):
+# a single-value property's id is "{type} {guid} Name {name}", "{type} {guid} Id {id}" or
+# "{type} {proptag}"; "You cannot use the REST API to get all the extended properties of a specific
+# instance in one call", so an event is rendered without them unless $expand names them.
+# Create single-value extended property (learn.microsoft.com/graph/api/singlevaluelegacyextendedproperty-post-singlevalueextendedproperties):
+# they are set with the POST that creates an event, or with a PATCH of an existing one, in a
+# "singleValueExtendedProperties" array of {"id", "value"}; a PATCH sets the ones it names.
+# Get singleValueLegacyExtendedProperty (learn.microsoft.com/graph/api/singlevaluelegacyextendedproperty-get):
+# GET /me/events?$filter=singleValueExtendedProperties/Any(ep: ep/id eq '{id}' and ep/value eq '{v}')
+# lists the events that have it ("The response body does not include the extended property");
+# $expand=singleValueExtendedProperties($filter=id eq '{id}') includes it. "Filtering the string
+# name (Name) in the id of an extended property is case-sensitive. Filtering the value property of
+# an extended property is case-insensitive."
+
+EXTENDED_ID = re.compile(
+    r"^(Binary|Boolean|Currency|CLSID|Double|Float|Integer|Long|Object|String|SystemTime|Short)"
+    r" (\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\} (Name \S.*|Id 0x[0-9A-Fa-f]{1,4})"
+    r"|0x[0-9A-Fa-f]{8})$")
+ANY_FILTER = re.compile(
+    r"^singleValueExtendedProperties/Any\((\w+): \1/id eq '((?:[^']|'')*)' and \1/value eq '((?:[^']|'')*)'\)$")
+EXPAND_EXTENDED = re.compile(r"singleValueExtendedProperties\(\$filter=((?:[^()']|'(?:[^']|'')*')*)\)")
+EXPAND_ID = re.compile(r"^id eq '((?:[^']|'')*)'$")
+
+
+def extended_key(property_id):
+    """The id compared without regard to case, except for the string name (case-sensitive)."""
+    head, sep, name = property_id.partition(" Name ")
+    return head.lower() + sep + name
+
+
+def take_extended(body):
+    """Removes singleValueExtendedProperties from a POST or PATCH body: {key: (id, value)}."""
+    entries = body.pop("singleValueExtendedProperties", None)
+    if entries is None:
+        return {}
+    if not isinstance(entries, list):
+        raise GraphError(400, "RequestBodyRead", "singleValueExtendedProperties must be an array.")
+    found = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or \
+                not isinstance(entry.get("value"), str):
+            raise GraphError(400, "RequestBodyRead", "An extended property needs a string id and value.")
+        if not EXTENDED_ID.match(entry["id"]):
+            raise GraphError(400, "ErrorInvalidProperty", f"The extended property id '{entry['id']}' is not valid.")
+        found[extended_key(entry["id"])] = (entry["id"], entry["value"])
+    return found
+
+
+def odata_literal(text):
+    return text.replace("''", "'")
+
+
+def list_events(store, calendar, query):
+    """GET /events: series masters and single events of the calendar, optionally filtered."""
+    wanted = None
+    text = first(query, "$filter")
+    if text is not None:
+        match = ANY_FILTER.match(text.strip())
+        if not match:
+            raise GraphError(400, "ErrorInvalidUrlQueryFilter", f"The query filter '{text}' is not supported.")
+        wanted = (extended_key(odata_literal(match.group(2))), odata_literal(match.group(3)).lower())
+    found = []
+    for event in store.events.values():
+        if event["calendar"] != calendar:
+            continue
+        if wanted is not None:
+            stored = event["_extended"].get(wanted[0])
+            if stored is None or stored[1].lower() != wanted[1]:
+                continue
+        found.append(expand_extended(store, store.render(event, None), query))
+    return found
+
+
+def requested_extended(query):
+    """The extended property keys $expand asks for; None when it asks for none."""
+    expand = first(query, "$expand", "")
+    match = EXPAND_EXTENDED.search(expand)
+    if not match:
+        if "singleValueExtendedProperties" in expand:
+            raise GraphError(400, "BadRequest", "Expanding singleValueExtendedProperties needs a $filter on id.")
+        return None
+    keys = []
+    for clause in re.split(r" or ", match.group(1)):
+        clause_match = EXPAND_ID.match(clause.strip())
+        if not clause_match:
+            raise GraphError(400, "BadRequest", f"Unsupported filter on singleValueExtendedProperties: '{clause}'.")
+        keys.append(extended_key(odata_literal(clause_match.group(1))))
+    return keys
+
+
+def expand_extended(store, answer, query):
+    """answer with the singleValueExtendedProperties $expand asks for (only the ones it has)."""
+    keys = requested_extended(query)
+    if keys is None:
+        return answer
+    master_id, _, key = answer["id"].partition(".occ.")
+    event = store.events.get(master_id)
+    if event is None:
+        return answer
+    stored = event["_exception_extended"].get(key, {}) if key else event["_extended"]
+    answer["singleValueExtendedProperties"] = [
+        {"id": stored[k][0], "value": stored[k][1]} for k in keys if k in stored]
+    return answer
+
+
+def expand_all(store, answers, query):
+    return [expand_extended(store, answer, query) for answer in answers]
 
 
 def on_day(pattern, day):
