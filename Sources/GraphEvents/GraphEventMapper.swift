@@ -172,7 +172,10 @@ extension GraphDecoder {
         guard let masterStart = master.start else { return nil }
         if case .utc(let utc)? = instant("originalStart", of: object, at: path()) {
             let allDayZone = master.graphExtra(.originalStartTimeZone)
-            if let time = masterStart.sameForm(atUTC: utc, allDayZone: allDayZone) { return time }
+            // Graph gives an all-day occurrence's originalStart as a midnight in UTC — the mailbox's
+            // midnight, whatever the event's zone: its date is the nearest midnight in the series' zone.
+            let instant = masterStart.isDate ? utc.adding(seconds: 12 * 3_600) : utc
+            if let time = masterStart.sameForm(atUTC: instant, allDayZone: allDayZone) { return time }
             report(
                 .warning, "unknown-time-zone", "the series' zone is unknown; RECURRENCE-ID is written in UTC",
                 at: "\(path()).originalStart")

@@ -1,8 +1,9 @@
 import Foundation
 import GraphEvents
 
-/// Authorised JSON requests to Graph: bearer token, at most four in flight, transient failures
-/// retried, one token refresh on HTTP 401.
+/// Authorised JSON requests to Graph: bearer token, at most four operations in flight on the
+/// mailbox (a `$batch` counting the items it runs at once), transient failures retried, one token
+/// refresh on HTTP 401.
 public struct GraphClient: Sendable {
     public var endpoints: GraphEndpoints
     private let tokens: any TokenProvider
@@ -20,9 +21,11 @@ public struct GraphClient: Sendable {
         self.gate = gate
     }
 
-    /// A JSON request to `url` (absolute, e.g. an `@odata.nextLink`) and the response, whatever its status.
+    /// A JSON request to `url` (absolute, e.g. an `@odata.nextLink`) and the response, whatever its
+    /// status. `operations` is how many mailbox operations it runs at once: 1, or for a `$batch`
+    /// the items Graph runs in parallel.
     public func send(
-        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:]
+        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:], operations: Int = 1
     ) async throws(GraphServiceError) -> HTTPResponse {
         var draft = HTTPRequest(
             method: method, url: url, headers: headers.merging(["Accept": "application/json"]) { $1 })
@@ -40,18 +43,18 @@ public struct GraphClient: Sendable {
                 return request
             }
         }
-        let response = try await gate.withSlot(authorised)
+        let response = try await gate.withSlots(operations, authorised)
         guard response.status == 401 else { return response }
         // The token was refused: get a new one, once, and try again.
         _ = try await tokens.accessToken(refresh: true)
-        return try await gate.withSlot(authorised)
+        return try await gate.withSlots(operations, authorised)
     }
 
     /// The JSON object a successful request answers; an error status becomes `GraphServiceError.http`.
     public func json(
-        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:]
+        _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:], operations: Int = 1
     ) async throws(GraphServiceError) -> JSONValue {
-        let response = try await send(method, url, body: body, headers: headers)
+        let response = try await send(method, url, body: body, headers: headers, operations: operations)
         let summary = "\(method) \(url.path)"
         guard response.isSuccess else { throw GraphClient.error(summary, response.status, body: response.body) }
         if response.body.isEmpty { return .null }

@@ -80,7 +80,7 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    await gate.withSlot { () async -> Void in
+                    await gate.withSlots { () async -> Void in
                         await counter.enter()
                         try? await Task.sleep(for: .milliseconds(10))
                         await counter.leave()
@@ -90,15 +90,33 @@ import Testing
         }
         #expect(await counter.highest == 4)
     }
+
+    @Test func aBatchHoldsASlotForEachItemItRunsAtOnce() async {
+        let gate = RequestGate(limit: 4)
+        let counter = InFlightCounter()
+        await withTaskGroup(of: Void.self) { group in
+            for slots in [4, 1, 3, 2, 4, 1, 1, 1, 1, 2] {
+                group.addTask {
+                    await gate.withSlots(slots) { () async -> Void in
+                        await counter.enter(slots)
+                        try? await Task.sleep(for: .milliseconds(10))
+                        await counter.leave(slots)
+                    }
+                }
+            }
+        }
+        #expect(await counter.highest <= 4)
+        #expect(await counter.highest >= 3, "holders that fit together run together")
+    }
 }
 
 /// Counts concurrent holders and remembers the most at once.
 actor InFlightCounter {
     private var current = 0
     private(set) var highest = 0
-    func enter() {
-        current += 1
+    func enter(_ count: Int = 1) {
+        current += count
         highest = max(highest, current)
     }
-    func leave() { current -= 1 }
+    func leave(_ count: Int = 1) { current -= count }
 }

@@ -10,7 +10,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func importsFiveHundredEventsThroughFaultsAndAKill() async throws {
         let emulator = try GraphEmulator([
             "--fault-every", "3", "--faults", "429,drop-after,503,item429,drop,slow,504", "--retry-after", "1",
-            "--slow-seconds", "0.3", "--page-size", "50",
+            "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.002",
         ])
         let calport = try CalportBinary()
         let fixture = ImportFixture()
@@ -54,7 +54,8 @@ import Testing
 
         let state = try await emulator.state()
         try checkEmulator(state, against: fixture)
-        #expect((1...4).contains(state["maxInFlight"]?.numberValue ?? 0), "at most 4 requests in flight")
+        #expect((1...4).contains(state["maxOperationsInFlight"]?.numberValue ?? 0), "at most 4 operations in flight")
+        #expect(state["mailboxThrottled"]?.numberValue == 0, "never over the mailbox's concurrency limit")
 
         let exported = directory.appendingPathComponent("exported.ics")
         let export = try await calport.run(

@@ -109,10 +109,11 @@ import Testing
         let events = try await setup.events()
         #expect(events.count == 4)
         for event in events {
-            // Graph invites exactly the attendees it receives and ignores the organizer given.
+            // Graph invites exactly the attendees it receives, and makes the owner the organizer.
             #expect(event["attendees"] == nil, "\(event["subject"] ?? "")")
-            #expect(event["organizer"] == nil, "\(event["subject"] ?? "")")
+            #expect(event["organizer"]?["emailAddress"]?["address"] == "user@example.com")
         }
+        #expect(try await setup.emulator.state()["mail"]?.arrayValue == [], "Graph sent no mail")
         let standup = try #require(events.first { $0["subject"] == "Standup" })
         #expect(
             standup["body"]?["content"]?.stringValue?.hasPrefix(
@@ -176,6 +177,15 @@ import Testing
         #expect(invited["Review"] == ["ann@example.com", "cleo@example.com", "dan@partner.test"])
         #expect(invited["Weekly"] == ["ann@example.com"])
         #expect(invited["Dentist"] == [])
+        // What Graph sent: one message to each attendee of each event. A series gets its attendees
+        // in the PATCH that finishes it (after its occurrences are in place), which Graph sends
+        // them as it sends any change of a meeting (docs-contrib issues #7911, #6637).
+        let mail = try await setup.emulator.state()["mail"]?.arrayValue ?? []
+        let pairs = mail.map { "\($0["eventId"]?.stringValue ?? "") \($0["to"]?.stringValue ?? "")" }
+        #expect(mail.count == 6 && Set(pairs).count == 6, "\(mail)")
+        let singles = Set(events.filter { $0["type"] == "singleInstance" }.compactMap { $0["id"]?.stringValue })
+        #expect(
+            mail.filter { singles.contains($0["eventId"]?.stringValue ?? "") }.allSatisfy { $0["kind"] == "invitation" })
         let weekly = try #require(events.first { $0["subject"] == "Weekly" })
         #expect(weekly["exceptions"]?.objectValue?.members.count == 1)
         #expect(weekly["cancelled"]?.arrayValue == ["2027-01-20T10:00:00Z"])

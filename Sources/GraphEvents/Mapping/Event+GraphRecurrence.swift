@@ -1,15 +1,18 @@
 import CalendarModel
 
 extension Event {
-    /// `recurrence` → RRULE, with DTSTART moved to the first real occurrence and an endDate turned
-    /// into UNTIL; `cancelledOccurrences` → EXDATE.
+    /// `recurrence` → RRULE, with DTSTART in the series' zone, moved to the first real occurrence,
+    /// and an endDate turned into UNTIL; `cancelledOccurrences` → EXDATE.
     mutating func decodeGraphRecurrence(
         _ object: JSONNode, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
     ) {
         defer { decodeGraphCancelledOccurrences(object, at: path(), &decoder) }
-        guard let start, let value = decoder.object("recurrence", of: object, at: path()),
-            let recurrence = decoder.patternedRecurrence(value, at: "\(path()).recurrence", defaultStart: start.date)
+        guard let zonedStart = start, let value = decoder.object("recurrence", of: object, at: path()),
+            let recurrence = decoder.patternedRecurrence(
+                value, at: "\(path()).recurrence", defaultStart: zonedStart.date)
         else { return }
+        moveToSeriesZone(recurrence.recurrenceTimeZone ?? graphExtra(.originalStartTimeZone), at: path(), &decoder)
+        guard let start else { return }
         let first = recurrence.firstOccurrence(onOrAfter: recurrence.startDate)
         if first != start.date {
             shiftGraphTimes(byDays: first.daysSinceEpoch - start.date.daysSinceEpoch)
@@ -46,6 +49,34 @@ extension Event {
                     at: "\(path()).cancelledOccurrences[\(position)]")
             }
         }
+    }
+
+    /// Writes a series' start and end in `zoneName`, the zone its occurrences keep their clock in
+    /// (Graph's recurrenceTimeZone, else originalStartTimeZone), whatever zone they came in: a
+    /// master read without `Prefer: outlook.timezone` comes in UTC, and an RRULE on a UTC DTSTART
+    /// would move every occurrence by an hour across the series' clock changes.
+    mutating func moveToSeriesZone(
+        _ zoneName: String?, at path: @autoclosure () -> String, _ decoder: inout GraphDecoder
+    ) {
+        guard let zoneName, let start, !start.isDate else { return }
+        if case .floating = start { return }
+        let zone = TimeZoneReference(name: zoneName, ianaIdentifier: GraphZones.ianaIdentifier(forGraphName: zoneName))
+        guard zone.ianaIdentifier != nil else {
+            decoder.report(
+                .warning, "unknown-time-zone",
+                "unknown series time zone \"\(zoneName)\"; the series is written in its start's zone, and its occurrences may be an hour off after a clock change",
+                at: "\(path()).recurrence.range.recurrenceTimeZone")
+            return
+        }
+        guard start.timeZone?.ianaIdentifier != zone.ianaIdentifier, let moved = start.sameInstant(in: zone),
+            moved != start
+        else { return }
+        if case .end(let end)? = end, let movedEnd = end.sameInstant(in: zone) { self.end = .end(movedEnd) }
+        self.start = moved
+        decoder.report(
+            .note, "graph-series-zone",
+            "the series repeats in \(zoneName); its start, given in \(start.timeZone?.name ?? "UTC"), is written in that zone",
+            at: "\(path()).start")
     }
 
     /// Moves start and end by whole days, keeping their wall times.

@@ -83,7 +83,7 @@ extension PatternedRecurrence {
     }
 
     /// The occurrence in one month of a monthly or yearly pattern.
-    private func occurrence(year: Int, month: Int) -> CalendarDate {
+    func occurrence(year: Int, month: Int) -> CalendarDate {
         let length = CalendarDate.daysIn(month: month, year: year)
         if type == .absoluteMonthly || type == .absoluteYearly {
             return CalendarDate(year: year, month: month, day: min(dayOfMonth, length))
@@ -95,7 +95,7 @@ extension PatternedRecurrence {
     }
 
     /// The first day of the week holding `date`, by `firstDayOfWeek`.
-    private func weekStart(_ date: CalendarDate) -> CalendarDate {
+    func weekStart(_ date: CalendarDate) -> CalendarDate {
         let position = Weekday.allCases.firstIndex(of: date.weekday)!
         let first = Weekday.allCases.firstIndex(of: firstDayOfWeek)!
         return date.adding(days: -((position - first + 7) % 7))

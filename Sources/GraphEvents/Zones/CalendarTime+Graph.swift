@@ -41,6 +41,14 @@ extension CalendarTime {
         }
     }
 
+    /// The same instant as a wall-clock time in `zone` (UTC as `.utc`); nil for a date, or when a
+    /// zone is unknown.
+    func sameInstant(in zone: TimeZoneReference) -> CalendarTime? {
+        guard !isDate, let utc = graphUTC(), let iana = zone.ianaIdentifier else { return nil }
+        if iana == "UTC" || iana == "Etc/UTC" { return .utc(utc) }
+        return GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: iana).map { .zoned($0, zone) }
+    }
+
     /// The basic-format text of a RECURRENCE-ID for transaction ids: a date, or the UTC time.
     var transactionKey: String {
         let utc = isDate ? localDateTime : graphUTC() ?? localDateTime

@@ -13,25 +13,27 @@ public struct ExportRequest: Sendable, Hashable {
     public var timeZone: String?
     /// Flat occurrences instead of masters with overrides.
     public var instances: Bool
-    /// `text` or `html`, sent as `Prefer: outlook.body-content-type`.
-    public var bodyContentType: String
+    /// Whether to keep the Graph objects as sent (for `--format graph`); the events are always mapped.
+    public var keepValues: Bool
 
     public init(
         start: String, end: String, calendarID: String? = nil, timeZone: String? = nil, instances: Bool = false,
-        bodyContentType: String = "text"
+        keepValues: Bool = true
     ) {
         self.start = start
         self.end = end
         self.calendarID = calendarID
         self.timeZone = timeZone
         self.instances = instances
-        self.bodyContentType = bodyContentType
+        self.keepValues = keepValues
     }
 }
 
 /// The exported calendar: Graph objects as the service sent them and the model events they map to.
 public struct ExportResult: Sendable {
-    /// Single events and series masters (with `exceptionOccurrences`), or occurrences with `--instances`.
+    /// Single events and series masters, each master followed by its exceptions (the master with
+    /// `cancelledOccurrences` worked out from its instances), or occurrences with `--instances`;
+    /// empty unless the request kept them.
     public var values: [JSONValue]
     public var events: [Event]
     public var diagnostics: [Diagnostic]
@@ -39,10 +41,13 @@ public struct ExportResult: Sendable {
     public var timeZone: String
 }
 
-/// Reads a window of a calendar the way Microsoft's Graph calendar tutorial does: the mailbox's
-/// zone, then `calendarView` page by page, then each recurring series' master and exceptions.
+/// Reads a window of a calendar with Graph v1.0 members only: the mailbox's zone, then
+/// `calendarView` page by page (one page held at a time), then for each recurring series its
+/// master from `/events/{id}` and its exceptions and cancellations from `/events/{id}/instances`.
 public struct CalendarExporter: Sendable {
     public var client: GraphClient
+    /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 an page without it.
+    public static let pageSize = 1000
 
     public init(client: GraphClient) {
         self.client = client
@@ -53,26 +58,53 @@ public struct CalendarExporter: Sendable {
         let start = try Self.queryTime(request.start, option: "--start")
         let end = try Self.queryTime(request.end, option: "--end")
         let zone = try await timeZone(request.timeZone)
+        // outlook.timezone: times in that zone (else UTC); bodies as HTML, which keeps what the
+        // text form loses (kept as X-ALT-DESC); immutable ids, which stay valid when the event moves
+        // between folders, so the ids calport writes can be used later.
         let headers = [
-            "Prefer": "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"\(request.bodyContentType)\""
+            "Prefer":
+                "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"html\", odata.maxpagesize=\(Self.pageSize), IdType=\"ImmutableId\""
         ]
         let calendar = request.calendarID.map { "/me/calendars/\($0.urlComponentEncoded)" } ?? "/me"
+        // calport's properties come with each event, for what an import kept (ImportedIdentity).
         let query =
             "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
             + ImportedIdentity.expandQuery
-        let occurrences = try await GraphPager(client: client).all(
-            client.endpoints.graph(calendar + "/calendarView", query: query), headers: headers)
-        let values = request.instances ? occurrences : try await seriesView(of: occurrences, headers: headers)
-        let mapper = GraphEventMapper()
-        var events: [Event] = []
-        var diagnostics: [Diagnostic] = []
-        for (position, value) in values.enumerated() {
-            let mapping = mapper.events(
-                from: ImportedIdentity.restore(value), location: SourceLocation(jsonPath: "$.value[\(position)]"))
-            events += mapping.output
-            diagnostics += mapping.diagnostics
+        var collector = ExportCollector(keepValues: request.keepValues)
+        var series: [String] = []  // master ids, in the order the view first shows them
+        var seen: Set<String> = []
+        try await GraphPager(client: client).forEachPage(
+            client.endpoints.graph(calendar + "/calendarView", query: query), headers: headers
+        ) { (page: [JSONValue]) throws(GraphServiceError) in
+            for occurrence in page {
+                if request.instances {
+                    collector.addOccurrence(occurrence)
+                } else if let masterID = Self.seriesMasterID(of: occurrence) {
+                    if seen.insert(masterID).inserted {
+                        series.append(masterID)
+                        collector.reserveSeries(masterID)
+                    }
+                } else {
+                    collector.add(occurrence)
+                }
+            }
         }
-        return ExportResult(values: values, events: events, diagnostics: diagnostics, timeZone: zone)
+        if !series.isEmpty {
+            let window = SeriesWindow(start: start, end: end)
+            let reader = SeriesReader(client: client, headers: headers, window: window)
+            // Series are read side by side; the client's gate keeps four requests in flight.
+            let read = await withTaskGroup(of: (String, Result<[JSONValue], GraphServiceError>).self) { group in
+                for masterID in series {
+                    group.addTask { (masterID, await reader.read(masterID)) }
+                }
+                return await group.reduce(into: [String: Result<[JSONValue], GraphServiceError>]()) { $0[$1.0] = $1.1 }
+            }
+            for masterID in series {
+                guard let outcome = read[masterID] else { continue }
+                collector.fillSeries(masterID, with: try outcome.get())
+            }
+        }
+        return collector.result(timeZone: zone)
     }
 
     /// The given zone, else the mailbox's `timeZone` setting, else UTC.
@@ -82,54 +114,8 @@ public struct CalendarExporter: Sendable {
         return settings["timeZone"]?.stringValue ?? "UTC"
     }
 
-    /// Single events as they are, and each series once, as its master with `exceptionOccurrences`
-    /// expanded, in the order the view first shows them. Masters are fetched side by side (the
-    /// client's gate keeps four requests in flight).
-    private func seriesView(of occurrences: [JSONValue], headers: [String: String]) async throws(GraphServiceError)
-        -> [JSONValue]
-    {
-        var order: [Int: String] = [:]  // position in the view → master id, at its first appearance
-        var seen: Set<String> = []
-        for (position, occurrence) in occurrences.enumerated() {
-            if let masterID = Self.seriesMasterID(of: occurrence), seen.insert(masterID).inserted {
-                order[position] = masterID
-            }
-        }
-        let client = self.client
-        let masters = await withTaskGroup(of: (String, Result<JSONValue, GraphServiceError>).self) { group in
-            for masterID in seen {
-                group.addTask {
-                    let url = client.endpoints.graph(
-                        "/me/events/\(masterID.urlComponentEncoded)",
-                        query: "$expand=exceptionOccurrences,"
-                            + ImportedIdentity.expandQuery.dropFirst("$expand=".count))
-                    do throws(GraphServiceError) {
-                        let master = try await client.json("GET", url, headers: headers)
-                        return (
-                            masterID,
-                            .success(
-                                try await ImportedIdentity.withExceptionProperties(master, client, headers: headers))
-                        )
-                    } catch {
-                        return (masterID, .failure(error))
-                    }
-                }
-            }
-            return await group.reduce(into: [String: Result<JSONValue, GraphServiceError>]()) { $0[$1.0] = $1.1 }
-        }
-        var values: [JSONValue] = []
-        for (position, occurrence) in occurrences.enumerated() {
-            if let masterID = order[position], let master = masters[masterID] {
-                values.append(try master.get())
-            } else if Self.seriesMasterID(of: occurrence) == nil {
-                values.append(occurrence)
-            }
-        }
-        return values
-    }
-
     /// The series an occurrence or exception belongs to; nil for a single event.
-    private static func seriesMasterID(of occurrence: JSONValue) -> String? {
+    static func seriesMasterID(of occurrence: JSONValue) -> String? {
         guard occurrence["type"]?.stringValue != "singleInstance" else { return nil }
         return occurrence["seriesMasterId"]?.stringValue
     }
@@ -141,5 +127,147 @@ public struct CalendarExporter: Sendable {
             throw .invalidConfiguration("\(option): expected YYYY-MM-DD or an ISO 8601 date-time, found '\(text)'")
         }
         return text.count == 10 ? text + "T00:00:00" : text
+    }
+}
+
+/// The export window in UTC seconds.
+struct SeriesWindow: Sendable {
+    var from: Int
+    var to: Int
+
+    init(start: String, end: String) {
+        from = GraphSeriesOccurrences.utcSeconds(start) ?? 0
+        to = GraphSeriesOccurrences.utcSeconds(end) ?? 0
+    }
+}
+
+/// Reads one series with v1.0 members: its master, then its instances around the window. A
+/// pattern occurrence no instance claims is cancelled; an instance of type `exception` overrides
+/// its occurrence.
+struct SeriesReader: Sendable {
+    var client: GraphClient
+    var headers: [String: String]
+    var window: SeriesWindow
+
+    /// The master (with the `cancelledOccurrences` its instances imply, in the beta API's form)
+    /// followed by its exceptions.
+    func read(_ masterID: String) async -> Result<[JSONValue], GraphServiceError> {
+        do throws(GraphServiceError) {
+            let path = "/me/events/\(masterID.urlComponentEncoded)"
+            var master = try await client.json(
+                "GET", client.endpoints.graph(path, query: ImportedIdentity.expandQuery), headers: headers)
+            guard let pattern = GraphSeriesOccurrences(master: master) else { return .success([master]) }
+            // An occurrence moved out of the window stays short of its neighbours' days, so a
+            // period on each side holds every instance whose original start is in the window.
+            let period = pattern.periodDays * 86_400
+            let query =
+                "startDateTime=\(GraphSeriesOccurrences.instantText(utcSeconds: window.from - 2 * period - 86_400))"
+                + "&endDateTime=\(GraphSeriesOccurrences.instantText(utcSeconds: window.to + 2 * period + 86_400))"
+                + "&" + ImportedIdentity.expandQuery
+            var claimed: Set<String> = []
+            var exceptions: [JSONValue] = []
+            try await GraphPager(client: client).forEachPage(
+                client.endpoints.graph(path + "/instances", query: query), headers: headers
+            ) { (page: [JSONValue]) throws(GraphServiceError) in
+                for instance in page {
+                    if let key = instance["originalStart"]?.stringValue.flatMap(pattern.key(originalStart:)) {
+                        claimed.insert(key)
+                    }
+                    if instance["type"]?.stringValue == "exception" { exceptions.append(instance) }
+                }
+            }
+            let cancelled = pattern.keys(fromUTCSeconds: window.from - period, toUTCSeconds: window.to + period)
+                .filter { !claimed.contains($0) }
+            if !cancelled.isEmpty, var object = master.objectValue {
+                object["cancelledOccurrences"] = .array(
+                    cancelled.map { .string(pattern.cancelledOccurrenceID(key: $0)) })
+                master = .object(object)
+            }
+            return .success([master] + exceptions)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// The export's events (and, when kept, Graph objects) in the order the view first shows them.
+struct ExportCollector {
+    var keepValues: Bool
+    private let mapper = GraphEventMapper()
+    /// A single event's or occurrence's events, or the place of a series read later.
+    private enum Entry {
+        case mapped(values: [JSONValue], events: [Event])
+        case series(String)
+    }
+    private var entries: [Entry] = []
+    private var seriesEntries: [String: Int] = [:]
+    private var diagnostics: [Diagnostic] = []
+    private var position = 0
+
+    init(keepValues: Bool) {
+        self.keepValues = keepValues
+    }
+
+    /// A single event.
+    mutating func add(_ value: JSONValue) {
+        entries.append(.mapped(values: keepValues ? [value] : [], events: map(value)))
+    }
+
+    /// An occurrence or exception for `--instances`: a flat event with a UID of its own (its
+    /// iCalUId and original start), so that each occurrence is one event however Graph names them.
+    mutating func addOccurrence(_ value: JSONValue) {
+        var events = map(value)
+        if let original = value["originalStart"]?.stringValue,
+            let seconds = GraphSeriesOccurrences.utcSeconds(original)
+        {
+            let stamp = GraphSeriesOccurrences.instantText(utcSeconds: seconds).filter { $0 != "-" && $0 != ":" }
+            for index in events.indices {
+                events[index].uid += "-" + stamp
+                events[index].recurrenceID = nil
+            }
+        }
+        entries.append(.mapped(values: keepValues ? [value] : [], events: events))
+    }
+
+    mutating func reserveSeries(_ masterID: String) {
+        seriesEntries[masterID] = entries.count
+        entries.append(.series(masterID))
+    }
+
+    /// The series read for `masterID`: its master, then its exceptions as overrides.
+    mutating func fillSeries(_ masterID: String, with values: [JSONValue]) {
+        guard let index = seriesEntries[masterID], let masterValue = values.first else { return }
+        var events = map(masterValue)
+        if let master = events.first {
+            for exception in values.dropFirst() {
+                let mapping = mapper.override(
+                    from: ImportedIdentity.restore(exception), of: master, location: nextLocation())
+                diagnostics += mapping.diagnostics
+                if let event = mapping.output { events.append(event) }
+            }
+        }
+        entries[index] = .mapped(values: keepValues ? values : [], events: events)
+    }
+
+    func result(timeZone: String) -> ExportResult {
+        var values: [JSONValue] = []
+        var events: [Event] = []
+        for case .mapped(let entryValues, let entryEvents) in entries {
+            values += entryValues
+            events += entryEvents
+        }
+        return ExportResult(values: values, events: events, diagnostics: diagnostics, timeZone: timeZone)
+    }
+
+    private mutating func map(_ value: JSONValue) -> [Event] {
+        let mapping = mapper.events(from: ImportedIdentity.restore(value), location: nextLocation())
+        diagnostics += mapping.diagnostics
+        return mapping.output
+    }
+
+    /// Where the next object sits in the `--format graph` output's `value` array.
+    private mutating func nextLocation() -> SourceLocation {
+        defer { position += 1 }
+        return SourceLocation(jsonPath: "$.value[\(position)]")
     }
 }

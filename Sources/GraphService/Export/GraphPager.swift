@@ -1,27 +1,28 @@
 import Foundation
 import GraphEvents
 
-/// Reads a Graph collection to its end by following `@odata.nextLink`.
+/// Reads a Graph collection page by page, following `@odata.nextLink`.
 struct GraphPager: Sendable {
     var client: GraphClient
-    /// A guard against a service that links a page to itself.
-    var maximumPages = 10_000
 
-    /// Every `value` element of every page, starting at `url`.
-    func all(_ url: URL, headers: [String: String] = [:]) async throws(GraphServiceError) -> [JSONValue] {
-        var items: [JSONValue] = []
+    /// Hands each page's `value` elements to `each`, from `url` to the last page, holding one page
+    /// at a time. A next link that repeats an earlier one is an error: it would never end.
+    func forEachPage(
+        _ url: URL, headers: [String: String] = [:],
+        _ each: ([JSONValue]) async throws(GraphServiceError) -> Void
+    ) async throws(GraphServiceError) {
         var next: URL? = url
-        var pages = 0
+        var visited: Set<String> = []
         while let page = next {
-            pages += 1
-            guard pages <= maximumPages else {
-                throw .unexpectedResponse(request: "GET \(url.path)", reason: "more than \(maximumPages) pages")
+            guard visited.insert(page.absoluteString).inserted else {
+                throw .unexpectedResponse(
+                    request: "GET \(url.path)", reason: "@odata.nextLink repeats an earlier page (\(page.path))")
             }
             let body = try await client.json("GET", page, headers: headers)
             guard let value = body["value"]?.arrayValue else {
                 throw .unexpectedResponse(request: "GET \(page.path)", reason: "a page without a value array")
             }
-            items += value
+            try await each(value)
             next = try body["@odata.nextLink"]?.stringValue.map { link throws(GraphServiceError) in
                 let url = try GraphEndpoints.parseURL(link, option: "@odata.nextLink")
                 // The token goes with the request, so only to the Graph root it was meant for.
@@ -34,6 +35,13 @@ struct GraphPager: Sendable {
                 return url
             }
         }
+    }
+
+    /// Every `value` element of every page, for collections known to be small (a series' instances
+    /// around a few dates).
+    func all(_ url: URL, headers: [String: String] = [:]) async throws(GraphServiceError) -> [JSONValue] {
+        var items: [JSONValue] = []
+        try await forEachPage(url, headers: headers) { (page: [JSONValue]) throws(GraphServiceError) in items += page }
         return items
     }
 }

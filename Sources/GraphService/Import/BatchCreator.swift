@@ -11,6 +11,8 @@ struct ItemResult: Sendable, Hashable {
 /// go again in a later round, after the longest `Retry-After` among them.
 struct BatchCreator: Sendable {
     static let maximumBatchSize = 20
+    /// How many items of a batch Graph runs at once (throttling limits, "Outlook service batching").
+    static let parallelItems = 4
 
     var client: GraphClient
     /// `/me/events` or `/me/calendars/{id}/events`, relative to the Graph root as `$batch` wants.
@@ -39,7 +41,10 @@ struct BatchCreator: Sendable {
             round += 1
             do {
                 try await journal?.recordIntent("POST /$batch", keys: pending.map(\.key))
-                let answer = try await client.json("POST", client.endpoints.graph("/$batch"), body: batchBody(pending))
+                // Graph runs a batch's items four at a time, each an operation on the mailbox.
+                let answer = try await client.json(
+                    "POST", client.endpoints.graph("/$batch"), body: batchBody(pending),
+                    operations: min(pending.count, Self.parallelItems))
                 let (done, again, wait) = read(answer, for: pending)
                 for (key, result) in done {
                     results[key] = result

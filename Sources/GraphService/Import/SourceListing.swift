@@ -25,7 +25,9 @@ struct SourceListing: Sendable {
     /// filter's value case-insensitively, so the name is checked again here, exactly.
     func events(of source: String) async throws(GraphServiceError) -> [String: TargetEvent] {
         var found: [String: TargetEvent] = [:]
-        for event in try await GraphPager(client: client).all(url(source)) {
+        // Paging Microsoft Graph data: pages of 10 unless `odata.maxpagesize` asks for more.
+        let headers = ["Prefer": "odata.maxpagesize=1000"]
+        for event in try await GraphPager(client: client).all(url(source), headers: headers) {
             let values = CalportProperty.values(of: event)
             guard values[.source] == source, let uid = values[.uid], values[.recurrenceID] == nil,
                 let id = event["id"]?.stringValue, let stamp = values[.stamp].flatMap(ImportStamp.init(parsing:)),

@@ -41,7 +41,7 @@ enum ExportCommand {
         }
         let request = ExportRequest(
             start: startText, end: endText, calendarID: arguments.value(calendar), timeZone: arguments.value(zone),
-            instances: arguments.isSet(instances))
+            instances: arguments.isSet(instances), keepValues: arguments.value(format) == "graph")
         let result = ServiceOptions.wait { () -> Result<ExportResult, GraphServiceError> in
             do throws(GraphServiceError) {
                 return .success(try await CalendarExporter(client: client).export(request))

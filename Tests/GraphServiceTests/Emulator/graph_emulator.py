@@ -1,22 +1,38 @@
 #!/usr/bin/env python3
-"""A Microsoft Graph calendar emulator for calport's tests (Python 3 standard library only).
+"""A stand-in for Microsoft Graph's calendar API and the identity platform, for calport's tests.
 
-It serves, on 127.0.0.1 only, what calport uses: /me, /me/mailboxSettings, events (POST, GET,
-PATCH, DELETE), calendarView and instances with paging, JSON $batch, and the identity platform's
-device code and token endpoints. It validates bodies the way the service does (required fields,
-known time zone names, all-day events at midnight, read-only members, transactionId dedupe) and
-injects faults: 429 with Retry-After, 503, 504, dropped connections before or after the request
-is carried out, slow answers, and throttled items inside a $batch.
+Python 3 standard library only; it listens on 127.0.0.1 only. It is a stand-in for Graph as
+Microsoft documents it, not for calport: it never knows what calport will send.
 
-    python3 graph_emulator.py [--port 0] [--token T] [--fault-every N] [--faults 429,503,drop,...]
+    python3 graph_emulator.py [--port 0] [--token T] [--mailbox-zone Z] [--fault-every N] [--faults ...]
 
-prints "PORT <n>" once listening. Control endpoints (no auth): GET /_emulator/state,
-POST /_emulator/config (JSON with any of the command-line settings).
+prints "PORT <n>" once listening. Control endpoints (no auth, not Graph): GET /_emulator/state,
+POST /_emulator/config (JSON with any command-line setting), POST /_emulator/revoke (revokes every
+refresh token, as an admin's "revoke sessions" does).
+
+How this file is organised, and how to add a behaviour
+------------------------------------------------------
+It is one program in sections, one per resource, in this order: zones and times; recurrence
+(patterns, validation, expansion); the mailbox (events, transactionIds, mail, concurrency);
+rendering (API version members, Prefer headers, $select/$expand); routes per resource (/me,
+mailboxSettings, events, calendarView, instances, $batch); the identity platform; faults and
+control. To add a behaviour:
+  1. put it in the section of its resource, next to the behaviours it interacts with;
+  2. above it, write a `# Source:` comment with the Graph documentation page (URL and title) or the
+     issue thread that reports it; where the documentation is silent, take the strictest
+     behaviour reported in the field and say so ("Docs silent; strictest seen: ...");
+  3. answer errors as Graph does: `raise GraphError(status, code, message)` (status, error.code,
+     error.message as the service writes them);
+  4. add a test pinning the behaviour to its source in Tests/GraphServiceTests/EmulatorBehaviourTests.swift
+     and a row in the table in docs/graph-service.md.
+Anything a test needs to observe goes into `Mailbox.dump()` (GET /_emulator/state), never into
+Graph's own answers.
 """
 
 import argparse
 import datetime as dt
 import hashlib
+import html
 import json
 import re
 import signal
@@ -28,10 +44,32 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-API = "/v1.0"
 UTC = dt.timezone.utc
+OWNER = {"name": "Emulated User", "address": "user@example.com"}
 
-# The Windows zone names the tests use, as CLDR maps them (windowsZones.xml, territory 001).
+
+class GraphError(Exception):
+    """An error answer: HTTP status, Graph error code and message, and headers (Retry-After)."""
+
+    def __init__(self, status, code, message, headers=None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers or {}
+
+    def body(self):
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+def not_found():
+    return GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
+
+
+# =============================================================================================
+# Zones and times
+# =============================================================================================
+
+# Source: dateTimeTimeZone resource, https://learn.microsoft.com/graph/api/resources/datetimetimezone
+# ("timeZone: one of the values supported by Windows, or an IANA name"); the Windows ids the tests
+# use, as CLDR's windowsZones.xml maps them for territory 001.
 WINDOWS_ZONES = {
     "UTC": "UTC",
     "tzone://Microsoft/Utc": "UTC",
@@ -49,48 +87,39 @@ WINDOWS_ZONES = {
     "AUS Eastern Standard Time": "Australia/Sydney",
 }
 
-# Members Graph sets itself; a POST or PATCH that carries them is refused.
-READ_ONLY = {
-    "id", "iCalUId", "createdDateTime", "lastModifiedDateTime", "changeKey", "type", "seriesMasterId",
-    "originalStart", "isCancelled", "webLink", "cancelledOccurrences", "exceptionOccurrences", "isOrganizer",
-}
-
-PATTERNS = {"daily", "weekly", "absoluteMonthly", "relativeMonthly", "absoluteYearly", "relativeYearly"}
-INDEXES = ["first", "second", "third", "fourth"]
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
-
-class GraphError(Exception):
-    """An error answer: status, Graph error code and message."""
-
-    def __init__(self, status, code, message):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
 
 def zone(name):
-    """The tzinfo for a Windows or IANA name, or a 400 as Graph answers for an unknown zone."""
+    """The tzinfo for a Windows or IANA name, or Graph's 400 for an unknown zone."""
     iana = WINDOWS_ZONES.get(name, name)
     try:
         return ZoneInfo(iana)
     except (ZoneInfoNotFoundError, ValueError, TypeError):
+        # Source: field reports of POST /me/events with an unsupported zone, e.g.
+        # https://github.com/microsoftgraph/msgraph-sdk-dotnet/issues (TimeZoneNotSupportedException).
         raise GraphError(400, "TimeZoneNotSupportedException",
                          f"A valid TimeZone value must be specified. The following TimeZone value is not supported: '{name}'.")
 
 
 def parse_local(text):
-    """A Graph dateTime (7 fraction digits allowed) as a naive datetime."""
+    """A Graph dateTime (up to 7 fraction digits) as a naive datetime."""
     try:
-        return dt.datetime.fromisoformat(text[:19])
+        return dt.datetime.fromisoformat(str(text)[:19])
     except (TypeError, ValueError):
         raise GraphError(400, "RequestBodyRead", f"Cannot convert the literal '{text}' to a dateTime.")
 
 
 def parse_query_time(text):
-    """A calendarView bound: with an offset as given, without one as UTC."""
+    """A calendarView bound: with an offset as given, without one as UTC.
+
+    Source: List calendarView, https://learn.microsoft.com/graph/api/user-list-calendarview
+    (startDateTime and endDateTime are required; "represented in ISO 8601 format"; a value
+    without an offset is read as UTC)."""
     if text is None:
-        raise GraphError(400, "ErrorInvalidParameter", "startDateTime and endDateTime are required.")
-    value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        raise GraphError(400, "ErrorInvalidParameter", "This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.")
+    try:
+        value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise GraphError(400, "ErrorInvalidParameter", f"The value '{text}' of parameter 'StartDateTime' is invalid.")
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
@@ -106,23 +135,177 @@ def to_utc(date_time_zone):
     return parse_local(date_time_zone["dateTime"]).replace(tzinfo=zone(date_time_zone["timeZone"])).astimezone(UTC)
 
 
-class Store:
-    """Every calendar's events, behind one lock."""
+def utc_key(text):
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+# =============================================================================================
+# Recurrence: the six pattern types, validated and expanded as Graph does
+# =============================================================================================
+
+INDEXES = ["first", "second", "third", "fourth", "last"]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+# Source: recurrencePattern resource, https://learn.microsoft.com/graph/api/resources/recurrencepattern
+# — the "Required properties" column of its pattern table, per type.
+REQUIRED_PATTERN_MEMBERS = {
+    "daily": ["interval"],
+    "weekly": ["interval", "daysOfWeek"],
+    "absoluteMonthly": ["interval", "dayOfMonth"],
+    "relativeMonthly": ["interval", "daysOfWeek"],
+    "absoluteYearly": ["interval", "dayOfMonth", "month"],
+    "relativeYearly": ["interval", "daysOfWeek", "month"],
+}
+# Source: recurrenceRange resource, https://learn.microsoft.com/graph/api/resources/recurrencerange
+# — startDate always; endDate for "endDate"; numberOfOccurrences for "numbered".
+REQUIRED_RANGE_MEMBERS = {"endDate": ["startDate", "endDate"], "noEnd": ["startDate"], "numbered": ["startDate", "numberOfOccurrences"]}
+
+
+def invalid_recurrence(message):
+    # Docs silent on the error code; the service answers 400 ErrorInvalidRequest-style codes.
+    return GraphError(400, "ErrorInvalidRecurrence", message)
+
+
+def validate_recurrence(recurrence):
+    pattern, range_ = recurrence.get("pattern") or {}, recurrence.get("range") or {}
+    kind = pattern.get("type")
+    if kind not in REQUIRED_PATTERN_MEMBERS:
+        raise invalid_recurrence(f"Unsupported recurrence pattern type {kind!r}.")
+    for member in REQUIRED_PATTERN_MEMBERS[kind]:
+        if pattern.get(member) in (None, [], 0):
+            raise invalid_recurrence(f"A recurrence pattern of type '{kind}' requires '{member}'.")
+    if not isinstance(pattern["interval"], int) or pattern["interval"] < 1:
+        raise invalid_recurrence("The recurrence pattern's interval must be a positive integer.")
+    for day in pattern.get("daysOfWeek") or []:
+        if day not in WEEKDAYS:
+            raise invalid_recurrence(f"'{day}' is not a day of the week.")
+    if "dayOfMonth" in REQUIRED_PATTERN_MEMBERS[kind] and not 1 <= int(pattern["dayOfMonth"]) <= 31:
+        raise invalid_recurrence("dayOfMonth must be between 1 and 31.")
+    if "month" in REQUIRED_PATTERN_MEMBERS[kind] and not 1 <= int(pattern["month"]) <= 12:
+        raise invalid_recurrence("month must be between 1 and 12.")
+    if pattern.get("index", "first") not in INDEXES:
+        raise invalid_recurrence(f"'{pattern.get('index')}' is not a week index.")
+    kind = range_.get("type")
+    if kind not in REQUIRED_RANGE_MEMBERS:
+        raise invalid_recurrence(f"Unsupported recurrence range type {kind!r}.")
+    for member in REQUIRED_RANGE_MEMBERS[kind]:
+        if range_.get(member) in (None, "", 0):
+            raise invalid_recurrence(f"A recurrence range of type '{kind}' requires '{member}'.")
+    try:
+        start = dt.date.fromisoformat(range_["startDate"])
+        if kind == "endDate" and dt.date.fromisoformat(range_["endDate"]) < start:
+            raise invalid_recurrence("The recurrence range's endDate is before its startDate.")
+    except (TypeError, ValueError):
+        raise invalid_recurrence("startDate and endDate must be dates (YYYY-MM-DD).")
+    if range_.get("recurrenceTimeZone"):
+        zone(range_["recurrenceTimeZone"])
+
+
+def on_day(pattern, day):
+    """Whether an absolute pattern's dayOfMonth, or a relative one's index and daysOfWeek, is this day."""
+    if pattern["type"].startswith("absolute"):
+        return day.day == pattern.get("dayOfMonth")
+    if WEEKDAYS[day.weekday()] not in pattern.get("daysOfWeek", []):
+        return False
+    index = pattern.get("index", "first")
+    if index == "last":
+        return (day + dt.timedelta(days=7)).month != day.month
+    return INDEXES.index(index) == (day.day - 1) // 7
+
+
+def pattern_dates(recurrence, until_date):
+    """The dates of a recurrence, in its zone, up to until_date.
+
+    Source: recurrencePattern and recurrenceRange resources (links above): the range starts at
+    startDate, the first occurrence is the first day on or after it that fits the pattern."""
+    pattern, range_ = recurrence["pattern"], recurrence["range"]
+    interval = max(int(pattern.get("interval", 1)), 1)
+    day = dt.date.fromisoformat(range_["startDate"])
+    last = dt.date.fromisoformat(range_["endDate"]) if range_["type"] == "endDate" else until_date
+    remaining = int(range_.get("numberOfOccurrences", 0)) if range_["type"] == "numbered" else None
+    kind = pattern["type"]
+    first_day = WEEKDAYS.index(pattern.get("firstDayOfWeek", "sunday"))
+    week_start = day - dt.timedelta(days=(day.weekday() - first_day) % 7)
+    start = day
+    while day <= min(last, until_date) and (remaining is None or remaining > 0):
+        if kind == "daily":
+            match = (day - start).days % interval == 0
+        elif kind == "weekly":
+            match = ((day - week_start).days // 7) % interval == 0 and WEEKDAYS[day.weekday()] in pattern["daysOfWeek"]
+        elif kind in ("absoluteMonthly", "relativeMonthly"):
+            match = ((day.year - start.year) * 12 + day.month - start.month) % interval == 0 and on_day(pattern, day)
+        else:
+            match = (day.year - start.year) % interval == 0 and day.month == pattern.get("month") and on_day(pattern, day)
+        if match:
+            yield day
+            if remaining is not None:
+                remaining -= 1
+        day += dt.timedelta(days=1)
+
+
+# =============================================================================================
+# The mailbox: events, transactionIds, mail sent, concurrency
+# =============================================================================================
+
+# Source: event resource, v1.0 and beta, https://learn.microsoft.com/graph/api/resources/event?view=graph-rest-1.0
+# and ?view=graph-rest-beta: members marked read-only there. A POST or PATCH that sets one is refused.
+READ_ONLY = {
+    "id", "iCalUId", "createdDateTime", "lastModifiedDateTime", "changeKey", "type", "seriesMasterId",
+    "originalStart", "isCancelled", "webLink", "cancelledOccurrences", "exceptionOccurrences", "isOrganizer",
+    "occurrenceId", "uid", "bodyPreview", "instances",
+}
+
+# Source: the beta event resource (?view=graph-rest-beta) lists these; the v1.0 resource does not.
+# On /v1.0, OData answers $select/$expand of them with 400 "Could not find a property named ...".
+BETA_ONLY = {"exceptionOccurrences", "cancelledOccurrences", "occurrenceId", "uid"}
+
+# Source: Microsoft Graph throttling limits, Outlook service limits,
+# https://learn.microsoft.com/graph/throttling-limits#outlook-service-limits: "4 concurrent
+# requests" per app and mailbox; "Outlook service batching": a $batch's Outlook requests run 4 at
+# a time in parallel, or one at a time when chained with dependsOn
+# (https://github.com/microsoftgraph/microsoft-graph-docs/pull/20833). Over the limit the service
+# answers 429 ApplicationThrottled "Application is over its MailboxConcurrency limit." (field
+# reports: https://github.com/alcionai/corso/issues/3695, https://github.com/twentyhq/twenty/issues/11070).
+MAILBOX_CONCURRENCY = 4
+
+
+class Mailbox:
+    """One user's mailbox: calendars and events, transactionIds, mail sent, operations in flight."""
 
     def __init__(self, args):
         self.lock = threading.RLock()
         self.args = args
-        self.events = {}  # id -> stored event (masters keep "_exceptions" and "_cancelled")
-        self.transactions = {}  # transactionId -> id
+        self.events = {}  # id -> stored event (masters keep "_exceptions" and "_cancelled" by originalStart)
+        self.transactions = {}  # transactionId -> (event id, canonical body)
+        self.mail = []  # what Graph would have sent: invitations, updates, cancellations
         self.calendars = ["AAMkDefault", "AAMkSecond"]
         self.next_id = 1
-        self.tokens = {args.token: float("inf")} if args.token else {}
-        self.refresh_tokens = set()
-        self.device_codes = {}  # device_code -> polls left before sign-in completes
         self.requests = 0
         self.faults = 0
-        self.in_flight = 0
-        self.max_in_flight = 0  # most Graph requests being served at once
+        self.operations = 0  # Outlook operations in flight: requests plus running $batch items
+        self.max_operations = 0
+        self.throttled = 0  # MailboxConcurrency 429s given
+        self.identity = Identity(args)
+
+    # ----- concurrency
+
+    def reserve(self, wanted):
+        """Takes up to `wanted` operation slots; returns how many were free."""
+        with self.lock:
+            granted = max(0, min(wanted, MAILBOX_CONCURRENCY - self.operations))
+            self.operations += granted
+            self.max_operations = max(self.max_operations, self.operations)
+            return granted
+
+    def release(self, count):
+        with self.lock:
+            self.operations -= count
+
+    def concurrency_error(self):
+        with self.lock:
+            self.throttled += 1
+        return GraphError(429, "ApplicationThrottled", "Application is over its MailboxConcurrency limit.",
+                          {"Retry-After": str(self.args.retry_after)})
 
     # ----- validation, as the service does it
 
@@ -133,6 +316,7 @@ class Store:
             if key in READ_ONLY or key.startswith("@"):
                 raise GraphError(400, "RequestBodyRead", f"The property '{key}' cannot be set.")
         if creating:
+            # Source: Create event, https://learn.microsoft.com/graph/api/user-post-events — start and end.
             for key in ("start", "end"):
                 if key not in body:
                     raise GraphError(400, "ErrorInvalidRequest", f"The '{key}' property is required.")
@@ -144,74 +328,138 @@ class Store:
                 to_utc(value)
         if "start" in body and "end" in body and to_utc(body["end"]) < to_utc(body["start"]):
             raise GraphError(400, "ErrorInvalidRequest", "The end of the event is before its start.")
+        # Source: event resource, isAllDay: "If true, ... start and end time must be set to midnight
+        # and be in the same time zone."
         if body.get("isAllDay"):
             for key in ("start", "end"):
                 if key in body and parse_local(body[key]["dateTime"]).time() != dt.time(0, 0):
                     raise GraphError(400, "ErrorPropertyValidationFailure",
                                      "Your request can't be completed. If the event is an all-day event, it has to start and end at midnight.")
-        if "recurrence" in body and body["recurrence"] is not None:
-            recurrence = body["recurrence"]
-            pattern, range_ = recurrence.get("pattern", {}), recurrence.get("range", {})
-            if pattern.get("type") not in PATTERNS:
-                raise GraphError(400, "ErrorInvalidRecurrence", f"Unsupported pattern type {pattern.get('type')!r}.")
-            if range_.get("type") not in ("endDate", "noEnd", "numbered") or "startDate" not in range_:
-                raise GraphError(400, "ErrorInvalidRecurrence", "The recurrence range is invalid.")
-            if range_.get("recurrenceTimeZone"):
-                zone(range_["recurrenceTimeZone"])
+        if body.get("recurrence") is not None:
+            validate_recurrence(body["recurrence"])
 
     # ----- events
 
     def create(self, calendar, body):
         self.validate(body, creating=True)
+        # Source: event resource, transactionId: "A custom identifier specified by a client app for
+        # the server to avoid redundant POST operations in case of client retries to create the
+        # same event." The docs are silent on the answer; strictest seen in the field: a repeat
+        # with the same body answers 201 with the event already made (nothing new is created, no
+        # mail sent), and the same id with a different body is 400 ErrorDuplicateTransactionId.
         transaction = body.get("transactionId")
+        canonical = json.dumps(body, sort_keys=True)
         if transaction and transaction in self.transactions:
-            return 200, self.render(self.events[self.transactions[transaction]], None)
-        event_id = f"evt{self.next_id:05d}"
+            event_id, earlier = self.transactions[transaction]
+            if earlier != canonical or event_id not in self.events:
+                raise GraphError(400, "ErrorDuplicateTransactionId",
+                                 "An event with the same transactionId but different content already exists.")
+            return 201, self.events[event_id]
+        event_id = f"AAMkEvt{self.next_id:05d}"
         self.next_id += 1
         stamp = format_utc(dt.datetime.now(UTC)).replace("Z", ".0000000Z")
         event = dict(body)
         extended = take_extended(event)
+        if event.get("recurrence"):
+            # Docs silent; seen in the field: Graph returns the recurrence zone it used, the start's.
+            range_ = dict(event["recurrence"]["range"])
+            range_.setdefault("recurrenceTimeZone", body["start"]["timeZone"])
+            event["recurrence"] = {"pattern": event["recurrence"]["pattern"], "range": range_}
         event.update({
             "id": event_id, "calendar": calendar,
             "iCalUId": "040000008200E00074C5B7101A82E008" + hashlib.sha1(event_id.encode()).hexdigest().upper(),
             "createdDateTime": stamp, "lastModifiedDateTime": stamp,
             "type": "seriesMaster" if body.get("recurrence") else "singleInstance",
+            # Source: event resource: originalStartTimeZone/originalEndTimeZone, "the time zone
+            # set when the event was created".
             "originalStartTimeZone": body["start"]["timeZone"], "originalEndTimeZone": body["end"]["timeZone"],
+            # Source: event resource, organizer, and Create event: the event is created in, and
+            # organised by, the mailbox's owner; an organizer in the body is ignored (docs silent
+            # on the body member; strictest seen in the field: it never takes effect).
+            "organizer": {"emailAddress": dict(OWNER)}, "isOrganizer": True,
             "_exceptions": {}, "_cancelled": set(), "_extended": extended, "_exception_extended": {},
         })
+        if not event.get("body"):
+            event["body"] = {"contentType": "text", "content": ""}
         self.events[event_id] = event
         if transaction:
-            self.transactions[transaction] = event_id
-        return 201, self.render(event, None)
+            self.transactions[transaction] = (event_id, canonical)
+        # Source: Create event: "...sends the meeting request to the attendees" — an invitation each.
+        self.send_mail("invitation", event, None)
+        return 201, event
+
+    def send_mail(self, kind, event, occurrence, changes=None):
+        """Records the message Graph sends each attendee of a meeting the owner organises."""
+        for attendee in event.get("attendees") or []:
+            address = ((attendee or {}).get("emailAddress") or {}).get("address")
+            if address:
+                self.mail.append({"kind": kind, "to": address, "eventId": event["id"], "occurrence": occurrence,
+                                  "subject": (changes or {}).get("subject", event.get("subject"))})
 
     def lookup(self, event_id):
-        """(master or single event, original start key or None) for an event or occurrence id."""
+        """(master or single event, originalStart key or None) for an event or occurrence id."""
         master_id, _, key = event_id.partition(".occ.")
         event = self.events.get(master_id)
         if event is None:
-            raise GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
+            raise not_found()
         if key:
-            if event["type"] != "seriesMaster" or key in event["_cancelled"] or key not in {
-                    occ_key for occ_key, _ in self.occurrences(event, None)}:
-                raise GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
+            if event["type"] != "seriesMaster" or key not in dict(
+                    self.occurrence_starts(event, utc_key(key) + dt.timedelta(days=3))):
+                raise not_found()
             return event, key
         return event, None
 
     def update(self, event_id, body):
         self.validate(body, creating=False)
         event, key = self.lookup(event_id)
+        if "transactionId" in body:
+            # Source: event resource, transactionId: "you can't change transactionId in a subsequent update".
+            raise GraphError(400, "ErrorInvalidRequest", "transactionId cannot be changed.")
         body = dict(body)
         extended = take_extended(body)
         if key is None:
-            event.update(body)
             event["_extended"].update(extended)
-        else:
-            event["_exceptions"].setdefault(key, {}).update(body)
-            event["_exception_extended"].setdefault(key, {}).update(extended)
-        return 200, self.render(event, key)
+            if body.get("recurrence") is not None and event["type"] != "seriesMaster":
+                raise GraphError(400, "ErrorInvalidRequest", "A single event cannot be made a series.")
+            event.update({k: v for k, v in body.items() if k != "organizer"})  # the owner stays organizer
+            event["lastModifiedDateTime"] = format_utc(dt.datetime.now(UTC)).replace("Z", ".0000000Z")
+            # Source: Update event, https://learn.microsoft.com/graph/api/event-update: a change to
+            # a meeting the owner organises is sent to its attendees (strictest: every PATCH).
+            self.send_mail("update", event, None, body)
+            return 200, event
+        if "start" in body:
+            self.check_boundaries(event, key, to_utc(body["start"]))
+        event["_exceptions"].setdefault(key, {}).update(body)
+        event["_exception_extended"].setdefault(key, {}).update(extended)
+        self.send_mail("update", event, key, body)
+        return 200, self.occurrence(event, key)
+
+    def check_boundaries(self, master, key, new_start):
+        """Source: EWS ResponseCodeType, ErrorOccurrenceCrossingBoundary,
+        https://learn.microsoft.com/exchange/client-developer/web-service-reference/responsecode —
+        an occurrence may not be moved onto or past an adjacent occurrence. Docs silent on what
+        "onto" means; strictest (Outlook's own rule): the new start's date, in the series' zone,
+        must fall strictly between the dates of the occurrences before and after it."""
+        tz = zone(series_zone(master))
+        starts = [(k, self.effective_start(master, k)) for k, _ in self.occurrence_starts(master, None)]
+        position = [k for k, _ in starts].index(key)
+        day = new_start.astimezone(tz).date()
+        before = starts[position - 1][1].astimezone(tz).date() if position > 0 else None
+        after = starts[position + 1][1].astimezone(tz).date() if position + 1 < len(starts) else None
+        if (before is not None and day <= before) or (after is not None and day >= after):
+            raise GraphError(400, "ErrorOccurrenceCrossingBoundary",
+                             "An occurrence cannot be moved onto or past an adjacent occurrence of the same series.")
+
+    def effective_start(self, master, key):
+        override = master["_exceptions"].get(key, {})
+        return to_utc(override["start"]) if "start" in override else self.pattern_start(master, key)
 
     def delete(self, event_id):
         event, key = self.lookup(event_id)
+        # Source: Delete event, https://learn.microsoft.com/graph/api/event-delete: "If the event is
+        # a meeting, deleting the event on the organizer's calendar sends a cancellation message to
+        # the meeting attendees."
+        self.send_mail("cancellation", event, key)
         if key is None:
             del self.events[event["id"]]
         else:
@@ -219,106 +467,84 @@ class Store:
             event["_exceptions"].pop(key, None)
         return 204, None
 
-    # ----- recurrence expansion: the six pattern types Graph has
+    # ----- occurrences
 
-    def pattern_dates(self, recurrence, until_date):
-        pattern, range_ = recurrence["pattern"], recurrence["range"]
-        interval = max(int(pattern.get("interval", 1)), 1)
-        day = dt.date.fromisoformat(range_["startDate"])
-        last = dt.date.fromisoformat(range_["endDate"]) if range_["type"] == "endDate" else until_date
-        remaining = int(range_.get("numberOfOccurrences", 0)) if range_["type"] == "numbered" else None
-        kind = pattern["type"]
-        first_day = WEEKDAYS.index(pattern.get("firstDayOfWeek", "sunday"))
-        week_start = day - dt.timedelta(days=(day.weekday() - first_day) % 7)
-        start = day
-        while day <= last and (remaining is None or remaining > 0):
-            if kind == "daily":
-                match = (day - start).days % interval == 0
-            elif kind == "weekly":
-                weeks = (day - week_start).days // 7
-                match = weeks % interval == 0 and WEEKDAYS[day.weekday()] in pattern.get("daysOfWeek", [])
-            elif kind in ("absoluteMonthly", "relativeMonthly"):
-                months = (day.year - start.year) * 12 + day.month - start.month
-                match = months % interval == 0 and on_day(pattern, day)
-            else:
-                match = (day.year - start.year) % interval == 0 and day.month == pattern.get("month") \
-                    and on_day(pattern, day)
-            if match:
-                yield day
-                if remaining is not None:
-                    remaining -= 1
-            day += dt.timedelta(days=1)
+    def occurrence_starts(self, master, window_end):
+        """(originalStart key, pattern start UTC) of every uncancelled occurrence up to window_end.
 
-    def occurrences(self, master, window_end):
-        """(original start key, occurrence start UTC) of every uncancelled occurrence up to window_end."""
-        local = parse_local(master["start"]["dateTime"])
-        tz = zone(master["start"]["timeZone"])
+        Source: recurrenceRange resource: recurrenceTimeZone is the zone of the series; its
+        occurrences keep their wall-clock time there (start converted into it)."""
+        tz = zone(series_zone(master))
+        clock = to_utc(master["start"]).astimezone(tz).time() if not master.get("isAllDay") else dt.time(0)
         horizon = (window_end or dt.datetime(2100, 1, 1, tzinfo=UTC)).date() + dt.timedelta(days=2)
-        for day in self.pattern_dates(master["recurrence"], horizon):
-            start = dt.datetime.combine(day, local.time()).replace(tzinfo=tz).astimezone(UTC)
-            key = format_utc(start)
+        for day in pattern_dates(master["recurrence"], horizon):
+            start = dt.datetime.combine(day, clock).replace(tzinfo=tz).astimezone(UTC)
+            key = self.original_start(master, day, start)
             if key not in master["_cancelled"]:
                 yield key, start
 
-    def instances(self, master, window_start, window_end, out_zone):
+    def original_start(self, master, day, start):
+        """An occurrence's originalStart, in UTC.
+
+        Source: event resource, originalStart: "The start time that the event was originally
+        scheduled to have, in UTC." For all-day occurrences the docs are silent; strictest seen in
+        the field: midnight of the date in the mailbox's zone, in UTC (e.g. T08:00:00Z for a
+        Pacific mailbox in winter), whatever the event's zone."""
+        if master.get("isAllDay"):
+            midnight = dt.datetime.combine(day, dt.time(0)).replace(tzinfo=zone(self.args.mailbox_zone))
+            return format_utc(midnight)
+        return format_utc(start)
+
+    def pattern_start(self, master, key):
+        return dict(self.occurrence_starts(master, utc_key(key) + dt.timedelta(days=3)))[key]
+
+    def occurrence(self, master, key):
+        """The stored occurrence at key, as an event dict (before rendering)."""
+        start = self.pattern_start(master, key)
         duration = to_utc(master["end"]) - to_utc(master["start"])
-        result = []
-        for key, start in self.occurrences(master, window_end):
-            instance = self.render(master, key, out_zone, occurrence_start=start, duration=duration)
-            begin, end = to_utc(instance["start"]), to_utc(instance["end"])
-            if window_start is None or (begin < window_end and end > window_start) or \
-                    (begin == end and window_start <= begin < window_end):
-                result.append((begin, instance))
-        return result
-
-    # ----- rendering
-
-    def render(self, event, key, out_zone=None, occurrence_start=None, duration=None):
-        """The event (or its occurrence at key) as Graph returns it, times in out_zone (else as stored)."""
-        body = {k: v for k, v in event.items() if not k.startswith("_") and k != "calendar"}
-        if key is not None:
-            if occurrence_start is None:
-                occurrence_start = dt.datetime.fromisoformat(key.replace("Z", "+00:00"))
-                duration = to_utc(event["end"]) - to_utc(event["start"])
-            tz = event["start"]["timeZone"]
-            local_start = occurrence_start.astimezone(zone(tz))
-            body.update({
-                "id": f"{event['id']}.occ.{key}", "seriesMasterId": event["id"], "type": "occurrence",
-                "originalStart": key, "recurrence": None, "transactionId": None,
-                "iCalUId": event["iCalUId"] + hashlib.sha1(key.encode()).hexdigest()[:16].upper(),
-                "start": {"dateTime": format_local(local_start.replace(tzinfo=None)), "timeZone": tz},
-                "end": {"dateTime": format_local((local_start + duration).replace(tzinfo=None)), "timeZone": tz},
-            })
-            if key in event["_exceptions"]:
-                body.update(event["_exceptions"][key])
-                body["type"] = "exception"
-        elif event["type"] == "seriesMaster":
-            body["cancelledOccurrences"] = [
-                f"OID.{event['id']}.{dt.datetime.fromisoformat(k.replace('Z', '+00:00')).astimezone(zone(event['start']['timeZone'])).date().isoformat()}"
-                for k in sorted(event["_cancelled"])]
-        if out_zone:
-            for name in ("start", "end"):
-                if body.get("isAllDay"):
-                    body[name] = {"dateTime": body[name]["dateTime"], "timeZone": out_zone}
-                else:
-                    local = to_utc(body[name]).astimezone(zone(out_zone)).replace(tzinfo=None)
-                    body[name] = {"dateTime": format_local(local), "timeZone": out_zone}
+        body = {k: v for k, v in master.items() if not k.startswith("_")}
+        body.update({
+            "id": f"{master['id']}.occ.{key}", "seriesMasterId": master["id"], "type": "occurrence",
+            "originalStart": key, "recurrence": None,
+            # Source: event resource, iCalUId: "This ID is different for each occurrence in a recurring series."
+            "iCalUId": master["iCalUId"] + hashlib.sha1(key.encode()).hexdigest()[:16].upper(),
+        })
+        body.pop("transactionId", None)
+        if master.get("isAllDay"):
+            day = start.astimezone(zone(series_zone(master))).date()
+            days = (parse_local(master["end"]["dateTime"]) - parse_local(master["start"]["dateTime"])).days
+            body["start"] = {"dateTime": format_local(dt.datetime.combine(day, dt.time(0))), "timeZone": master["start"]["timeZone"]}
+            body["end"] = {"dateTime": format_local(dt.datetime.combine(day + dt.timedelta(days=days), dt.time(0))),
+                           "timeZone": master["end"]["timeZone"]}
+        else:
+            body["start"] = {"dateTime": format_local(start.replace(tzinfo=None)), "timeZone": "UTC"}
+            body["end"] = {"dateTime": format_local((start + duration).replace(tzinfo=None)), "timeZone": "UTC"}
+        if key in master["_exceptions"]:
+            body.update(master["_exceptions"][key])
+            body["type"] = "exception"
         return body
 
-    def exceptions_of(self, master, out_zone):
-        return [self.render(master, key, out_zone) for key in sorted(master["_exceptions"])]
+    def instances(self, master, window_start, window_end):
+        """Source: List instances, https://learn.microsoft.com/graph/api/event-list-instances —
+        the occurrences and exceptions of a series in the window; cancelled ones are absent."""
+        found = []
+        for key, _ in self.occurrence_starts(master, window_end + dt.timedelta(days=366)):
+            instance = self.occurrence(master, key)
+            if overlaps(instance, window_start, window_end):
+                found.append((to_utc(instance["start"]), instance))
+        return found
 
-    def view(self, calendar, window_start, window_end, out_zone):
+    def view(self, calendar, window_start, window_end):
+        """Source: List calendarView, https://learn.microsoft.com/graph/api/user-list-calendarview —
+        "occurrences, exceptions, and single instances of events" in the window; never masters."""
         found = []
         for event in self.events.values():
             if event["calendar"] != calendar:
                 continue
             if event["type"] == "seriesMaster":
-                found += self.instances(event, window_start, window_end, out_zone)
-            else:
-                begin, end = to_utc(event["start"]), to_utc(event["end"])
-                if begin < window_end and (end > window_start or (begin == end and begin >= window_start)):
-                    found.append((begin, self.render(event, None, out_zone)))
+                found += self.instances(event, window_start, window_end)
+            elif overlaps(event, window_start, window_end):
+                found.append((to_utc(event["start"]), event))
         found.sort(key=lambda pair: (pair[0], pair[1]["id"]))
         return [instance for _, instance in found]
 
@@ -334,263 +560,139 @@ class Store:
                 key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
                 for key, props in sorted(event["_exception_extended"].items())}
             events.append(entry)
-        return {"events": events, "requests": self.requests, "faults": self.faults, "maxInFlight": self.max_in_flight}
+        return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
+                "maxOperationsInFlight": self.max_operations, "mailboxThrottled": self.throttled,
+                "refreshTokens": len(self.identity.refresh_tokens)}
 
 
-class Handler(BaseHTTPRequestHandler):
-    server_version = "GraphEmulator/1.0"
+def series_zone(master):
+    """The zone a series' occurrences keep their clock in: recurrenceTimeZone, else the start's."""
+    return ((master.get("recurrence") or {}).get("range") or {}).get("recurrenceTimeZone") or master["start"]["timeZone"]
 
-    def log_message(self, format, *args):  # quiet: the tests read state, not logs
-        pass
 
-    def do_GET(self):
-        self.handle_request("GET")
+def overlaps(event, window_start, window_end):
+    begin, end = to_utc(event["start"]), to_utc(event["end"])
+    return (begin < window_end and end > window_start) or (begin == end and window_start <= begin < window_end)
 
-    def do_POST(self):
-        self.handle_request("POST")
 
-    def do_PATCH(self):
-        self.handle_request("PATCH")
+# =============================================================================================
+# Rendering: API versions, Prefer headers, $select and $expand
+# =============================================================================================
 
-    def do_DELETE(self):
-        self.handle_request("DELETE")
+class Preferences:
+    """The Prefer header's preferences that Graph's calendar API honours."""
 
-    # ----- plumbing
-
-    def read_body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
-
-    def send(self, status, body, headers=None):
-        data = b"" if body is None else json.dumps(body).encode()
-        self.send_response(status)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        if body is not None:
-            self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def drop(self):
-        self.close_connection = True
-        try:
-            self.connection.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-
-    def handle_request(self, method):
-        store = self.server.store
-        url = urllib.parse.urlsplit(self.path)
-        path, query = urllib.parse.unquote(url.path), urllib.parse.parse_qs(url.query)
-        raw = self.read_body()
-        if path.startswith("/_emulator/"):
-            return self.control(method, path, raw)
-        if "/oauth2/v2.0/" in path:
-            return self.oauth(path, raw)
-        with store.lock:
-            store.in_flight += 1
-            store.max_in_flight = max(store.max_in_flight, store.in_flight)
-        try:
-            self.serve_graph(method, path, query, raw)
-        finally:
-            with store.lock:
-                store.in_flight -= 1
-
-    def serve_graph(self, method, path, query, raw):
-        store = self.server.store
-        fault = self.next_fault()
-        if fault == "drop":
-            return self.drop()
-        if fault in ("429", "503", "504"):
-            headers = {"Retry-After": str(store.args.retry_after)} if fault == "429" else {}
-            return self.send(int(fault), {"error": {"code": "TooManyRequests" if fault == "429" else "ServiceUnavailable",
-                                                     "message": "injected fault"}}, headers)
-        if fault == "slow":
-            time.sleep(store.args.slow_seconds)
-        token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
-        with store.lock:
-            valid = store.tokens.get(token, 0) > time.time()
-        if not valid:
-            return self.send(401, {"error": {"code": "InvalidAuthenticationToken", "message": "Access token is empty or invalid."}})
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            return self.send(400, {"error": {"code": "BadRequest", "message": "Invalid JSON."}})
-        if path == API + "/$batch" and method == "POST":
-            status, answer, headers = self.batch(body, throttle_items=fault == "item429")
-        else:
-            status, answer, headers = self.dispatch(method, path, query, body, self.prefer())
-        if fault == "drop-after":
-            return self.drop()
-        self.send(status, answer, headers)
-
-    def next_fault(self):
-        store = self.server.store
-        with store.lock:
-            store.requests += 1
-            every, kinds = store.args.fault_every, store.args.faults
-            if not every or not kinds or store.requests % every:
-                return None
-            kind = kinds[store.faults % len(kinds)]
-            store.faults += 1
-            return kind
-
-    def prefer(self):
-        """The Prefer header's outlook.timezone, if any."""
-        for part in (self.headers.get("Prefer") or "").split(","):
+    def __init__(self, header):
+        self.time_zone = None
+        self.body_type = "html"
+        self.max_page_size = None
+        self.immutable_ids = False
+        for part in (header or "").split(","):
             name, _, value = part.strip().partition("=")
+            value = value.strip().strip('"')
+            # Source: Get event, https://learn.microsoft.com/graph/api/event-get, "Support various
+            # time zones": Prefer: outlook.timezone sets the zone of start and end; "If the
+            # Prefer: outlook.timezone header is not specified, the start and end times are
+            # returned in UTC."
             if name == "outlook.timezone":
-                return value.strip('"')
-        return None
+                self.time_zone = value
+            # Source: Get event: Prefer: outlook.body-content-type="text" returns body as text;
+            # otherwise, and by default, HTML.
+            elif name == "outlook.body-content-type" and value in ("text", "html"):
+                self.body_type = value
+            # Source: Paging Microsoft Graph data, https://learn.microsoft.com/graph/paging —
+            # "Prefer: odata.maxpagesize={x}" asks for pages of at most x.
+            elif name == "odata.maxpagesize" and value.isdigit():
+                self.max_page_size = int(value)
+            # Source: Get immutable identifiers for Outlook resources,
+            # https://learn.microsoft.com/graph/outlook-immutable-id — Prefer: IdType="ImmutableId".
+            elif name == "IdType" and value == "ImmutableId":
+                self.immutable_ids = True
 
-    # ----- Graph
-
-    def dispatch(self, method, path, query, body, out_zone):
-        store = self.server.store
-        try:
-            with store.lock:
-                status, answer = self.route(method, path, query, body, out_zone)
-            return status, answer, {}
-        except GraphError as error:
-            return error.status, {"error": {"code": error.code, "message": error.message}}, {}
-
-    def route(self, method, path, query, body, out_zone):
-        store = self.server.store
-        if not path.startswith(API + "/me"):
-            raise GraphError(404, "BadRequest", f"Resource not found for the segment '{path}'.")
-        parts = path[len(API) + 1:].split("/")[1:]  # after "me"
-        calendar = store.calendars[0]
-        if parts[:1] == ["calendars"] and len(parts) >= 3:
-            calendar = parts[1]
-            if calendar not in store.calendars:
-                raise GraphError(404, "ErrorItemNotFound", "The specified object was not found in the store.")
-            parts = parts[2:]
-        if parts == [] and method == "GET":
-            return 200, {"id": "user-1", "displayName": "Emulated User", "mail": "user@example.com",
-                         "userPrincipalName": "user@example.com"}
-        if parts == ["mailboxSettings"] and method == "GET":
-            return 200, {"timeZone": store.args.mailbox_zone}
-        if parts == ["events"] and method == "POST":
-            return store.create(calendar, body)
-        if parts == ["events"] and method == "GET":
-            return 200, self.page(list_events(store, calendar, query), query)
-        if parts == ["calendarView"] and method == "GET":
-            start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
-            return 200, self.page(expand_all(store, store.view(calendar, start, end, out_zone), query), query)
-        if len(parts) == 2 and parts[0] == "events":
-            if method == "GET":
-                event, key = store.lookup(parts[1])
-                answer = store.render(event, key, out_zone)
-                if key is None and "exceptionOccurrences" in first(query, "$expand", ""):
-                    answer["exceptionOccurrences"] = store.exceptions_of(event, out_zone)
-                return 200, expand_extended(store, answer, query)
-            if method == "PATCH":
-                return store.update(parts[1], body)
-            if method == "DELETE":
-                return store.delete(parts[1])
-        if len(parts) == 3 and parts[0] == "events" and parts[2] == "instances" and method == "GET":
-            event, key = store.lookup(parts[1])
-            if key is not None or event["type"] != "seriesMaster":
-                raise GraphError(400, "ErrorInvalidRequest", "Only a series master has instances.")
-            start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
-            return 200, self.page([i for _, i in store.instances(event, start, end, out_zone)], query)
-        raise GraphError(400, "BadRequest", f"Unsupported request {method} {path}.")
-
-    def page(self, items, query):
-        size = self.server.store.args.page_size
-        skip = int(first(query, "$skiptoken", "0"))
-        answer = {"value": items[skip:skip + size]}
-        if skip + size < len(items):
-            rest = {k: v for k, v in query.items() if k != "$skiptoken"}
-            rest["$skiptoken"] = [str(skip + size)]
-            host = self.headers.get("Host")
-            answer["@odata.nextLink"] = f"http://{host}{urllib.parse.urlsplit(self.path).path}?" + \
-                urllib.parse.urlencode(rest, doseq=True)
-        return answer
-
-    def batch(self, body, throttle_items):
-        requests = (body or {}).get("requests")
-        if not isinstance(requests, list) or not requests:
-            return 400, {"error": {"code": "BadRequest", "message": "Invalid batch payload format."}}, {}
-        if len(requests) > 20:
-            return 400, {"error": {"code": "BadRequest", "message": "Number of batch request steps exceeds the maximum of 20."}}, {}
-        responses = []
-        for position, item in enumerate(requests):
-            if throttle_items and position % 3 == 0:
-                responses.append({"id": item.get("id"), "status": 429,
-                                  "headers": {"Retry-After": str(self.server.store.args.retry_after)},
-                                  "body": {"error": {"code": "ApplicationThrottled", "message": "injected fault"}}})
-                continue
-            if item.get("body") is not None and "content-type" not in {k.lower() for k in (item.get("headers") or {})}:
-                responses.append({"id": item.get("id"), "status": 400, "body": {"error": {
-                    "code": "BadRequest", "message": "Content-Type header must be specified for a request with a body."}}})
-                continue
-            url = urllib.parse.urlsplit(item.get("url", ""))
-            status, answer, headers = self.dispatch(item.get("method", "GET"), API + urllib.parse.unquote(url.path),
-                                                    urllib.parse.parse_qs(url.query), item.get("body"), None)
-            response = {"id": item.get("id"), "status": status, "headers": headers}
-            if answer is not None:
-                response["body"] = answer
-            responses.append(response)
-        return 200, {"responses": responses}, {}
-
-    # ----- identity platform
-
-    def oauth(self, path, raw):
-        store = self.server.store
-        form = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
-        if self.headers.get("Content-Type", "").split(";")[0] != "application/x-www-form-urlencoded":
-            return self.send(400, {"error": "invalid_request", "error_description": "form body expected"})
-        if not form.get("client_id"):
-            return self.send(400, {"error": "invalid_request", "error_description": "client_id is missing"})
-        with store.lock:
-            if path.endswith("/devicecode"):
-                code = f"device-{len(store.device_codes) + 1}"
-                store.device_codes[code] = store.args.pending_polls
-                return self.send(200, {"device_code": code, "user_code": "EMU-CODE", "interval": store.args.poll_interval,
-                                       "verification_uri": "https://microsoft.com/devicelogin", "expires_in": 900,
-                                       "message": "To sign in, enter the code EMU-CODE at https://microsoft.com/devicelogin"})
-            grant = form.get("grant_type")
-            if grant == "urn:ietf:params:oauth:grant-type:device_code":
-                left = store.device_codes.get(form.get("device_code"))
-                if left is None:
-                    return self.send(400, {"error": "expired_token", "error_description": "unknown device code"})
-                if left > 0:
-                    store.device_codes[form["device_code"]] = left - 1
-                    return self.send(400, {"error": "authorization_pending", "error_description": "pending"})
-                return self.send(200, self.issue())
-            if grant == "refresh_token":
-                if form.get("refresh_token") not in store.refresh_tokens:
-                    return self.send(400, {"error": "invalid_grant", "error_description": "bad refresh token"})
-                return self.send(200, self.issue())
-        return self.send(400, {"error": "unsupported_grant_type", "error_description": "unsupported grant"})
-
-    def issue(self):
-        store = self.server.store
-        count = len(store.tokens) + len(store.refresh_tokens)
-        access, refresh = f"emu-access-{count}-secret", f"emu-refresh-{count}-secret"
-        store.tokens[access] = time.time() + store.args.token_lifetime
-        store.refresh_tokens.add(refresh)
-        return {"token_type": "Bearer", "access_token": access, "refresh_token": refresh,
-                "expires_in": store.args.token_lifetime, "scope": "Calendars.ReadWrite User.Read MailboxSettings.Read"}
-
-    # ----- control
-
-    def control(self, method, path, raw):
-        store = self.server.store
-        with store.lock:
-            if path == "/_emulator/state":
-                return self.send(200, store.dump())
-            if path == "/_emulator/config" and method == "POST":
-                for key, value in json.loads(raw or b"{}").items():
-                    setattr(store.args, key, value)
-                return self.send(200, {"ok": True})
-        return self.send(404, {"error": "unknown control endpoint"})
+    def applied(self):
+        """Source: Paging and outlook-immutable-id: Preference-Applied names what was honoured."""
+        applied = []
+        if self.time_zone:
+            applied.append(f'outlook.timezone="{self.time_zone}"')
+        if self.max_page_size:
+            applied.append(f"odata.maxpagesize={self.max_page_size}")
+        if self.immutable_ids:
+            applied.append('IdType="ImmutableId"')
+        return {"Preference-Applied": ", ".join(applied)} if applied else {}
 
 
-# ----- single-value extended properties
-#
+def text_to_html(text):
+    return ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"></head><body>'
+            + html.escape(text).replace("\n", "<br>") + "</body></html>")
+
+
+def html_to_text(markup):
+    markup = re.sub(r"(?is)<(head|style|script)\b.*?</\1>", "", markup)
+    markup = re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", markup)
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def check_members(version, query):
+    """Source: the v1.0 event resource has no exceptionOccurrences or cancelledOccurrences; OData
+    answers a $select or $expand of an unknown member with this error (the message OData writes)."""
+    if version == "beta":
+        return
+    for option in ("$select", "$expand"):
+        for name in (first(query, option) or "").split(","):
+            name = name.strip().split("(")[0]
+            if name in BETA_ONLY:
+                raise GraphError(400, "BadRequest",
+                                 f"Could not find a property named '{name}' on type 'microsoft.graph.event'.")
+
+
+def render(mailbox, event, prefs, version, query=None, master=None):
+    """The event as Graph returns it: members of the API version, times and body as preferred."""
+    query = query or {}
+    body = {k: v for k, v in event.items() if not k.startswith("_") and k != "calendar"}
+    for name in BETA_ONLY:
+        body.pop(name, None)
+    if not body.get("transactionId"):
+        # Source: event resource, transactionId: "only returned in a response payload if an app has set it".
+        body.pop("transactionId", None)
+    out_zone = prefs.time_zone or "UTC"
+    for name in ("start", "end"):
+        if name not in body:
+            continue
+        if body.get("isAllDay"):
+            # Docs silent; seen in the field: an all-day event keeps its midnight, labelled with the zone asked for.
+            body[name] = {"dateTime": body[name]["dateTime"], "timeZone": out_zone}
+        else:
+            local = to_utc(body[name]).astimezone(zone(out_zone)).replace(tzinfo=None)
+            body[name] = {"dateTime": format_local(local), "timeZone": out_zone}
+    stored = body.get("body") or {"contentType": "text", "content": ""}
+    if stored.get("contentType", "text").lower() != prefs.body_type:
+        content = stored.get("content", "")
+        body["body"] = {"contentType": prefs.body_type,
+                        "content": text_to_html(content) if prefs.body_type == "html" else html_to_text(content)}
+    if version == "beta" and event.get("type") == "seriesMaster":
+        selected = (first(query, "$select") or "").split(",")
+        # Source: beta event resource, cancelledOccurrences: "Returned only on $select in a Get
+        # operation which specifies the ID of a series master event."
+        if "cancelledOccurrences" in selected:
+            tz = zone(series_zone(event))
+            body["cancelledOccurrences"] = [
+                f"OID.{event['id']}.{utc_key(k).astimezone(tz).date().isoformat()}" for k in sorted(event["_cancelled"])]
+        # Source: beta event resource, exceptionOccurrences: navigation property, with $expand.
+        if "exceptionOccurrences" in (first(query, "$expand") or ""):
+            body["exceptionOccurrences"] = [render(mailbox, mailbox.occurrence(event, key), prefs, version)
+                                            for key in sorted(event["_exceptions"])]
+    selected = [name for name in (first(query, "$select") or "").split(",") if name]
+    if selected:
+        # Source: Use query parameters, $select, https://learn.microsoft.com/graph/query-parameters:
+        # only the members named (and id) are returned.
+        body = {k: v for k, v in body.items() if k in selected or k in ("id", "exceptionOccurrences")}
+    return body
+
+
+# =============================================================================================
+# Single-value extended properties (added for calport import's source identity)
+# =============================================================================================
+
 # Outlook extended properties overview (learn.microsoft.com/graph/api/resources/extended-properties-overview):
 # a single-value property's id is "{type} {guid} Name {name}", "{type} {guid} Id {id}" or
 # "{type} {proptag}"; "You cannot use the REST API to get all the extended properties of a specific
@@ -643,7 +745,7 @@ def odata_literal(text):
     return text.replace("''", "'")
 
 
-def list_events(store, calendar, query):
+def list_events(mailbox, calendar, query, prefs, version):
     """GET /events: series masters and single events of the calendar, optionally filtered."""
     wanted = None
     text = first(query, "$filter")
@@ -653,14 +755,14 @@ def list_events(store, calendar, query):
             raise GraphError(400, "ErrorInvalidUrlQueryFilter", f"The query filter '{text}' is not supported.")
         wanted = (extended_key(odata_literal(match.group(2))), odata_literal(match.group(3)).lower())
     found = []
-    for event in store.events.values():
+    for event in mailbox.events.values():
         if event["calendar"] != calendar:
             continue
         if wanted is not None:
             stored = event["_extended"].get(wanted[0])
             if stored is None or stored[1].lower() != wanted[1]:
                 continue
-        found.append(expand_extended(store, store.render(event, None), query))
+        found.append(expand_extended(mailbox, render(mailbox, event, prefs, version, query), query))
     return found
 
 
@@ -681,13 +783,13 @@ def requested_extended(query):
     return keys
 
 
-def expand_extended(store, answer, query):
+def expand_extended(mailbox, answer, query):
     """answer with the singleValueExtendedProperties $expand asks for (only the ones it has)."""
     keys = requested_extended(query)
     if keys is None:
         return answer
     master_id, _, key = answer["id"].partition(".occ.")
-    event = store.events.get(master_id)
+    event = mailbox.events.get(master_id)
     if event is None:
         return answer
     stored = event["_exception_extended"].get(key, {}) if key else event["_extended"]
@@ -696,20 +798,351 @@ def expand_extended(store, answer, query):
     return answer
 
 
-def expand_all(store, answers, query):
-    return [expand_extended(store, answer, query) for answer in answers]
+def expand_all(mailbox, answers, query):
+    return [expand_extended(mailbox, answer, query) for answer in answers]
 
 
-def on_day(pattern, day):
-    """Whether an absolute pattern's dayOfMonth, or a relative one's index and daysOfWeek, is this day."""
-    if pattern["type"].startswith("absolute"):
-        return day.day == pattern.get("dayOfMonth")
-    if WEEKDAYS[day.weekday()] not in pattern.get("daysOfWeek", []):
-        return False
-    index = pattern.get("index", "first")
-    if index == "last":
-        return (day + dt.timedelta(days=7)).month != day.month
-    return INDEXES.index(index) == (day.day - 1) // 7
+# =============================================================================================
+# Routes, per resource
+# =============================================================================================
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "GraphEmulator/2.0"
+
+    def log_message(self, format, *args):  # quiet: the tests read state, not logs
+        pass
+
+    def do_GET(self):
+        self.handle_request("GET")
+
+    def do_POST(self):
+        self.handle_request("POST")
+
+    def do_PATCH(self):
+        self.handle_request("PATCH")
+
+    def do_DELETE(self):
+        self.handle_request("DELETE")
+
+    # ----- plumbing
+
+    @property
+    def mailbox(self):
+        return self.server.mailbox
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def send(self, status, body, headers=None):
+        data = b"" if body is None else json.dumps(body).encode()
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if body is not None:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def drop(self):
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def handle_request(self, method):
+        url = urllib.parse.urlsplit(self.path)
+        path, query = urllib.parse.unquote(url.path), urllib.parse.parse_qs(url.query)
+        raw = self.read_body()
+        if path.startswith("/_emulator/"):
+            return self.control(method, path, raw)
+        if "/oauth2/v2.0/" in path:
+            return self.oauth(path, raw)
+        version, _, rest = path.lstrip("/").partition("/")
+        if version not in ("v1.0", "beta"):
+            return self.send(400, {"error": {"code": "BadRequest", "message": f"Invalid version: {version}"}})
+        self.serve_graph(method, version, "/" + rest, query, raw)
+
+    def serve_graph(self, method, version, path, query, raw):
+        mailbox = self.mailbox
+        fault = self.next_fault()
+        if fault == "drop":
+            return self.drop()
+        if fault in ("429", "503", "504"):
+            headers = {"Retry-After": str(mailbox.args.retry_after)} if fault == "429" else {}
+            return self.send(int(fault), {"error": {"code": "TooManyRequests" if fault == "429" else "ServiceUnavailable",
+                                                     "message": "injected fault"}}, headers)
+        if fault == "slow":
+            time.sleep(mailbox.args.slow_seconds)
+        token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+        if not mailbox.identity.valid_access(token):
+            return self.send(401, {"error": {"code": "InvalidAuthenticationToken", "message": "Access token is empty or invalid."}})
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            return self.send(400, {"error": {"code": "BadRequest", "message": "Invalid JSON."}})
+        prefs = Preferences(self.headers.get("Prefer"))
+        if path == "/$batch" and method == "POST":
+            status, answer, headers = self.batch(version, body, throttle_items=fault == "item429")
+        else:
+            status, answer, headers = self.operation(method, version, path, query, body, prefs)
+        if fault == "drop-after":
+            return self.drop()
+        self.send(status, answer, headers)
+
+    def operation(self, method, version, path, query, body, prefs):
+        """One Outlook operation: it holds a mailbox slot while it runs, or is throttled."""
+        mailbox = self.mailbox
+        if not mailbox.reserve(1):
+            error = mailbox.concurrency_error()
+            return error.status, error.body(), error.headers
+        try:
+            time.sleep(mailbox.args.operation_seconds)
+            return self.dispatch(method, version, path, query, body, prefs)
+        finally:
+            mailbox.release(1)
+
+    def next_fault(self):
+        mailbox = self.mailbox
+        with mailbox.lock:
+            mailbox.requests += 1
+            every, kinds = mailbox.args.fault_every, mailbox.args.faults
+            if not every or not kinds or mailbox.requests % every:
+                return None
+            kind = kinds[mailbox.faults % len(kinds)]
+            mailbox.faults += 1
+            return kind
+
+    def dispatch(self, method, version, path, query, body, prefs):
+        try:
+            with self.mailbox.lock:
+                status, answer = self.route(method, version, path, query, body, prefs)
+            return status, answer, prefs.applied()
+        except GraphError as error:
+            return error.status, error.body(), error.headers
+
+    def route(self, method, version, path, query, body, prefs):
+        mailbox = self.mailbox
+        if not path.startswith("/me"):
+            raise GraphError(404, "BadRequest", f"Resource not found for the segment '{path}'.")
+        parts = [p for p in path.split("/")[2:] if p]  # after "me"
+        calendar = mailbox.calendars[0]
+        if parts[:1] == ["calendars"] and len(parts) >= 3:
+            calendar = parts[1]
+            if calendar not in mailbox.calendars:
+                raise not_found()
+            parts = parts[2:]
+        # /me — Source: Get user, https://learn.microsoft.com/graph/api/user-get
+        if parts == [] and method == "GET":
+            return 200, {"id": "user-1", "displayName": OWNER["name"], "mail": OWNER["address"],
+                         "userPrincipalName": OWNER["address"]}
+        # /me/mailboxSettings — Source: Get user mailbox settings,
+        # https://learn.microsoft.com/graph/api/user-get-mailboxsettings (timeZone: a Windows id).
+        if parts == ["mailboxSettings"] and method == "GET":
+            return 200, {"timeZone": mailbox.args.mailbox_zone}
+        if parts == ["events"] and method == "POST":
+            status, event = mailbox.create(calendar, body)
+            return status, render(mailbox, event, prefs, version)
+        if parts == ["events"] and method == "GET":
+            check_members(version, query)
+            return 200, self.page(list_events(mailbox, calendar, query, prefs, version), query, prefs)
+        if parts == ["calendarView"] and method == "GET":
+            check_members(version, query)
+            start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
+            items = expand_all(mailbox, [render(mailbox, e, prefs, version, query)
+                                         for e in mailbox.view(calendar, start, end)], query)
+            return 200, self.page(items, query, prefs)
+        if len(parts) == 2 and parts[0] == "events":
+            if method == "GET":
+                check_members(version, query)
+                event, key = mailbox.lookup(parts[1])
+                shown = mailbox.occurrence(event, key) if key else event
+                return 200, expand_extended(mailbox, render(mailbox, shown, prefs, version, query), query)
+            if method == "PATCH":
+                status, event = mailbox.update(parts[1], body)
+                return status, render(mailbox, event, prefs, version)
+            if method == "DELETE":
+                return mailbox.delete(parts[1])
+        if len(parts) == 3 and parts[0] == "events" and parts[2] == "instances" and method == "GET":
+            check_members(version, query)
+            event, key = mailbox.lookup(parts[1])
+            if key is not None or event["type"] != "seriesMaster":
+                raise GraphError(400, "ErrorInvalidRequest", "Only a series master has instances.")
+            start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
+            items = expand_all(mailbox, [render(mailbox, i, prefs, version, query)
+                                         for _, i in mailbox.instances(event, start, end)], query)
+            return 200, self.page(items, query, prefs)
+        raise GraphError(400, "BadRequest", f"Unsupported request {method} {path}.")
+
+    def page(self, items, query, prefs):
+        """Source: Paging Microsoft Graph data, https://learn.microsoft.com/graph/paging, and field
+        reports (https://learn.microsoft.com/answers/questions/1488109): calendar collections come
+        in pages of 10 unless Prefer: odata.maxpagesize asks for more, up to the service's cap;
+        @odata.nextLink is the URL of the next page."""
+        args = self.mailbox.args
+        size = min(prefs.max_page_size or args.page_size, args.max_page_size)
+        skip = int(first(query, "$skiptoken", "0"))
+        answer = {"value": items[skip:skip + size]}
+        if skip + size < len(items):
+            rest = {k: v for k, v in query.items() if k != "$skiptoken"}
+            rest["$skiptoken"] = [str(skip + size)]
+            host = self.headers.get("Host")
+            answer["@odata.nextLink"] = f"http://{host}{urllib.parse.urlsplit(self.path).path}?" + \
+                urllib.parse.urlencode(rest, doseq=True)
+        return answer
+
+    def batch(self, version, body, throttle_items):
+        """Source: Combine multiple requests in one HTTP call using JSON batching,
+        https://learn.microsoft.com/graph/json-batching: at most 20 requests; each answered in
+        "responses" with its own status, headers and body; a request with a body needs a
+        Content-Type; items run in parallel unless chained by dependsOn, and an item whose
+        dependency failed is 424 Failed Dependency. Mailbox concurrency: see MAILBOX_CONCURRENCY —
+        the items that would run beyond the mailbox's 4 get the 429 in their own response."""
+        requests = (body or {}).get("requests")
+        if not isinstance(requests, list) or not requests:
+            return 400, {"error": {"code": "BadRequest", "message": "Invalid batch payload format."}}, {}
+        if len(requests) > 20:
+            return 400, {"error": {"code": "BadRequest", "message": "Number of batch request steps exceeds the maximum of 20."}}, {}
+        sequential = any(item.get("dependsOn") for item in requests)
+        lanes = 1 if sequential else min(MAILBOX_CONCURRENCY, len(requests))
+        granted = self.mailbox.reserve(lanes)
+        try:
+            responses, statuses = [], {}
+            for position, item in enumerate(requests):
+                response = self.batch_item(version, item, position, lanes, granted, statuses, throttle_items)
+                statuses[str(item.get("id"))] = response["status"]
+                responses.append(response)
+                if position % lanes == lanes - 1:
+                    time.sleep(self.mailbox.args.operation_seconds)  # one wave of parallel items
+            return 200, {"responses": responses}, {}
+        finally:
+            self.mailbox.release(granted)
+
+    def batch_item(self, version, item, position, lanes, granted, statuses, throttle_items):
+        item_id = item.get("id")
+        retry = {"Retry-After": str(self.mailbox.args.retry_after)}
+        if throttle_items and position % 3 == 0:
+            return {"id": item_id, "status": 429, "headers": retry,
+                    "body": {"error": {"code": "ApplicationThrottled", "message": "injected fault"}}}
+        failed = [d for d in item.get("dependsOn") or [] if not 200 <= statuses.get(str(d), 0) < 300]
+        if failed:
+            return {"id": item_id, "status": 424, "body": {"error": {"code": "FailedDependency",
+                                                                        "message": "A dependency failed."}}}
+        if position % lanes >= granted:
+            error = self.mailbox.concurrency_error()
+            return {"id": item_id, "status": 429, "headers": error.headers, "body": error.body()}
+        if item.get("body") is not None and "content-type" not in {k.lower() for k in (item.get("headers") or {})}:
+            return {"id": item_id, "status": 400, "body": {"error": {
+                "code": "BadRequest", "message": "Content-Type header must be specified for a request with a body."}}}
+        url = urllib.parse.urlsplit(item.get("url", ""))
+        headers = {k.lower(): v for k, v in (item.get("headers") or {}).items()}
+        status, answer, headers = self.dispatch(item.get("method", "GET"), version, urllib.parse.unquote(url.path),
+                                                urllib.parse.parse_qs(url.query), item.get("body"),
+                                                Preferences(headers.get("prefer")))
+        response = {"id": item_id, "status": status, "headers": headers}
+        if answer is not None:
+            response["body"] = answer
+        return response
+
+    # ----- identity platform
+
+    def oauth(self, path, raw):
+        form = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
+        if self.headers.get("Content-Type", "").split(";")[0] != "application/x-www-form-urlencoded":
+            return self.send(400, {"error": "invalid_request", "error_description": "form body expected"})
+        status, answer = self.mailbox.identity.token_endpoint(path, form)
+        self.send(status, answer)
+
+    # ----- control (not Graph)
+
+    def control(self, method, path, raw):
+        mailbox = self.mailbox
+        with mailbox.lock:
+            if path == "/_emulator/state":
+                return self.send(200, mailbox.dump())
+            if path == "/_emulator/config" and method == "POST":
+                for key, value in json.loads(raw or b"{}").items():
+                    setattr(mailbox.args, key, value)
+                return self.send(200, {"ok": True})
+            if path == "/_emulator/revoke" and method == "POST":
+                mailbox.identity.revoke()
+                return self.send(200, {"ok": True})
+        return self.send(404, {"error": "unknown control endpoint"})
+
+
+# =============================================================================================
+# The identity platform: device code flow and refresh tokens
+# =============================================================================================
+
+class Identity:
+    """Source: Microsoft identity platform and the OAuth 2.0 device authorization grant flow,
+    https://learn.microsoft.com/entra/identity-platform/v2-oauth2-device-code (the /devicecode
+    answer; while polling: authorization_pending, slow_down, authorization_declined,
+    bad_verification_code, expired_token), and Refresh tokens in the Microsoft identity platform,
+    https://learn.microsoft.com/entra/identity-platform/refresh-tokens (a refresh token is replaced
+    by a new one on every use; it can be revoked, and then is invalid_grant)."""
+
+    def __init__(self, args):
+        self.args = args
+        self.access_tokens = {args.token: float("inf")} if args.token else {}
+        self.refresh_tokens = set()
+        self.device_codes = {}  # device_code -> {"left": polls before the user finishes, "last": time, "expires": time}
+        self.issued = 0
+
+    def valid_access(self, token):
+        return self.access_tokens.get(token, 0) > time.time()
+
+    def revoke(self):
+        self.refresh_tokens.clear()
+
+    def token_endpoint(self, path, form):
+        if not form.get("client_id"):
+            return 400, {"error": "invalid_request", "error_description": "AADSTS900144: The request body must contain the following parameter: 'client_id'."}
+        now = time.time()
+        if path.endswith("/devicecode"):
+            code = f"device-{len(self.device_codes) + 1}"
+            self.device_codes[code] = {"left": self.args.pending_polls, "last": 0.0, "expires": now + self.args.device_code_lifetime}
+            return 200, {"device_code": code, "user_code": "EMU-CODE", "interval": self.args.poll_interval,
+                         "verification_uri": "https://microsoft.com/devicelogin", "expires_in": self.args.device_code_lifetime,
+                         "message": "To sign in, enter the code EMU-CODE at https://microsoft.com/devicelogin"}
+        grant = form.get("grant_type")
+        if grant == "urn:ietf:params:oauth:grant-type:device_code":
+            state = self.device_codes.get(form.get("device_code"))
+            if state is None:
+                return 400, {"error": "bad_verification_code", "error_description": "AADSTS70019: The device_code wasn't recognized."}
+            if now >= state["expires"]:
+                return 400, {"error": "expired_token", "error_description": "AADSTS70020: The provided value for the input parameter 'device_code' is not valid. This device code has expired."}
+            too_soon = now - state["last"] < self.args.poll_interval
+            state["last"] = now
+            if too_soon:
+                return 400, {"error": "slow_down", "error_description": "Polling too fast."}
+            if state["left"] > 0:
+                state["left"] -= 1
+                return 400, {"error": "authorization_pending", "error_description": "AADSTS70016: OAuth 2.0 device flow error. Authorization is pending. Continue polling."}
+            if self.args.device_outcome == "decline":
+                return 400, {"error": "authorization_declined", "error_description": "AADSTS70000: The end user denied the authorization request."}
+            if self.args.device_outcome == "expire":
+                return 400, {"error": "expired_token", "error_description": "AADSTS70020: This device code has expired."}
+            del self.device_codes[form["device_code"]]
+            return 200, self.issue()
+        if grant == "refresh_token":
+            token = form.get("refresh_token")
+            if token not in self.refresh_tokens:
+                return 400, {"error": "invalid_grant", "error_description": "AADSTS700082: The refresh token has expired or was revoked."}
+            # Strictest reading of rotation: the used refresh token is replaced, not kept.
+            self.refresh_tokens.discard(token)
+            return 200, self.issue()
+        return 400, {"error": "unsupported_grant_type", "error_description": "AADSTS70003: The app requested an unsupported grant type."}
+
+    def issue(self):
+        self.issued += 1
+        access, refresh = f"emu-access-{self.issued}-secret", f"emu-refresh-{self.issued}-secret"
+        self.access_tokens[access] = time.time() + self.args.token_lifetime
+        self.refresh_tokens.add(refresh)
+        return {"token_type": "Bearer", "access_token": access, "refresh_token": refresh,
+                "expires_in": self.args.token_lifetime, "scope": "Calendars.ReadWrite User.Read MailboxSettings.Read"}
 
 
 def first(query, name, default=None):
@@ -720,8 +1153,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--token", default=None, help="a bearer token accepted without signing in")
-    parser.add_argument("--page-size", type=int, default=10)
+    parser.add_argument("--page-size", type=int, default=10, help="Graph's page size without odata.maxpagesize")
+    parser.add_argument("--max-page-size", type=int, default=1000, help="the largest odata.maxpagesize honoured")
     parser.add_argument("--mailbox-zone", default="Pacific Standard Time")
+    parser.add_argument("--operation-seconds", type=float, default=0.0, help="how long each operation holds its mailbox slot")
     parser.add_argument("--fault-every", type=int, default=0, help="every Nth Graph request gets the next fault")
     parser.add_argument("--faults", type=lambda text: [f for f in text.split(",") if f], default=[],
                         help="cycle of 429,503,504,drop,drop-after,slow,item429")
@@ -730,12 +1165,14 @@ def main():
     parser.add_argument("--token-lifetime", type=int, default=3600)
     parser.add_argument("--poll-interval", type=int, default=0)
     parser.add_argument("--pending-polls", type=int, default=2)
+    parser.add_argument("--device-code-lifetime", type=int, default=900)
+    parser.add_argument("--device-outcome", choices=["approve", "decline", "expire"], default="approve")
     args = parser.parse_args()
     # A parent may have blocked these (Foundation's Process passes its mask on); stop when asked.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
-    server.store = Store(args)
+    server.mailbox = Mailbox(args)
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

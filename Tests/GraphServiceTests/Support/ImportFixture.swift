@@ -2,8 +2,9 @@ import CalendarModel
 import Foundation
 
 /// A calendar of 500 VEVENTs worked out by hand: 460 single events (timed in three zones, in UTC,
-/// and all-day) and 20 weekly or daily series of 8, each with its 3rd occurrence moved by a day
-/// (an override) and its 5th cancelled (an EXDATE). January–February 2027 has no DST change in
+/// and all-day) and 20 weekly or daily series of 8, each with its 3rd occurrence moved (an
+/// override: a weekly one to the next day, a daily one to later the same day, since Outlook moves
+/// no occurrence onto or past its neighbour's day) and its 5th cancelled (an EXDATE). January–February 2027 has no DST change in
 /// these zones, so every UTC offset below is the zone's standard one.
 struct ImportFixture {
     /// IANA zone, its Windows name (CLDR) and its January offset from UTC in hours.
@@ -85,6 +86,7 @@ struct ImportFixture {
             let daily = index % 2 == 1
             let step = daily ? 1 : 7
             let moved = first.adding(days: 2 * step)
+            let movedDay = daily ? moved : moved.adding(days: 1)
             let cancelled = first.adding(days: 4 * step)
             let summary = "Series \(index)"
             let uid = "series-\(index)@calport.test"
@@ -99,14 +101,14 @@ struct ImportFixture {
             append([
                 "UID:\(uid)", "SUMMARY:\(summary) (moved)",
                 "RECURRENCE-ID;TZID=\(zone.iana):\(Self.basic(moved))T093000",
-                "DTSTART;TZID=\(zone.iana):\(Self.basic(moved.adding(days: 1)))T150000",
-                "DTEND;TZID=\(zone.iana):\(Self.basic(moved.adding(days: 1)))T160000",
+                "DTSTART;TZID=\(zone.iana):\(Self.basic(movedDay))T150000",
+                "DTEND;TZID=\(zone.iana):\(Self.basic(movedDay))T160000",
             ])
             series.append(
                 Series(
                     summary: summary, daily: daily, start: Self.iso(first, 9, 30), zone: zone.windows,
                     movedOriginalStartUTC: Self.utc(moved, 9, 30, offset: zone.offset),
-                    movedStart: Self.iso(moved.adding(days: 1), 15, 0),
+                    movedStart: Self.iso(movedDay, 15, 0),
                     cancelledOriginalStartUTC: Self.utc(cancelled, 9, 30, offset: zone.offset)))
         }
         text += "END:VCALENDAR\r\n"
