@@ -185,7 +185,8 @@ import Testing
         #expect(mail.count == 6 && Set(pairs).count == 6, "\(mail)")
         let singles = Set(events.filter { $0["type"] == "singleInstance" }.compactMap { $0["id"]?.stringValue })
         #expect(
-            mail.filter { singles.contains($0["eventId"]?.stringValue ?? "") }.allSatisfy { $0["kind"] == "invitation" })
+            mail.filter { singles.contains($0["eventId"]?.stringValue ?? "") }.allSatisfy { $0["kind"] == "invitation" }
+        )
         let weekly = try #require(events.first { $0["subject"] == "Weekly" })
         #expect(weekly["exceptions"]?.objectValue?.members.count == 1)
         #expect(weekly["cancelled"]?.arrayValue == ["2027-01-20T10:00:00Z"])
@@ -229,6 +230,17 @@ import Testing
         #expect(setup.report(forced).first == "created: 0")
         #expect(setup.report(forced).dropFirst().first == "updated: 1")
         #expect(try await setup.events().contains { $0["subject"] == "Review (room 2)" })
+
+        // An event deleted in the calendar is created again, though Graph holds its transactionId
+        // (a repeat with the event gone is ErrorDuplicateTransactionId).
+        let standup = try #require(try await setup.events().first { $0["subject"] == "Standup" })
+        let response = try await setup.emulator.client().send(
+            "DELETE", setup.emulator.endpoints.graph("/me/events/\(standup["id"]?.stringValue ?? "")"))
+        #expect(response.status == 204)
+        let restored = try await setup.calport.run(["import", file], environment: setup.environment)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(setup.report(restored).first == "created: 1")
+        #expect(try await setup.events().contains { $0["subject"] == "Standup" })
     }
 
     @Test(.timeLimit(.minutes(1))) func theSameUIDFromTwoSourcesOrInTwoCalendarsIsTwoEvents() async throws {

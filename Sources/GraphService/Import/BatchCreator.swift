@@ -69,6 +69,17 @@ struct BatchCreator: Sendable {
         return results
     }
 
+    /// `item` with the transactionId that replaces one whose event is gone; nil if it has it already.
+    static func renewed(_ item: PlannedItem) -> PlannedItem? {
+        guard case .create(var body) = item.action else { return nil }
+        let replacement = GraphTransactionID.make(uid: item.key + "\nrenewed")
+        guard body["transactionId"]?.stringValue != replacement else { return nil }
+        body["transactionId"] = .string(replacement)
+        var renewed = item
+        renewed.action = .create(body)
+        return renewed
+    }
+
     /// Finished items, items to send again, and how long to wait first (the longest `Retry-After`).
     private func read(_ answer: JSONValue, for items: [PlannedItem]) -> ([String: ItemResult], [PlannedItem], Double?) {
         var done: [String: ItemResult] = [:]
@@ -93,6 +104,15 @@ struct BatchCreator: Sendable {
                     .value
                 let seconds = header?.stringValue.flatMap(RetryPolicy.seconds(retryAfter:)) ?? header?.numberValue
                 if let seconds { wait = max(wait ?? 0, min(seconds, retry.maximumDelay)) }
+            case 400 where body?["error"]?["code"]?.stringValue == "ErrorDuplicateTransactionId":
+                // The transactionId names this content, and the event it made is not in the
+                // calendar (the import looked): it was deleted since. A new transactionId, once.
+                if let renewed = Self.renewed(item) {
+                    again.append(renewed)
+                } else {
+                    let error = GraphClient.error("POST \(eventsPath)", status, json: body)
+                    done[item.key] = ItemResult(outcome: .failed(reason: error.description))
+                }
             default:
                 let error = GraphClient.error("POST \(eventsPath)", status, json: body)
                 done[item.key] = ItemResult(outcome: .failed(reason: error.description))
