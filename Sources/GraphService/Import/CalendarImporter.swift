@@ -58,6 +58,17 @@ public struct CalendarImporter: Sendable {
         var conflicts: [ImportResult]
         var mailboxDomain: String?
 
+        /// The creates, in `$batch`es of at most 20.
+        var createBatches: [[PlannedItem]] {
+            let creates = steps.compactMap { entry -> PlannedItem? in
+                guard case .create = entry.step else { return nil }
+                return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
+            }
+            return stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
+                Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
+            }
+        }
+
         /// The invitations Graph will send (only with `--attendees invite`).
         public var mail: MailSummary {
             var mail = MailSummary()
@@ -107,13 +118,8 @@ public struct CalendarImporter: Sendable {
     /// The requests a run would send, as JSON, for `--dry-run`.
     public func requests(for preparation: Preparation) -> JSONValue {
         let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: nil)
-        let creates = preparation.steps.compactMap { entry -> PlannedItem? in
-            guard case .create = entry.step else { return nil }
-            return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
-        }
-        var requests: [JSONValue] = stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
-            let batch = Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
-            return ["method": "POST", "url": "/$batch", "body": creator.batchBody(batch)]
+        var requests: [JSONValue] = preparation.createBatches.map { batch in
+            ["method": "POST", "url": "/$batch", "body": creator.batchBody(batch)]
         }
         func event(_ id: String) -> JSONValue { .string("/me/events/\(id)") }
         for (unit, step) in preparation.steps {
@@ -157,13 +163,7 @@ public struct CalendarImporter: Sendable {
 
         // 1. Creates, in batches; every batch is started at once, the client's gate keeps four in flight.
         let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: journal)
-        let creates = preparation.steps.compactMap { entry -> PlannedItem? in
-            guard case .create = entry.step else { return nil }
-            return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
-        }
-        let batches = stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
-            Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
-        }
+        let batches = preparation.createBatches
         let created = await withTaskGroup(of: [String: ItemResult].self) { group in
             for batch in batches { group.addTask { await creator.create(batch) } }
             var all: [String: ItemResult] = [:]
