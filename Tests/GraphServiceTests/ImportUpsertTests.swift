@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import GraphEvents
+import GraphService
 import ICalendar
 import Testing
 
@@ -279,6 +280,34 @@ import Testing
         let run = try await setup.calport.run(["import", file], environment: setup.environment)
         #expect(setup.report(run).prefix(4) == ["created: 0", "updated: 0", "unchanged: 0", "deleted: 4"])
         #expect(try await setup.events().isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aDryRunReadsASeriesAtATimeAndPlansWhatARunWould() async throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let fixture = ImportFixture()
+        let file = try setup.write(fixture.text, "calendar.ics")
+        // Without a token: nothing is read or sent, every event is planned as new.
+        let offline = try await setup.calport.run(
+            ["import", "--dry-run", file], environment: ["CALPORT_GRAPH_URL": setup.emulator.graphURL.absoluteString])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        let streamed = try JSONParser.parse(Array(offline.stdout.utf8)).arrayValue ?? []
+        // The same plan made from the whole document, through the library.
+        let events = ICalendarParser().parse(Array(fixture.text.utf8), file: "calendar.ics").document.events
+        let written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
+        let importer = CalendarImporter(client: setup.emulator.client())
+        let whole = importer.requests(
+            for: try await importer.prepare(
+                [ImportSource(name: "calendar.ics", plan: ImportPlan(entries: written.output))], lookUp: false))
+        #expect(
+            streamed.count == 24 + 40 + 20, "24 batches for 480 events, 40 occurrence changes, 20 finishing PATCHes")
+        #expect(streamed == whole.arrayValue ?? [], "the same requests in the same order")
+        #expect(try await setup.emulator.state()["requests"] == 0, "a dry run without a token sends nothing")
+
+        // After the import, a dry run that reads the calendar plans nothing.
+        _ = try await setup.calport.run(["import", file], environment: setup.environment)
+        let after = try await setup.calport.run(["import", "--dry-run", file], environment: setup.environment)
+        #expect(after.stdout == "[]\n", "\(after.stdout.prefix(500))")
     }
 
     @Test(.timeLimit(.minutes(2))) func aKilledImportWithoutAJournalEndsWithEveryEventOnce() async throws {

@@ -58,12 +58,44 @@ public struct CalendarImporter: Sendable {
         var conflicts: [ImportResult]
         var mailboxDomain: String?
 
-        /// The creates, in `$batch`es of at most 20.
-        var createBatches: [[PlannedItem]] {
-            let creates = steps.compactMap { entry -> PlannedItem? in
+        init(mailboxDomain: String?) {
+            steps = []
+            prunes = []
+            conflicts = []
+            self.mailboxDomain = mailboxDomain
+        }
+
+        /// What failed before anything was sent (a UID met twice, an edited event left alone), with reasons.
+        public var refusals: [(label: String, reason: String)] {
+            let conflicting = conflicts.compactMap { result -> (label: String, reason: String)? in
+                if case .failed(let reason) = result.outcome { return (result.label, reason) }
+                return nil
+            }
+            return conflicting
+                + steps.compactMap { entry -> (label: String, reason: String)? in
+                    if case .failed(let reason) = entry.step { return (entry.unit.item.label, reason) }
+                    return nil
+                }
+        }
+
+        /// The POSTs that create events, in the order decided.
+        public var creates: [PlannedItem] {
+            steps.compactMap { entry -> PlannedItem? in
                 guard case .create = entry.step else { return nil }
                 return PlannedItem(key: entry.unit.key, label: entry.unit.item.label, action: .create(entry.unit.body))
             }
+        }
+
+        /// Adds another preparation's decisions after these.
+        mutating func append(_ other: Preparation) {
+            steps += other.steps
+            prunes += other.prunes
+            conflicts += other.conflicts
+        }
+
+        /// The creates, in `$batch`es of at most 20.
+        var createBatches: [[PlannedItem]] {
+            let creates = self.creates
             return stride(from: 0, to: creates.count, by: BatchCreator.maximumBatchSize).map {
                 Array(creates[$0..<min($0 + BatchCreator.maximumBatchSize, creates.count)])
             }
@@ -84,43 +116,93 @@ public struct CalendarImporter: Sendable {
         }
     }
 
-    /// Decides every item's step. With `lookUp` false (a dry run without sign-in), the calendar is
-    /// taken to hold nothing of these sources. A listing Graph refuses (a 400 to the filter, say)
-    /// throws, with Graph's message, before anything is created.
-    public func prepare(_ sources: [ImportSource], lookUp: Bool = true) async throws(GraphServiceError) -> Preparation {
-        let listing = SourceListing(client: client, eventsPath: eventsPath)
-        var preparation = Preparation(steps: [], prunes: [], conflicts: [], mailboxDomain: nil)
-        if lookUp && options.participants.attendees == .invite {
+    /// What the calendar holds of some sources, read before anything is decided: each source's
+    /// events by UID, and the mailbox's domain (for counting invitations; read only with `invite`).
+    public struct Snapshot: Sendable {
+        var targets: [String: [String: TargetEvent]] = [:]
+        public internal(set) var mailboxDomain: String?
+        /// UIDs decided so far, by source, for pruning and for telling a UID met twice.
+        var seen: [String: Set<String>] = [:]
+    }
+
+    /// Reads what the calendar holds of the named sources. With `lookUp` false (a dry run without
+    /// sign-in), the calendar is taken to hold nothing of them. A listing Graph refuses (a 400 to
+    /// the filter, say) throws, with Graph's message, before anything is created.
+    public func snapshot(of sources: [String], lookUp: Bool = true) async throws(GraphServiceError) -> Snapshot {
+        var snapshot = Snapshot()
+        guard lookUp else { return snapshot }
+        if options.participants.attendees == .invite {
             let me = try await client.json("GET", client.endpoints.graph("/me"))
             let address = me["mail"]?.stringValue ?? me["userPrincipalName"]?.stringValue
-            preparation.mailboxDomain = address?.split(separator: "@").last.map { $0.lowercased() }
+            snapshot.mailboxDomain = address?.split(separator: "@").last.map { $0.lowercased() }
         }
-        for source in sources {
-            let targets = lookUp ? try await listing.events(of: source.name) : [:]
-            let (units, conflicts) = ImportUnit.units(
-                of: source, calendar: calendarID ?? "default", policy: options.participants)
-            preparation.conflicts += conflicts
-            var seen: Set<String> = []
-            for unit in units {
-                seen.insert(unit.uid)
-                preparation.steps.append(
-                    (unit, ImportStep.decide(unit, target: targets[unit.uid], force: options.force)))
+        let listing = SourceListing(client: client, eventsPath: eventsPath)
+        var names: [String] = []
+        for name in sources where !names.contains(name) { names.append(name) }
+        for name in names { snapshot.targets[name] = try await listing.events(of: name) }
+        return snapshot
+    }
+
+    /// Decides the step of each event of `source` against `snapshot`. `source` may be one part of
+    /// a larger one (a dry run streams series by series): a UID already decided for the source is
+    /// then a second event with that UID, reported, and the first stays the one imported.
+    public func decide(_ source: ImportSource, in snapshot: inout Snapshot) -> Preparation {
+        var preparation = Preparation(mailboxDomain: snapshot.mailboxDomain)
+        let (units, conflicts) = ImportUnit.units(
+            of: source, calendar: calendarID ?? "default", policy: options.participants)
+        preparation.conflicts = conflicts
+        let targets = snapshot.targets[source.name] ?? [:]
+        for unit in units {
+            guard snapshot.seen[source.name, default: []].insert(unit.uid).inserted else {
+                preparation.conflicts.append(
+                    ImportResult(
+                        key: unit.key, label: unit.item.label,
+                        outcome: .failed(
+                            reason: "another event in \(source.name) has the UID \(unit.uid); the first is imported")))
+                continue
             }
-            if options.prune {
-                for (uid, target) in targets where !seen.contains(uid) {
-                    preparation.prunes.append((source.name, target))
-                }
+            preparation.steps.append((unit, ImportStep.decide(unit, target: targets[unit.uid], force: options.force)))
+        }
+        return preparation
+    }
+
+    /// With `prune`, the events of the snapshot's sources that no decided event names.
+    public func prunes(in snapshot: Snapshot) -> Preparation {
+        var preparation = Preparation(mailboxDomain: snapshot.mailboxDomain)
+        guard options.prune else { return preparation }
+        for (source, targets) in snapshot.targets.sorted(by: { $0.key < $1.key }) {
+            let seen = snapshot.seen[source] ?? []
+            for (uid, target) in targets.sorted(by: { $0.key < $1.key }) where !seen.contains(uid) {
+                preparation.prunes.append((source, target))
             }
         }
         return preparation
     }
 
-    /// The requests a run would send, as JSON, for `--dry-run`.
+    /// Decides every item's step: `snapshot`, `decide` for each source, then `prunes`.
+    public func prepare(_ sources: [ImportSource], lookUp: Bool = true) async throws(GraphServiceError) -> Preparation {
+        var snapshot = try await snapshot(of: sources.map(\.name), lookUp: lookUp)
+        var preparation = Preparation(mailboxDomain: snapshot.mailboxDomain)
+        for source in sources { preparation.append(decide(source, in: &snapshot)) }
+        preparation.append(prunes(in: snapshot))
+        return preparation
+    }
+
+    /// The requests a run would send, as JSON, for `--dry-run`: the create batches, then each
+    /// event's other requests, then the prunes.
     public func requests(for preparation: Preparation) -> JSONValue {
+        .array(preparation.createBatches.map(batchRequest) + laterRequests(for: preparation))
+    }
+
+    /// The `$batch` request that creates `batch`.
+    public func batchRequest(_ batch: [PlannedItem]) -> JSONValue {
         let creator = BatchCreator(client: client, eventsPath: eventsPath, retry: retry, journal: nil)
-        var requests: [JSONValue] = preparation.createBatches.map { batch in
-            ["method": "POST", "url": "/$batch", "body": creator.batchBody(batch)]
-        }
+        return ["method": "POST", "url": "/$batch", "body": creator.batchBody(batch)]
+    }
+
+    /// The requests after the creates: PATCHes and DELETEs of events, series' changes, prunes.
+    public func laterRequests(for preparation: Preparation) -> [JSONValue] {
+        var requests: [JSONValue] = []
         func event(_ id: String) -> JSONValue { .string("/me/events/\(id)") }
         for (unit, step) in preparation.steps {
             var seriesID: String?
@@ -145,7 +227,7 @@ public struct CalendarImporter: Sendable {
             requests.append(["method": "PATCH", "url": event(seriesID), "body": .object(unit.finishingBody)])
         }
         for (_, target) in preparation.prunes { requests.append(["method": "DELETE", "url": event(target.id)]) }
-        return .array(requests)
+        return requests
     }
 
     /// Prepares and runs. Only a journal that cannot be opened, or a listing Graph refuses, throws.

@@ -44,6 +44,12 @@ public struct MailSummary: Sendable, Hashable {
         mailboxDomain.map { domain in addresses.count { !$0.hasSuffix("@" + domain.lowercased()) } }
     }
 
+    /// Adds another summary's invitations (a dry run sums them series by series).
+    public mutating func add(_ other: MailSummary) {
+        invitations += other.invitations
+        addresses.formUnion(other.addresses)
+    }
+
     mutating func invite(_ addresses: [String]) {
         invitations += addresses.count
         self.addresses.formUnion(addresses)

@@ -56,37 +56,6 @@ enum ImportCommand {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
-        var sources: [ImportSource] = []
-        var refused: [(label: String, reason: String)] = []
-        for input in inputs {
-            guard let format = input.detectedFormat else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
-                return .dataProblem
-            }
-            let read = CalendarInput.read(input, as: format, limits: InputLimits())
-            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return .dataProblem }
-            var events = read.document.events
-            // A METHOD:CANCEL calendar (RFC 5546 §3.2.5) cancels every event it names.
-            if read.document.method?.uppercased() == "CANCEL" {
-                for index in events.indices { events[index].status = .cancelled }
-            }
-            // The importer deletes cancelled events itself, so the writer's warning does not apply.
-            var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
-            written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
-            if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return .dataProblem }
-            // Events Graph cannot hold are never sent; they count as failed.
-            refused += written.diagnostics.filter { $0.severity == .error }.map {
-                (label: $0.uid ?? $0.location.description, reason: $0.message)
-            }
-            let name = arguments.value(source) ?? sourceName(input)
-            let plan = ImportPlan(entries: written.output)
-            if let index = sources.firstIndex(where: { $0.name == name }) {
-                sources[index].plan.creates += plan.creates
-                sources[index].plan.changes += plan.changes
-            } else {
-                sources.append(ImportSource(name: name, plan: plan))
-            }
-        }
         let output = SharedOutput(terminal)
         let environment = ProcessInfo.processInfo.environment
         // A dry run signs in only with a token given outright (it then looks at the calendar and
@@ -112,6 +81,13 @@ enum ImportCommand {
             progress: { done, total in
                 if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
             })
+        if arguments.isSet(dryRun) && inputs.allSatisfy({ $0.detectedFormat == .iCalendar }) {
+            return streamingDryRun(
+                inputs, importer, source: arguments.value(source), looksUp: dryRunLooksUp, reporter: &reporter,
+                terminal: terminal)
+        }
+        guard let (sources, refused) = readSources(inputs, source: arguments.value(source), reporter: &reporter)
+        else { return .dataProblem }
         if arguments.isSet(dryRun) {
             return dryRunReport(sources, importer, looksUp: dryRunLooksUp, reporter: reporter, terminal: terminal)
         }
@@ -161,14 +137,92 @@ enum ImportCommand {
             return ServiceOptions.exitStatus(error)
         case .success(let preparation):
             terminal.write(Array((JSONWriter(pretty: true).string(importer.requests(for: preparation)) + "\n").utf8))
-            var note = "mail to be sent: \(preparation.mail.description)\n"
-            if !looksUp {
-                note +=
-                    "(the calendar was not read: without --token-file or CALPORT_TOKEN a dry run plans every event as new)\n"
-            }
-            terminal.writeError(note)
+            terminal.writeError(dryRunNote(preparation.mail, refused: preparation.refusals, looksUp: looksUp))
             return reporter.errorCount > 0 ? .dataProblem : .success
         }
+    }
+
+    /// The plan for one input's events, and the events Graph cannot hold (never sent, counted as
+    /// failed); nil when a diagnostic stops the import (it is reported).
+    static func plan(_ events: [Event], method: String?, reporter: inout DiagnosticReporter) -> (
+        plan: ImportPlan, refused: [(label: String, reason: String)]
+    )? {
+        var events = events
+        // A METHOD:CANCEL calendar (RFC 5546 §3.2.5) cancels every event it names.
+        if method?.uppercased() == "CANCEL" {
+            for index in events.indices { events[index].status = .cancelled }
+        }
+        // The importer deletes cancelled events itself, so the writer's warning does not apply.
+        var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
+        written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
+        if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return nil }
+        let refused = written.diagnostics.filter { $0.severity == .error }.map {
+            (label: $0.uid ?? $0.location.description, reason: $0.message)
+        }
+        return (ImportPlan(entries: written.output), refused)
+    }
+
+    /// Every input read whole and planned, one source per name; nil when a diagnostic stops the
+    /// import (it is reported). Also the events Graph cannot hold, which count as failed.
+    private static func readSources(_ inputs: [InputFile], source: String?, reporter: inout DiagnosticReporter)
+        -> (sources: [ImportSource], refused: [(label: String, reason: String)])?
+    {
+        let terminal = reporter.terminal
+        var sources: [ImportSource] = []
+        var refused: [(label: String, reason: String)] = []
+        for input in inputs {
+            guard let format = input.detectedFormat else {
+                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
+                return nil
+            }
+            let read = CalendarInput.read(input, as: format, limits: InputLimits())
+            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return nil }
+            guard let mapped = plan(read.document.events, method: read.document.method, reporter: &reporter)
+            else { return nil }
+            refused += mapped.refused
+            let name = source ?? sourceName(input)
+            let plan = mapped.plan
+            if let index = sources.firstIndex(where: { $0.name == name }) {
+                sources[index].plan.creates += plan.creates
+                sources[index].plan.changes += plan.changes
+            } else {
+                sources.append(ImportSource(name: name, plan: plan))
+            }
+        }
+        return (sources, refused)
+    }
+
+    /// `--dry-run` of iCalendar inputs, a series at a time (`ImportDryRun`).
+    private static func streamingDryRun(
+        _ inputs: [InputFile], _ importer: CalendarImporter, source: String?, looksUp: Bool,
+        reporter: inout DiagnosticReporter, terminal: Terminal
+    ) -> ExitStatus {
+        let dryRun = ImportDryRun(importer: importer, sourceName: source, looksUp: looksUp)
+        do {
+            guard let result = try dryRun.run(inputs, limits: InputLimits(), reporter: &reporter, terminal: terminal)
+            else { return .dataProblem }
+            terminal.writeError(dryRunNote(result.mail, refused: result.refused, looksUp: looksUp))
+        } catch let error as GraphServiceError {
+            terminal.writeError("calport import: error: \(error)\n")
+            return ServiceOptions.exitStatus(error)
+        } catch {
+            terminal.writeError("calport import: error: \(error)\n")
+            return .ioError
+        }
+        return reporter.errorCount > 0 ? .dataProblem : .success
+    }
+
+    /// What a dry run says on standard error: what would fail before anything is sent, and the mail.
+    private static func dryRunNote(
+        _ mail: MailSummary, refused: [(label: String, reason: String)], looksUp: Bool
+    ) -> String {
+        var note = refused.map { "would fail: \($0.label): \($0.reason)\n" }.joined()
+        note += "mail to be sent: \(mail.description)\n"
+        if !looksUp {
+            note +=
+                "(the calendar was not read: without --token-file or CALPORT_TOKEN a dry run plans every event as new)\n"
+        }
+        return note
     }
 
     /// The options that shape the import, or what is wrong with them.
@@ -190,7 +244,7 @@ enum ImportCommand {
     }
 
     /// A source's default name: the input's file name, without its directories.
-    private static func sourceName(_ input: InputFile) -> String {
+    static func sourceName(_ input: InputFile) -> String {
         guard let path = input.path else { return "stdin" }
         return URL(fileURLWithPath: path).lastPathComponent
     }
