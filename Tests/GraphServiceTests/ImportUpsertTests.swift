@@ -196,6 +196,21 @@ import Testing
         #expect(report["mail"]?["invitations"] == 6)
         #expect(report["mail"]?["outsideDomain"] == 2)
         #expect(report["created"] == 6)
+
+        // An edited meeting is PATCHed, which Graph sends its 3 attendees; a pruned one cancelled.
+        let edited = Self.meetings.replacingOccurrences(of: "SUMMARY:Review\r\n", with: "SUMMARY:Review (moved)\r\n")
+            .replacingOccurrences(of: "UID:standup@calport.test", with: "UID:standup-2@calport.test")
+        _ = try setup.write(edited, "meetings.ics")
+        let again = try await setup.calport.run(
+            ["import", "--prune"] + arguments.dropFirst().filter { $0 != "--report" && !$0.hasSuffix(".json") },
+            environment: setup.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        // Review: 3 updates; the new Standup: 2 invitations; the old one, pruned: 2 cancellations.
+        #expect(
+            setup.report(again).last
+                == "mail sent: 2 invitations, 3 updates, 2 cancellations to 4 addresses (2 outside example.com)")
+        let sent = try await setup.emulator.state()["mail"]?.arrayValue ?? []
+        #expect(sent.count == 6 + 7, "\(sent.dropFirst(6))")
     }
 
     @Test(.timeLimit(.minutes(1))) func aPruningReimportUpdatesTheEditedAndDeletesTheRemoved() async throws {

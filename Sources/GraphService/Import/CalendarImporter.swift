@@ -54,6 +54,8 @@ public struct CalendarImporter: Sendable {
     /// What a run will do, decided before anything is sent.
     public struct Preparation: Sendable {
         var steps: [(unit: ImportUnit, step: ImportStep)]
+        /// The attendees of the calendar's event each step changes, by unit key.
+        var recipients: [String: [String]] = [:]
         var prunes: [(source: String, target: TargetEvent)]
         var conflicts: [ImportResult]
         var mailboxDomain: String?
@@ -89,6 +91,7 @@ public struct CalendarImporter: Sendable {
         /// Adds another preparation's decisions after these.
         mutating func append(_ other: Preparation) {
             steps += other.steps
+            recipients.merge(other.recipients) { $1 }
             prunes += other.prunes
             conflicts += other.conflicts
         }
@@ -101,16 +104,37 @@ public struct CalendarImporter: Sendable {
             }
         }
 
-        /// The invitations Graph will send (only with `--attendees invite`).
+        /// The mail Graph will send for these steps: it mails the attendees of every meeting the
+        /// owner creates, changes or deletes (Create event, Update event, Delete event).
         public var mail: MailSummary {
             var mail = MailSummary()
             mail.mailboxDomain = mailboxDomain
-            for (unit, step) in steps {
-                switch step {
-                case .create, .resume:
-                    mail.invite(ParticipantPolicy.addresses(unit.deferredAttendees ?? unit.body["attendees"]))
-                default: break
+            for (unit, step) in steps { mail.add(messages(for: unit, step)) }
+            for (_, target) in prunes { mail.cancel(target.attendees) }
+            return mail
+        }
+
+        /// The messages one step sends. `own` are the attendees import gives Graph (only with
+        /// `invite`), `existing` those of the event already in the calendar. A series' attendees are
+        /// added by its finishing PATCH, after its occurrence changes, which so mail no one new.
+        func messages(for unit: ImportUnit, _ step: ImportStep) -> MailSummary {
+            var mail = MailSummary()
+            let own = ParticipantPolicy.addresses(unit.deferredAttendees ?? unit.body["attendees"])
+            let existing = recipients[unit.key] ?? []
+            switch step {
+            case .create: mail.invite(own)
+            case .resume:
+                mail.update(existing, times: unit.changes.count)
+                if unit.deferredAttendees != nil { mail.invite(own) } else { mail.update(existing, times: 1) }
+            case .update:
+                guard unit.needsFinishing else {
+                    mail.update(unit.body["attendees"] == nil ? existing : own, times: 1)
+                    break
                 }
+                mail.update(existing, times: 1 + unit.changes.count)
+                mail.update(unit.deferredAttendees != nil ? own : existing, times: 1)
+            case .delete: mail.cancel(existing)
+            case .unchanged, .failed: break
             }
             return mail
         }
@@ -162,6 +186,9 @@ public struct CalendarImporter: Sendable {
                 continue
             }
             preparation.steps.append((unit, ImportStep.decide(unit, target: targets[unit.uid], force: options.force)))
+            if let attendees = targets[unit.uid]?.attendees, !attendees.isEmpty {
+                preparation.recipients[unit.key] = attendees
+            }
         }
         return preparation
     }
@@ -290,9 +317,13 @@ public struct CalendarImporter: Sendable {
                     ImportResult(
                         key: change.key, label: change.label, outcome: outcomes[change.key] ?? outcome))
             }
-            if let invited = outcomes[unit.key + "/invited"], invited != .unchanged {
-                mail.invite(ParticipantPolicy.addresses(unit.deferredAttendees ?? unit.body["attendees"]))
+            // The mail went if the step did, a series' invitations with its finishing PATCH.
+            if !(outcome.isFailure || (unit.needsFinishing && outcomes[unit.key + "/finished"] == nil)) {
+                mail.add(preparation.messages(for: unit, step))
             }
+        }
+        for (_, target) in preparation.prunes where outcomes["prune/" + target.id] == .deleted {
+            mail.cancel(target.attendees)
         }
         for (source, target) in preparation.prunes {
             results.append(

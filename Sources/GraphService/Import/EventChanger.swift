@@ -8,8 +8,8 @@ struct EventChanger: Sendable {
     var eventsPath: String
     var journal: ImportJournal?
 
-    /// The outcomes of `unit`'s step, by key: the unit's own, each change's, and `key/invited`
-    /// when Graph was asked to invite its attendees. `created` is what the create batch answered;
+    /// The outcomes of `unit`'s step, by key: the unit's own, each change's, and `key/finished`
+    /// once a series' finishing PATCH went through. `created` is what the create batch answered;
     /// `done` what the journal says an earlier run finished.
     func apply(
         _ step: ImportStep, to unit: ImportUnit, created: ItemResult?, done: [String: JournalRecord]
@@ -28,7 +28,6 @@ struct EventChanger: Sendable {
             }
             seriesID = id
             outcome = .created
-            if !unit.needsFinishing { outcomes[unit.key + "/invited"] = .created }
         case .update(let id):
             if let failure = await patch(id, unit.updateBody, key: unit.key) { return [unit.key: failure] }
             seriesID = id
@@ -56,8 +55,8 @@ struct EventChanger: Sendable {
         guard complete else { return outcomes }
         if let failure = await patch(seriesID, unit.finishingBody, key: unit.key + "/finish") {
             outcomes[unit.key] = failure
-        } else if unit.deferredAttendees != nil {
-            outcomes[unit.key + "/invited"] = .created
+        } else {
+            outcomes[unit.key + "/finished"] = .created
         }
         return outcomes
     }

@@ -11,6 +11,11 @@ public enum ImportOutcome: Sendable, Hashable {
     /// Deleted by this run: cancelled in the input, or gone from it with `--prune`.
     case deleted
     case failed(reason: String)
+
+    var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
 }
 
 /// One planned item's outcome.
@@ -26,13 +31,17 @@ public struct ImportResult: Sendable, Hashable {
     }
 }
 
-/// The mail Graph sends because of an import: an invitation to each attendee of each meeting it
-/// creates (only with `--attendees invite`; Create event: "the server sends invitations to all
-/// the attendees").
+/// The mail Graph sends because of an import: it mails each attendee of a meeting the owner
+/// creates (an invitation), changes (an update) or deletes (a cancellation) — Create event, Update
+/// event, Delete event. Only events with attendees mail anyone: by default import gives Graph none.
 public struct MailSummary: Sendable, Hashable {
-    /// One per attendee per event.
+    /// One per attendee per event created.
     public var invitations = 0
-    /// The different addresses invited.
+    /// One per attendee per change of a meeting (a PATCH of it or of one of its occurrences).
+    public var updates = 0
+    /// One per attendee per meeting (or occurrence) deleted.
+    public var cancellations = 0
+    /// The different addresses mailed.
     public var addresses: Set<String> = []
     /// The mailbox's domain, when known (it is read from `/me`).
     public var mailboxDomain: String?
@@ -44,9 +53,14 @@ public struct MailSummary: Sendable, Hashable {
         mailboxDomain.map { domain in addresses.count { !$0.hasSuffix("@" + domain.lowercased()) } }
     }
 
-    /// Adds another summary's invitations (a dry run sums them series by series).
+    /// Every message.
+    public var messages: Int { invitations + updates + cancellations }
+
+    /// Adds another summary's messages (a dry run sums them series by series).
     public mutating func add(_ other: MailSummary) {
         invitations += other.invitations
+        updates += other.updates
+        cancellations += other.cancellations
         addresses.formUnion(other.addresses)
     }
 
@@ -55,11 +69,24 @@ public struct MailSummary: Sendable, Hashable {
         self.addresses.formUnion(addresses)
     }
 
-    /// `0`, or `12 invitations to 5 addresses (2 outside example.com)`.
+    mutating func update(_ addresses: [String], times: Int) {
+        guard times > 0 else { return }
+        updates += addresses.count * times
+        self.addresses.formUnion(addresses)
+    }
+
+    mutating func cancel(_ addresses: [String]) {
+        cancellations += addresses.count
+        self.addresses.formUnion(addresses)
+    }
+
+    /// `0`, or `6 invitations, 2 updates to 5 addresses (2 outside example.com)`.
     public var description: String {
-        guard invitations > 0 else { return "0" }
+        guard messages > 0 else { return "0" }
+        let kinds = [(invitations, "invitations"), (updates, "updates"), (cancellations, "cancellations")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let outside = outsideDomain.map { "\($0) outside \(mailboxDomain ?? "")" } ?? "the mailbox's domain unknown"
-        return "\(invitations) invitations to \(addresses.count) addresses (\(outside))"
+        return "\(kinds) to \(addresses.count) addresses (\(outside))"
     }
 }
 
@@ -95,6 +122,8 @@ public struct ImportReport: Sendable, Hashable {
         }
         var mailObject = JSONObject([
             JSONMember("invitations", .number(Double(mail.invitations))),
+            JSONMember("updates", .number(Double(mail.updates))),
+            JSONMember("cancellations", .number(Double(mail.cancellations))),
             JSONMember("addresses", .number(Double(mail.addresses.count))),
         ])
         if let domain = mail.mailboxDomain, let outside = mail.outsideDomain {

@@ -9,6 +9,8 @@ struct TargetEvent: Sendable {
     var stamp: ImportStamp
     /// `GraphContentHash.edits` of the event as it is now; nil when it does not read as an event.
     var edits: String?
+    /// Its attendees' addresses: a change to it mails them.
+    var attendees: [String] = []
 }
 
 /// Finds what a source already has in the target calendar: every event whose `calport.source`
@@ -33,7 +35,9 @@ struct SourceListing: Sendable {
                 let id = event["id"]?.stringValue, let stamp = values[.stamp].flatMap(ImportStamp.init(parsing:)),
                 found[uid] == nil
             else { continue }
-            found[uid] = TargetEvent(id: id, uid: uid, stamp: stamp, edits: GraphContentHash.edits(event))
+            found[uid] = TargetEvent(
+                id: id, uid: uid, stamp: stamp, edits: GraphContentHash.edits(event),
+                attendees: ParticipantPolicy.addresses(event["attendees"]))
         }
         return found
     }
