@@ -61,6 +61,10 @@ public struct DeviceCodeLogin: Sendable {
                 continue
             case .failure("slow_down", _):
                 interval += 5  // RFC 8628 §3.5
+            case .failure("authorization_declined", _):
+                throw .login("authorization_declined: sign-in was declined; run calport login to try again")
+            case .failure("expired_token", _):
+                throw .login("expired_token: the code expired before sign-in finished; run calport login again")
             case .failure(let code, let description):
                 throw .login("\(code)\(description.map { ": " + $0 } ?? "")")
             }

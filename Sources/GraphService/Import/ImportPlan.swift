@@ -20,6 +20,9 @@ public struct PlannedItem: Sendable, Hashable {
     public var action: Action
     /// The source event's identity and version, when the writer annotated them.
     public var source: SourceVersion = SourceVersion()
+
+    /// The UID of the series a change belongs to (an override has its series' UID), for the report.
+    public var seriesUID: String? { source.uid }
 }
 
 /// What identifies a source event and orders its versions (RFC 5545 §3.8.7.4, §3.8.7.3).

@@ -49,10 +49,22 @@ struct SeriesUpdater: Sendable {
                     outcome: .failed(
                         reason: GraphClient.error("DELETE /me/events/{id}", response.status, body: response.body)
                             .description))
-            case (.update(_, _, let body), let id?):
+            case (.update(_, let originalStart, let body), let id?):
                 try await journal?.recordIntent("PATCH instance", keys: [change.key])
-                _ = try await client.json(
+                let response = try await client.send(
                     "PATCH", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"), body: .object(body))
+                guard response.isSuccess else {
+                    let error = GraphClient.error("PATCH /me/events/{id}", response.status, body: response.body)
+                    guard case .http(_, _, "ErrorOccurrenceCrossingBoundary"?, _) = error else {
+                        return ItemResult(outcome: .failed(reason: error.description))
+                    }
+                    // Outlook moves no occurrence onto or past a neighbouring one: say which.
+                    return ItemResult(
+                        outcome: .failed(
+                            reason:
+                                "series \(change.seriesUID ?? change.masterKey ?? "?"): the occurrence of \(originalStart.prefix(10)) (\(originalStart)) cannot be moved onto or past a neighbouring occurrence (ErrorOccurrenceCrossingBoundary); it was left unchanged"
+                        ))
+                }
                 // Already an exception: an earlier run patched it, and patching again changed nothing.
                 let earlier = instance?["type"]?.stringValue == "exception"
                 return ItemResult(outcome: earlier ? .unchanged : .created, id: id)

@@ -204,7 +204,10 @@ def validate_recurrence(recurrence):
 def on_day(pattern, day):
     """Whether an absolute pattern's dayOfMonth, or a relative one's index and daysOfWeek, is this day."""
     if pattern["type"].startswith("absolute"):
-        return day.day == pattern.get("dayOfMonth")
+        # Docs silent on months without that day; Outlook's behaviour seen in the field: the
+        # occurrence falls on the month's last day (a series on the 31st meets every month).
+        last = ((day.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)).day
+        return day.day == min(int(pattern.get("dayOfMonth")), last)
     if WEEKDAYS[day.weekday()] not in pattern.get("daysOfWeek", []):
         return False
     index = pattern.get("index", "first")
