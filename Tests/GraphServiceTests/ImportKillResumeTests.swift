@@ -7,7 +7,7 @@ import Testing
 /// The acceptance test: 500 events imported through faults, killed with SIGKILL mid-way,
 /// resumed, checked in the emulator, exported back and compared.
 @Suite struct ImportKillResumeTests {
-    @Test(.timeLimit(.minutes(1))) func importsFiveHundredEventsThroughFaultsAndAKill() async throws {
+    @Test(.timeLimit(.minutes(3))) func importsFiveHundredEventsThroughFaultsAndAKill() async throws {
         let emulator = try GraphEmulator([
             "--fault-every", "3", "--faults", "429,drop-after,503,item429,drop,slow,504", "--retry-after", "1",
             "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.002",

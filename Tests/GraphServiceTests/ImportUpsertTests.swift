@@ -325,7 +325,7 @@ import Testing
         #expect(after.stdout == "[]\n", "\(after.stdout.prefix(500))")
     }
 
-    @Test(.timeLimit(.minutes(2))) func aKilledImportWithoutAJournalEndsWithEveryEventOnce() async throws {
+    @Test(.timeLimit(.minutes(3))) func aKilledImportWithoutAJournalEndsWithEveryEventOnce() async throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let fixture = ImportFixture()
