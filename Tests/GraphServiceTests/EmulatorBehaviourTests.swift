@@ -131,9 +131,18 @@ import Testing
         #expect(alone["responses"]?.arrayValue?.map { $0["status"] } == Array(repeating: 200, count: 6))
 
         // While a batch of four holds every slot, a request and another batch's items are refused.
-        try await emulator.configure(["operation_seconds": 2])
+        /// Waits until the emulator has `count` operations running (a loaded machine is slow to send).
+        func waitForOperations(_ count: Int) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await emulator.state()["operationsInFlight"]?.numberValue != Double(count),
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await emulator.configure(["operation_seconds": 4])
         async let holder = client.json("POST", batchURL, body: batch(4))
-        try await Task.sleep(for: .milliseconds(500))
+        try await waitForOperations(4)
         async let request = client.send("GET", emulator.endpoints.graph("/me"))
         async let otherBatch = client.json("POST", batchURL, body: batch(2))
         let (single, other, held) = try await (request, otherBatch, holder)
@@ -148,9 +157,9 @@ import Testing
         #expect(held["responses"]?.arrayValue?.map { $0["status"] } == [200, 200, 200, 200])
 
         // Chained by dependsOn, a batch runs one item at a time and leaves three slots.
-        try await emulator.configure(["operation_seconds": 1])
+        try await emulator.configure(["operation_seconds": 2])
         async let chained = client.json("POST", batchURL, body: batch(3, chained: true))
-        try await Task.sleep(for: .milliseconds(500))
+        try await waitForOperations(1)
         let beside = try await client.json("POST", batchURL, body: batch(3))
         #expect(beside["responses"]?.arrayValue?.map { $0["status"] } == [200, 200, 200])
         _ = try await chained
@@ -345,7 +354,7 @@ import Testing
     }
 
     @Test func theDeviceCodeFlowAnswersAsTheIdentityPlatformDocuments() async throws {
-        let (emulator, _) = try start(["--pending-polls", "1", "--poll-interval", "5"])
+        let (emulator, _) = try start(["--pending-polls", "1", "--poll-interval", "600"])
         let grant = "urn:ietf:params:oauth:grant-type:device_code"
         let code = try #require(
             try await form(emulator, "devicecode", [("client_id", "c")])["device_code"]?.stringValue)

@@ -56,6 +56,39 @@ import Testing
         }
     }
 
+    @Test func aNextLinkThatRepeatsAnEarlierPageIsAnError() async throws {
+        let first = "http://127.0.0.1:9/v1.0/me/calendarView?$skiptoken=1"
+        let transport = FakeTransport([
+            jsonResponse(200, #"{"value":[1],"@odata.nextLink":"\#(first)"}"#),
+            jsonResponse(200, #"{"value":[2],"@odata.nextLink":"\#(first)"}"#),
+        ])
+        var pages = 0
+        await #expect {
+            try await GraphPager(client: client(transport)).forEachPage(endpoints.graph("/me/calendarView")) {
+                (_: [JSONValue]) throws(GraphServiceError) in pages += 1
+            }
+        } throws: { error in
+            guard case .unexpectedResponse(_, let reason) = error as? GraphServiceError else { return false }
+            return reason.contains("repeats an earlier page")
+        }
+        #expect(pages == 2, "each page is handed over as it comes")
+    }
+
+    @Test func exportAsksForLargePagesHTMLBodiesAndImmutableIds() async throws {
+        let transport = FakeTransport([
+            jsonResponse(200, #"{"timeZone":"W. Europe Standard Time"}"#),
+            jsonResponse(200, #"{"value":[]}"#),
+        ])
+        _ = try await CalendarExporter(client: client(transport)).export(
+            ExportRequest(start: "2027-01-01", end: "2027-02-01"))
+        let view = try #require(await transport.requests.last)
+        #expect(view.url.path == "/v1.0/me/calendarView")
+        #expect(
+            view.headers["Prefer"]
+                == #"outlook.timezone="W. Europe Standard Time", outlook.body-content-type="html", odata.maxpagesize=1000, IdType="ImmutableId""#
+        )
+    }
+
     @Test func followsNextLinksOnTheGraphHostOnly() async throws {
         let transport = FakeTransport([
             jsonResponse(

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func anImportIntoABusyMailboxConverges() async throws {
-        let emulator = try GraphEmulator(["--operation-seconds", "0.05", "--retry-after", "1"])
+        let emulator = try GraphEmulator(["--operation-seconds", "0.1", "--retry-after", "1"])
         let calport = try CalportBinary()
         var lines: [String] = []
         for index in 0..<60 {
@@ -55,24 +55,31 @@ import Testing
         let file = try write(lines)
         defer { try? FileManager.default.removeItem(at: file) }
         // Another client (a Python loop, so that this process spawns nothing beside calport) keeps
-        // two of the mailbox's four slots busy while calport imports.
+        // two of the mailbox's four slots busy from before calport starts until it has finished.
+        let stop = file.path + ".stop"
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         other.arguments = [
             "python3", "-c",
             """
-            import urllib.request
+            import os, urllib.request
             body = b'{"requests":[{"id":"1","method":"GET","url":"/me"},{"id":"2","method":"GET","url":"/me"}]}'
-            for _ in range(40):
+            while not os.path.exists("\(stop)"):
                 request = urllib.request.Request("\(emulator.graphURL.absoluteString)/$batch", body,
                     {"Authorization": "Bearer \(GraphEmulator.token)", "Content-Type": "application/json"})
                 urllib.request.urlopen(request).read()
             """,
         ]
         try other.run()
+        // Its first batch has been answered once the emulator counts a request.
+        while (try await emulator.state()["requests"]?.numberValue ?? 0) < 1, other.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
         let run = try await calport.run(["import", "--quiet", file.path], environment: environment)
-        other.waitUntilExit()
+        _ = FileManager.default.createFile(atPath: stop, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: stop) }
+        await other.exited()
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("created: 60\n"), "\(run.stderr)")
         let state = try await emulator.state()

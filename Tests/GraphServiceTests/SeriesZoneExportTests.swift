@@ -22,7 +22,7 @@ enum IndependentReader {
 
     /// Every occurrence in `[start, end)` of the calendar at `path`, as `summary|start|end` with
     /// times in UTC (`…Z`) and dates as dates, sorted.
-    static func occurrences(of path: String, start: String, end: String) throws -> [String] {
+    static func occurrences(of path: String, start: String, end: String) async throws -> [String] {
         let script = """
             import sys, datetime as dt, icalendar, recurring_ical_events
             utc = dt.timezone.utc
@@ -39,11 +39,14 @@ enum IndependentReader {
         let process = Process()
         process.executableURL = python
         process.arguments = ["-c", script, path, start, end]
-        let output = Pipe()
-        process.standardOutput = output
+        // A file, not a pipe, so that waiting needs no blocking read.
+        let output = path + ".occurrences"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        await process.exited()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
@@ -154,15 +157,20 @@ enum IndependentReader {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-zones-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
-        for flat in [false, true] {
-            let path = directory.appendingPathComponent(flat ? "instances.ics" : "series.ics").path
+        // v1.0 in series form and flat; beta (the user pointed calport at /beta) in series form.
+        let beta = "http://127.0.0.1:\(emulator.port)/beta"
+        for (name, graph, flags) in [
+            ("series", emulator.graphURL.absoluteString, []),
+            ("instances", emulator.graphURL.absoluteString, ["--instances"]),
+            ("beta", beta, []),
+        ] {
+            let path = directory.appendingPathComponent("\(name).ics").path
             let run = try await calport.run(
-                ["export", "--start", "2027-02-01", "--end", "2027-05-01", "-o", path] + (flat ? ["--instances"] : []),
-                environment: environment)
+                ["export", "--start", "2027-02-01", "--end", "2027-05-01", "-o", path] + flags,
+                environment: ["CALPORT_GRAPH_URL": graph, "CALPORT_TOKEN": GraphEmulator.token])
             #expect(run.status == 0, "\(run.stderr)")
-            let read = try IndependentReader.occurrences(of: path, start: windowStart, end: windowEnd)
-            #expect(read == expected, flat ? "--instances" : "series form")
+            let read = try await IndependentReader.occurrences(of: path, start: windowStart, end: windowEnd)
+            #expect(read == expected, "\(name)")
         }
     }
 

@@ -149,11 +149,27 @@ struct SeriesReader: Sendable {
     var headers: [String: String]
     var window: SeriesWindow
 
+    /// The members of a master calport maps, for the `$select` that beta's `cancelledOccurrences`
+    /// needs ("returned only on $select"), which returns nothing else.
+    static let mappedMembers = [
+        "id", "iCalUId", "type", "subject", "body", "start", "end", "isAllDay", "originalStartTimeZone",
+        "originalEndTimeZone", "location", "locations", "organizer", "attendees", "showAs", "sensitivity",
+        "importance", "categories", "isReminderOn", "reminderMinutesBeforeStart", "onlineMeeting", "isOnlineMeeting",
+        "onlineMeetingProvider", "isCancelled", "recurrence", "createdDateTime", "lastModifiedDateTime", "webLink",
+        "allowNewTimeProposals", "responseRequested", "hideAttendees", "isOrganizer", "isDraft", "responseStatus",
+        "transactionId",
+    ]
+
+    /// Whether calport was pointed at Graph's beta API, whose event has `exceptionOccurrences` and
+    /// `cancelledOccurrences`.
+    var isBeta: Bool { client.endpoints.graphURL.path.hasSuffix("/beta") }
+
     /// The master (with the `cancelledOccurrences` its instances imply, in the beta API's form)
     /// followed by its exceptions.
     func read(_ masterID: String) async -> Result<[JSONValue], GraphServiceError> {
         do throws(GraphServiceError) {
             let path = "/me/events/\(masterID.urlComponentEncoded)"
+            if isBeta { return .success(try await readBeta(path)) }
             var master = try await client.json(
                 "GET", client.endpoints.graph(path, query: ImportedIdentity.expandQuery), headers: headers)
             guard let pattern = GraphSeriesOccurrences(master: master) else { return .success([master]) }
@@ -187,6 +203,25 @@ struct SeriesReader: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+extension SeriesReader {
+    /// On beta, the master with its `cancelledOccurrences` and `exceptionOccurrences` in one request:
+    /// the whole series, not only around the window.
+    private func readBeta(_ path: String) async throws(GraphServiceError) -> [JSONValue] {
+        let select = (Self.mappedMembers + ["cancelledOccurrences"]).joined(separator: ",")
+        let master = try await client.json(
+            "GET",
+            client.endpoints.graph(
+                path,
+                query: "$select=\(select)&$expand=exceptionOccurrences,"
+                    + ImportedIdentity.expandQuery.dropFirst("$expand=".count)),
+            headers: headers)
+        guard var object = master.objectValue else { return [master] }
+        let exceptions = object["exceptionOccurrences"]?.arrayValue ?? []
+        object["exceptionOccurrences"] = nil
+        return [.object(object)] + exceptions
     }
 }
 

@@ -564,7 +564,8 @@ class Mailbox:
                 for key, props in sorted(event["_exception_extended"].items())}
             events.append(entry)
         return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
-                "maxOperationsInFlight": self.max_operations, "mailboxThrottled": self.throttled,
+                "operationsInFlight": self.operations, "maxOperationsInFlight": self.max_operations,
+                "mailboxThrottled": self.throttled,
                 "refreshTokens": len(self.identity.refresh_tokens)}
 
 

@@ -71,3 +71,12 @@ struct CalportBinary {
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "", killed: killed)
     }
 }
+
+extension Process {
+    /// Waits for the process to end without blocking a thread of the test's cooperative pool (two on
+    /// this machine's two cores: a blocked one delays every other test's timers).
+    func exited() async {
+        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        waitUntilExit()
+    }
+}
