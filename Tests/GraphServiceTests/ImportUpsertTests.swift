@@ -297,7 +297,7 @@ import Testing
         #expect(try await setup.events().isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aDryRunReadsASeriesAtATimeAndPlansWhatARunWould() async throws {
+    @Test(.timeLimit(.minutes(3))) func aDryRunReadsASeriesAtATimeAndPlansWhatARunWould() async throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let fixture = ImportFixture()
