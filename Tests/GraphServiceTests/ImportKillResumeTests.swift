@@ -56,6 +56,7 @@ import Testing
         try checkEmulator(state, against: fixture)
         #expect((1...4).contains(state["maxOperationsInFlight"]?.numberValue ?? 0), "at most 4 operations in flight")
         #expect(state["mailboxThrottled"]?.numberValue == 0, "never over the mailbox's concurrency limit")
+        #expect((state["maxOperationsRequested"]?.numberValue ?? 99) <= 4, "never asked for more than 4 at once")
 
         let exported = directory.appendingPathComponent("exported.ics")
         let export = try await calport.run(

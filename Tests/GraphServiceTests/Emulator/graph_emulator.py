@@ -287,6 +287,7 @@ class Mailbox:
         self.faults = 0
         self.operations = 0  # Outlook operations in flight: requests plus running $batch items
         self.max_operations = 0
+        self.max_requested = 0  # the most operations clients asked to run at once, throttled ones included
         self.throttled = 0  # MailboxConcurrency 429s given
         self.identity = Identity(args)
 
@@ -295,6 +296,7 @@ class Mailbox:
     def reserve(self, wanted):
         """Takes up to `wanted` operation slots; returns how many were free."""
         with self.lock:
+            self.max_requested = max(self.max_requested, self.operations + wanted)
             granted = max(0, min(wanted, MAILBOX_CONCURRENCY - self.operations))
             self.operations += granted
             self.max_operations = max(self.max_operations, self.operations)
@@ -565,6 +567,7 @@ class Mailbox:
             events.append(entry)
         return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
                 "operationsInFlight": self.operations, "maxOperationsInFlight": self.max_operations,
+                "maxOperationsRequested": self.max_requested,
                 "mailboxThrottled": self.throttled,
                 "refreshTokens": len(self.identity.refresh_tokens)}
 
