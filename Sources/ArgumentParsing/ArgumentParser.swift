@@ -4,7 +4,12 @@ public struct ParsedArguments: Sendable {
     public var flags: Set<String> = []
     public var positionals: [String] = []
 
+    /// Every value an option was given, in order, for an option that may be repeated.
+    public var repeatedValues: [String: [String]] = [:]
+
     public func value(_ option: OptionSpec) -> String? { values[option.key] }
+    /// Every value of a repeatable option (`--map-address a=b --map-address c=d`); the last one is `value`.
+    public func values(_ option: OptionSpec) -> [String] { repeatedValues[option.key] ?? [] }
     public func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
 }
 
@@ -65,6 +70,7 @@ public enum ArgumentParser {
                         "option '\(name)' expects one of \(option.choices.joined(separator: ", ")), found '\(value)'")
             }
             parsed.values[option.key] = value
+            parsed.repeatedValues[option.key, default: []].append(value)
         }
         return parsed
     }

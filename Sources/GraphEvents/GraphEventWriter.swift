@@ -3,10 +3,25 @@ import CalendarModel
 /// Writes events as Graph JSON objects, series by series.
 public struct GraphEventWriter: Sendable {
     public var style: GraphOutputStyle
+    /// Whether each POST entry also carries `identityAnnotations` (for the importer, which strips
+    /// them): what the POST body itself cannot say about the source event.
+    public var annotatesIdentity: Bool
 
     /// A writer of POST bodies or of full events.
-    public init(style: GraphOutputStyle) {
+    public init(style: GraphOutputStyle, annotatesIdentity: Bool = false) {
         self.style = style
+        self.annotatesIdentity = annotatesIdentity
+    }
+
+    /// The source event's identity and version, on each POST entry when `annotatesIdentity`:
+    /// UID, RECURRENCE-ID (basic format, UTC or a date), SEQUENCE, LAST-MODIFIED (basic format,
+    /// UTC) and whether its STATUS is CANCELLED.
+    public enum IdentityAnnotation: String, CaseIterable, Sendable {
+        case uid = "@calport.uid"
+        case recurrenceID = "@calport.recurrenceId"
+        case sequence = "@calport.sequence"
+        case lastModified = "@calport.lastModified"
+        case cancelled = "@calport.cancelled"
     }
 
     /// Annotation that ties a POST override or cancellation entry to its master's `transactionId`;
@@ -101,10 +116,24 @@ public struct GraphEventWriter: Sendable {
     private func finish(_ object: JSONObject, for event: Event) -> JSONObject {
         var object = object
         switch style {
-        case .post: object["transactionId"] = .string(transactionID(event))
+        case .post:
+            object["transactionId"] = .string(transactionID(event))
+            if annotatesIdentity { annotateIdentity(&object, of: event) }
         case .full: if let original = event.graphExtra(.transactionID) { object["transactionId"] = .string(original) }
         }
         return object
+    }
+
+    private func annotateIdentity(_ object: inout JSONObject, of event: Event) {
+        object[IdentityAnnotation.uid.rawValue] = .string(event.uid)
+        if let recurrenceID = event.recurrenceID {
+            object[IdentityAnnotation.recurrenceID.rawValue] = .string(recurrenceID.time.transactionKey)
+        }
+        if let sequence = event.sequence { object[IdentityAnnotation.sequence.rawValue] = .number(Double(sequence)) }
+        if let modified = event.lastModified {
+            object[IdentityAnnotation.lastModified.rawValue] = .string(modified.transactionKey)
+        }
+        if event.status == .cancelled { object[IdentityAnnotation.cancelled.rawValue] = true }
     }
 
     private func transactionID(_ event: Event) -> String {

@@ -60,8 +60,10 @@ import Testing
         let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
         let run = try await calport.run(["import", "--quiet", json.path, ics.path], environment: environment)
         #expect(run.status == 1)
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(3) == ["created: 1", "already present: 0", "failed: 2"])
+        // The report follows the diagnostics on standard error.
+        let lines = run.stderr.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("created: ") }
+        #expect(lines.prefix(5) == ["created: 1", "updated: 0", "unchanged: 0", "deleted: 0", "failed: 2"])
+        #expect(lines.last == "mail sent: 0")
         #expect(lines.contains { $0.hasPrefix("  rdate@calport.test: ") && $0.contains("RDATE") })
         #expect(lines.contains { $0.hasPrefix("  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException") })
     }

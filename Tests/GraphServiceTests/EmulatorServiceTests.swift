@@ -58,7 +58,7 @@ import Testing
             "Second calendar", "2027-01-05T09:00:00", "2027-01-05T10:00:00",
             extra: JSONObject([JSONMember("transactionId", "TX-2ND")]))
         let report = try await CalendarImporter(client: client, calendarID: "AAMkSecond").run(
-            ImportPlan(entries: [entry]))
+            [ImportSource(name: "entries", plan: ImportPlan(entries: [entry]))])
         #expect(report.created == 1)
         let exporter = CalendarExporter(client: client)
         let mine = try await exporter.export(

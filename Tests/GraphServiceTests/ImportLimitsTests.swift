@@ -29,13 +29,14 @@ import Testing
         let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
         let run = try await calport.run(["import", "--quiet", file.path], environment: environment)
         #expect(run.status == 1)
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(3) == ["created: 1", "already present: 0", "failed: 1"])
+        // The report is on standard error.
+        let lines = run.stderr.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("created: ") }
+        #expect(lines.prefix(5) == ["created: 1", "updated: 0", "unchanged: 0", "deleted: 0", "failed: 1"])
         #expect(
             lines.contains {
                 $0.contains("series daily@calport.test: the occurrence of 2027-01-05 (2027-01-05T09:00:00Z)")
                     && $0.contains("ErrorOccurrenceCrossingBoundary")
-            }, "\(run.stdout)")
+            }, "\(run.stderr)")
         let master = try #require(try await emulator.state()["events"]?.arrayValue?.first)
         #expect(master["exceptions"]?.objectValue?.members.isEmpty == true, "the occurrence is unchanged")
     }
@@ -80,7 +81,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: stop) }
         await other.exited()
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.hasPrefix("created: 60\n"), "\(run.stdout)")
+        #expect(run.stderr.contains("created: 60\n"), "\(run.stderr)")
         let state = try await emulator.state()
         #expect(state["events"]?.arrayValue?.count == 60, "each event once")
         #expect((state["mailboxThrottled"]?.numberValue ?? 0) > 0, "the mailbox was busy enough to throttle")

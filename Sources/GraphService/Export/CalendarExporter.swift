@@ -66,7 +66,10 @@ public struct CalendarExporter: Sendable {
                 "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"html\", odata.maxpagesize=\(Self.pageSize), IdType=\"ImmutableId\""
         ]
         let calendar = request.calendarID.map { "/me/calendars/\($0.urlComponentEncoded)" } ?? "/me"
-        let query = "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)"
+        // calport's properties come with each event, for what an import kept (ImportedIdentity).
+        let query =
+            "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
+            + ImportedIdentity.expandQuery
         var collector = ExportCollector(keepValues: request.keepValues)
         var series: [String] = []  // master ids, in the order the view first shows them
         var seen: Set<String> = []
@@ -167,7 +170,8 @@ struct SeriesReader: Sendable {
         do throws(GraphServiceError) {
             let path = "/me/events/\(masterID.urlComponentEncoded)"
             if isBeta { return .success(try await readBeta(path)) }
-            var master = try await client.json("GET", client.endpoints.graph(path), headers: headers)
+            var master = try await client.json(
+                "GET", client.endpoints.graph(path, query: ImportedIdentity.expandQuery), headers: headers)
             guard let pattern = GraphSeriesOccurrences(master: master) else { return .success([master]) }
             // An occurrence moved out of the window stays short of its neighbours' days, so a
             // period on each side holds every instance whose original start is in the window.
@@ -175,6 +179,7 @@ struct SeriesReader: Sendable {
             let query =
                 "startDateTime=\(GraphSeriesOccurrences.instantText(utcSeconds: window.from - 2 * period - 86_400))"
                 + "&endDateTime=\(GraphSeriesOccurrences.instantText(utcSeconds: window.to + 2 * period + 86_400))"
+                + "&" + ImportedIdentity.expandQuery
             var claimed: Set<String> = []
             var exceptions: [JSONValue] = []
             try await GraphPager(client: client).forEachPage(
@@ -207,7 +212,11 @@ extension SeriesReader {
     private func readBeta(_ path: String) async throws(GraphServiceError) -> [JSONValue] {
         let select = (Self.mappedMembers + ["cancelledOccurrences"]).joined(separator: ",")
         let master = try await client.json(
-            "GET", client.endpoints.graph(path, query: "$select=\(select)&$expand=exceptionOccurrences"),
+            "GET",
+            client.endpoints.graph(
+                path,
+                query: "$select=\(select)&$expand=exceptionOccurrences,"
+                    + ImportedIdentity.expandQuery.dropFirst("$expand=".count)),
             headers: headers)
         guard var object = master.objectValue else { return [master] }
         let exceptions = object["exceptionOccurrences"]?.arrayValue ?? []
@@ -266,7 +275,8 @@ struct ExportCollector {
         var events = map(masterValue)
         if let master = events.first {
             for exception in values.dropFirst() {
-                let mapping = mapper.override(from: exception, of: master, location: nextLocation())
+                let mapping = mapper.override(
+                    from: ImportedIdentity.restore(exception), of: master, location: nextLocation())
                 diagnostics += mapping.diagnostics
                 if let event = mapping.output { events.append(event) }
             }
@@ -285,7 +295,7 @@ struct ExportCollector {
     }
 
     private mutating func map(_ value: JSONValue) -> [Event] {
-        let mapping = mapper.events(from: value, location: nextLocation())
+        let mapping = mapper.events(from: ImportedIdentity.restore(value), location: nextLocation())
         diagnostics += mapping.diagnostics
         return mapping.output
     }

@@ -69,6 +69,17 @@ struct BatchCreator: Sendable {
         return results
     }
 
+    /// `item` with the transactionId that replaces one whose event is gone; nil if it has it already.
+    static func renewed(_ item: PlannedItem) -> PlannedItem? {
+        guard case .create(var body) = item.action else { return nil }
+        let replacement = GraphTransactionID.make(uid: item.key + "\nrenewed")
+        guard body["transactionId"]?.stringValue != replacement else { return nil }
+        body["transactionId"] = .string(replacement)
+        var renewed = item
+        renewed.action = .create(body)
+        return renewed
+    }
+
     /// Finished items, items to send again, and how long to wait first (the longest `Retry-After`).
     private func read(_ answer: JSONValue, for items: [PlannedItem]) -> ([String: ItemResult], [PlannedItem], Double?) {
         var done: [String: ItemResult] = [:]
@@ -84,14 +95,24 @@ struct BatchCreator: Sendable {
             let body = response["body"]
             switch status {
             case 201: done[item.key] = ItemResult(outcome: .created, id: body?["id"]?.stringValue)
-            // A POST answered 200 found an event with the same transactionId instead of making one.
-            case 200: done[item.key] = ItemResult(outcome: .alreadyPresent, id: body?["id"]?.stringValue)
+            // A repeated transactionId (a retry of a POST whose answer was lost) gives the event the
+            // first POST made, whether Graph answers 201 or 200: this run made it either way.
+            case 200: done[item.key] = ItemResult(outcome: .created, id: body?["id"]?.stringValue)
             case let status where retry.isRetryable(status: status):
                 again.append(item)
                 let header = response["headers"]?.objectValue?.members.first { $0.key.lowercased() == "retry-after" }?
                     .value
                 let seconds = header?.stringValue.flatMap(RetryPolicy.seconds(retryAfter:)) ?? header?.numberValue
                 if let seconds { wait = max(wait ?? 0, min(seconds, retry.maximumDelay)) }
+            case 400 where body?["error"]?["code"]?.stringValue == "ErrorDuplicateTransactionId":
+                // The transactionId names this content, and the event it made is not in the
+                // calendar (the import looked): it was deleted since. A new transactionId, once.
+                if let renewed = Self.renewed(item) {
+                    again.append(renewed)
+                } else {
+                    let error = GraphClient.error("POST \(eventsPath)", status, json: body)
+                    done[item.key] = ItemResult(outcome: .failed(reason: error.description))
+                }
             default:
                 let error = GraphClient.error("POST \(eventsPath)", status, json: body)
                 done[item.key] = ItemResult(outcome: .failed(reason: error.description))

@@ -3,7 +3,7 @@ import GraphEvents
 
 /// What an earlier run recorded about one item.
 public struct JournalRecord: Sendable, Hashable {
-    /// `created`, `present` or `failed`.
+    /// `created`, `updated`, `unchanged`, `deleted` or `failed`.
     public var outcome: String
     /// The Graph id of what was created, when known.
     public var id: String?
@@ -56,7 +56,9 @@ public actor ImportJournal {
         var line = JSONObject([JSONMember("op", "outcome"), JSONMember("key", .string(key))])
         switch outcome {
         case .created: line["outcome"] = "created"
-        case .alreadyPresent: line["outcome"] = "present"
+        case .updated: line["outcome"] = "updated"
+        case .unchanged: line["outcome"] = "unchanged"
+        case .deleted: line["outcome"] = "deleted"
         case .failed(let reason):
             line["outcome"] = "failed"
             line["reason"] = .string(reason)

@@ -1,10 +1,21 @@
+import GraphEvents
+
 /// What became of one planned item.
 public enum ImportOutcome: Sendable, Hashable {
-    /// Created (or, for an occurrence, changed) by this run.
+    /// Created by this run (for an override or cancellation: applied to a series this run created).
     case created
-    /// Already there: done by an earlier run (journal), or recognised by its `transactionId`.
-    case alreadyPresent
+    /// Brought up to date by this run (for an override or cancellation: applied to a series it updated).
+    case updated
+    /// Already as the input has it: found with the same content, or done by an earlier run (journal).
+    case unchanged
+    /// Deleted by this run: cancelled in the input, or gone from it with `--prune`.
+    case deleted
     case failed(reason: String)
+
+    var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
 }
 
 /// One planned item's outcome.
@@ -12,24 +23,117 @@ public struct ImportResult: Sendable, Hashable {
     public var key: String
     public var label: String
     public var outcome: ImportOutcome
+
+    public init(key: String, label: String, outcome: ImportOutcome) {
+        self.key = key
+        self.label = label
+        self.outcome = outcome
+    }
+}
+
+/// The mail Graph sends because of an import: it mails each attendee of a meeting the owner
+/// creates (an invitation), changes (an update) or deletes (a cancellation) — Create event, Update
+/// event, Delete event. Only events with attendees mail anyone: by default import gives Graph none.
+public struct MailSummary: Sendable, Hashable {
+    /// One per attendee per event created.
+    public var invitations = 0
+    /// One per attendee per change of a meeting (a PATCH of it or of one of its occurrences).
+    public var updates = 0
+    /// One per attendee per meeting (or occurrence) deleted.
+    public var cancellations = 0
+    /// The different addresses mailed.
+    public var addresses: Set<String> = []
+    /// The mailbox's domain, when known (it is read from `/me`).
+    public var mailboxDomain: String?
+
+    public init() {}
+
+    /// How many of `addresses` are outside the mailbox's domain; nil when the domain is unknown.
+    public var outsideDomain: Int? {
+        mailboxDomain.map { domain in addresses.count { !$0.hasSuffix("@" + domain.lowercased()) } }
+    }
+
+    /// Every message.
+    public var messages: Int { invitations + updates + cancellations }
+
+    /// Adds another summary's messages (a dry run sums them series by series).
+    public mutating func add(_ other: MailSummary) {
+        invitations += other.invitations
+        updates += other.updates
+        cancellations += other.cancellations
+        addresses.formUnion(other.addresses)
+    }
+
+    mutating func invite(_ addresses: [String]) {
+        invitations += addresses.count
+        self.addresses.formUnion(addresses)
+    }
+
+    mutating func update(_ addresses: [String], times: Int) {
+        guard times > 0 else { return }
+        updates += addresses.count * times
+        self.addresses.formUnion(addresses)
+    }
+
+    mutating func cancel(_ addresses: [String]) {
+        cancellations += addresses.count
+        self.addresses.formUnion(addresses)
+    }
+
+    /// `0`, or `6 invitations, 2 updates to 5 addresses (2 outside example.com)`.
+    public var description: String {
+        guard messages > 0 else { return "0" }
+        let kinds = [(invitations, "invitations"), (updates, "updates"), (cancellations, "cancellations")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        let outside = outsideDomain.map { "\($0) outside \(mailboxDomain ?? "")" } ?? "the mailbox's domain unknown"
+        return "\(kinds) to \(addresses.count) addresses (\(outside))"
+    }
 }
 
 /// The final account of an import.
 public struct ImportReport: Sendable, Hashable {
     /// Each item's outcome, in plan order.
     public var results: [ImportResult]
+    public var mail: MailSummary
 
-    public init(results: [ImportResult] = []) {
+    public init(results: [ImportResult] = [], mail: MailSummary = MailSummary()) {
         self.results = results
+        self.mail = mail
     }
 
-    public var created: Int { results.filter { $0.outcome == .created }.count }
-    public var alreadyPresent: Int { results.filter { $0.outcome == .alreadyPresent }.count }
+    public var created: Int { count(.created) }
+    public var updated: Int { count(.updated) }
+    public var unchanged: Int { count(.unchanged) }
+    public var deleted: Int { count(.deleted) }
     /// The failed items with their reasons.
     public var failures: [(label: String, reason: String)] {
         results.compactMap { result in
             if case .failed(let reason) = result.outcome { return (result.label, reason) }
             return nil
         }
+    }
+
+    private func count(_ outcome: ImportOutcome) -> Int { results.count { $0.outcome == outcome } }
+
+    /// The report as JSON (`--report FILE`), with `refused` (events never sent) among the failures.
+    public func json(refused: [(label: String, reason: String)] = []) -> JSONValue {
+        let failed = (refused + failures).map { failure -> JSONValue in
+            ["event": .string(failure.label), "reason": .string(failure.reason)]
+        }
+        var mailObject = JSONObject([
+            JSONMember("invitations", .number(Double(mail.invitations))),
+            JSONMember("updates", .number(Double(mail.updates))),
+            JSONMember("cancellations", .number(Double(mail.cancellations))),
+            JSONMember("addresses", .number(Double(mail.addresses.count))),
+        ])
+        if let domain = mail.mailboxDomain, let outside = mail.outsideDomain {
+            mailObject["mailboxDomain"] = .string(domain)
+            mailObject["outsideDomain"] = .number(Double(outside))
+        }
+        return [
+            "created": .number(Double(created)), "updated": .number(Double(updated)),
+            "unchanged": .number(Double(unchanged)), "deleted": .number(Double(deleted)),
+            "failed": .array(failed), "mail": .object(mailObject),
+        ]
     }
 }

@@ -37,7 +37,7 @@ struct SeriesUpdater: Sendable {
             switch (change.action, instanceID) {
             case (.cancel, nil):
                 // Not among the instances: cancelled already, by an earlier run.
-                return ItemResult(outcome: .alreadyPresent)
+                return ItemResult(outcome: .unchanged)
             case (.update(_, let originalStart, _), nil):
                 return ItemResult(outcome: .failed(reason: "the series has no occurrence starting at \(originalStart)"))
             case (.cancel, let id?):
@@ -67,7 +67,7 @@ struct SeriesUpdater: Sendable {
                 }
                 // Already an exception: an earlier run patched it, and patching again changed nothing.
                 let earlier = instance?["type"]?.stringValue == "exception"
-                return ItemResult(outcome: earlier ? .alreadyPresent : .created, id: id)
+                return ItemResult(outcome: earlier ? .unchanged : .created, id: id)
             case (.create, _):
                 return ItemResult(outcome: .failed(reason: "not a series change"))
             }

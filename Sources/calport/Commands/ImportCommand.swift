@@ -5,18 +5,35 @@ import GraphEvents
 import GraphService
 import ICalendar
 
-/// `calport import`: creates the events of iCalendar or Graph JSON files in a Graph calendar,
-/// never twice, resuming from its journal after an interruption.
+/// `calport import`: brings the events of iCalendar or Graph JSON files into a Graph calendar as
+/// an upsert (new ones created, changed ones updated, nothing twice), mailing no one unless asked.
 enum ImportCommand {
     static let calendar = OptionSpec(
         names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
     static let dryRun = OptionSpec(names: ["--dry-run"], help: "Print the requests instead of sending them")
     static let journal = OptionSpec(
         names: ["--journal"], valueName: "FILE", help: "Record progress in FILE and resume from it when run again")
+    static let attendees = OptionSpec(
+        names: ["--attendees"], valueName: "MODE",
+        help: "none: keep attendees in calport's property, mail no one (default); invite: Graph invites them",
+        choices: ["none", "invite"])
+    static let source = OptionSpec(
+        names: ["--source"], valueName: "NAME", help: "Name the inputs' events go under (default: each file's name)")
+    static let prune = OptionSpec(
+        names: ["--prune"], help: "Delete the source's events that are gone from the input")
+    static let force = OptionSpec(
+        names: ["--force"], help: "Overwrite events edited in the calendar since the last import, and newer versions")
+    static let report = OptionSpec(
+        names: ["--report"], valueName: "FILE", help: "Also write the report to FILE as JSON")
+    static let mapAddress = OptionSpec(
+        names: ["--map-address"], valueName: "OLD=NEW",
+        help: "Rewrite attendee and organizer addresses in domain OLD to domain NEW (repeatable)")
 
     static let spec = CommandSpec(
         name: "import", abstract: "Import events into a Microsoft Graph calendar.",
-        options: [calendar, dryRun, journal, ServiceOptions.tokenFile] + ServiceOptions.all + [
+        options: [
+            calendar, dryRun, journal, attendees, source, prune, force, report, mapAddress, ServiceOptions.tokenFile,
+        ] + ServiceOptions.all + [
             CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
         ],
         positionals: "FILE…")
@@ -25,6 +42,13 @@ enum ImportCommand {
         var reporter = DiagnosticReporter(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
             verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+        let options: ImportOptions
+        switch importOptions(arguments) {
+        case .success(let parsed): options = parsed
+        case .failure(let error):
+            terminal.writeError("calport import: error: \(error.message)\nUsage: \(spec.synopsis)\n")
+            return .usage
+        }
         let inputs: [InputFile]
         do {
             inputs = try InputFile.open(arguments.positionals, terminal: terminal)
@@ -32,32 +56,18 @@ enum ImportCommand {
             terminal.writeError(error.message + "\n")
             return .ioError
         }
-        var events: [Event] = []
-        for input in inputs {
-            guard let format = input.detectedFormat else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
-                return .dataProblem
-            }
-            let read = CalendarInput.read(input, as: format, limits: InputLimits())
-            events += read.document.events
-            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return .dataProblem }
-        }
-        let written = GraphEventWriter(style: .post).write(events)
-        if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return .dataProblem }
-        let seriesUIDs = Dictionary(
-            events.filter { $0.recurrenceID == nil && $0.isRecurring }.map {
-                (GraphTransactionID.make(uid: $0.uid, recurrenceID: nil), $0.uid)
-            }, uniquingKeysWith: { first, _ in first })
-        let plan = ImportPlan(entries: written.output, seriesUIDs: seriesUIDs)
         let output = SharedOutput(terminal)
+        let environment = ProcessInfo.processInfo.environment
+        // A dry run signs in only with a token given outright (it then looks at the calendar and
+        // the mailbox's domain); otherwise it plans every event as new.
+        let dryRunLooksUp =
+            arguments.value(ServiceOptions.tokenFile) != nil || !(environment["CALPORT_TOKEN"] ?? "").isEmpty
         let client: GraphClient
         do {
-            // A dry run needs no token: it only prints.
             client =
-                arguments.isSet(dryRun)
+                arguments.isSet(dryRun) && !dryRunLooksUp
                 ? GraphClient(
-                    endpoints: try ServiceOptions.endpoints(
-                        arguments, environment: ProcessInfo.processInfo.environment),
+                    endpoints: try ServiceOptions.endpoints(arguments, environment: environment),
                     tokens: StaticTokenProvider(token: Secret("")))
                 : try ServiceOptions.client(arguments, output: output)
         } catch {
@@ -67,16 +77,24 @@ enum ImportCommand {
         let showsProgress = !arguments.isSet(CommonOptions.quiet) && isatty(STDERR_FILENO) != 0
         let importer = CalendarImporter(
             client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
+            options: options,
             progress: { done, total in
                 if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
             })
-        if arguments.isSet(dryRun) {
-            terminal.write(Array((JSONWriter(pretty: true).string(dryRunRequests(plan, importer)) + "\n").utf8))
-            return reporter.errorCount > 0 ? .dataProblem : .success
+        if arguments.isSet(dryRun) && inputs.allSatisfy({ $0.detectedFormat == .iCalendar }) {
+            return streamingDryRun(
+                inputs, importer, source: arguments.value(source), looksUp: dryRunLooksUp, reporter: &reporter,
+                terminal: terminal)
         }
+        guard let (sources, refused) = readSources(inputs, source: arguments.value(source), reporter: &reporter)
+        else { return .dataProblem }
+        if arguments.isSet(dryRun) {
+            return dryRunReport(sources, importer, looksUp: dryRunLooksUp, reporter: reporter, terminal: terminal)
+        }
+        let inputSources = sources
         let outcome = ServiceOptions.wait { () -> Result<ImportReport, GraphServiceError> in
             do throws(GraphServiceError) {
-                return .success(try await importer.run(plan))
+                return .success(try await importer.run(inputSources))
             } catch {
                 return .failure(error)
             }
@@ -86,42 +104,157 @@ enum ImportCommand {
         case .failure(let error):
             terminal.writeError("calport import: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
-        case .success(let report):
-            // Events Graph cannot hold were never sent; they count as failed too.
-            let refused = written.diagnostics.filter { $0.severity == .error }.map {
-                (label: $0.uid ?? $0.location.description, reason: $0.message)
+        case .success(let result):
+            terminal.writeError(summary(result, refused: refused))
+            if let path = arguments.value(report) {
+                let json = JSONWriter(pretty: true).string(result.json(refused: refused)) + "\n"
+                do {
+                    try AtomicFile.write(Array(json.utf8), to: path)
+                } catch {
+                    terminal.writeError(error.description + "\n")
+                    return .ioError
+                }
             }
-            terminal.write(Array(summary(report, refused: refused).utf8))
-            return report.failures.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
+            return result.failures.isEmpty && refused.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
         }
     }
 
-    /// The requests a run would send, as JSON: each `$batch`, then each occurrence change.
-    static func dryRunRequests(_ plan: ImportPlan, _ importer: CalendarImporter) -> JSONValue {
-        var requests: [JSONValue] = importer.batchBodies(for: plan).map {
-            ["method": "POST", "url": "/$batch", "body": $0]
-        }
-        for change in plan.changes {
-            switch change.action {
-            case .update(let master, let originalStart, let body):
-                let url = "/me/events/{occurrence of \(master) at \(originalStart)}"
-                requests.append(["method": "PATCH", "url": .string(url), "body": .object(body)])
-            case .cancel(let master, let originalStart):
-                requests.append([
-                    "method": "DELETE", "url": .string("/me/events/{occurrence of \(master) at \(originalStart)}"),
-                ])
-            case .create:
-                continue
+    /// `--dry-run`: the requests on stdout, what they would do and the mail they would send on stderr.
+    private static func dryRunReport(
+        _ sources: [ImportSource], _ importer: CalendarImporter, looksUp: Bool, reporter: DiagnosticReporter,
+        terminal: Terminal
+    ) -> ExitStatus {
+        let prepared = ServiceOptions.wait { () -> Result<CalendarImporter.Preparation, GraphServiceError> in
+            do throws(GraphServiceError) {
+                return .success(try await importer.prepare(sources, lookUp: looksUp))
+            } catch {
+                return .failure(error)
             }
         }
-        return .array(requests)
+        switch prepared {
+        case .failure(let error):
+            terminal.writeError("calport import: error: \(error)\n")
+            return ServiceOptions.exitStatus(error)
+        case .success(let preparation):
+            terminal.write(Array((JSONWriter(pretty: true).string(importer.requests(for: preparation)) + "\n").utf8))
+            terminal.writeError(dryRunNote(preparation.mail, refused: preparation.refusals, looksUp: looksUp))
+            return reporter.errorCount > 0 ? .dataProblem : .success
+        }
     }
 
-    /// The final report: counts, then each failure with its reason.
+    /// The plan for one input's events, and the events Graph cannot hold (never sent, counted as
+    /// failed); nil when a diagnostic stops the import (it is reported).
+    static func plan(_ events: [Event], method: String?, reporter: inout DiagnosticReporter) -> (
+        plan: ImportPlan, refused: [(label: String, reason: String)]
+    )? {
+        var events = events
+        // A METHOD:CANCEL calendar (RFC 5546 §3.2.5) cancels every event it names.
+        if method?.uppercased() == "CANCEL" {
+            for index in events.indices { events[index].status = .cancelled }
+        }
+        // The importer deletes cancelled events itself, so the writer's warning does not apply.
+        var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
+        written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
+        if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return nil }
+        let refused = written.diagnostics.filter { $0.severity == .error }.map {
+            (label: $0.uid ?? $0.location.description, reason: $0.message)
+        }
+        return (ImportPlan(entries: written.output), refused)
+    }
+
+    /// Every input read whole and planned, one source per name; nil when a diagnostic stops the
+    /// import (it is reported). Also the events Graph cannot hold, which count as failed.
+    private static func readSources(_ inputs: [InputFile], source: String?, reporter: inout DiagnosticReporter)
+        -> (sources: [ImportSource], refused: [(label: String, reason: String)])?
+    {
+        let terminal = reporter.terminal
+        var sources: [ImportSource] = []
+        var refused: [(label: String, reason: String)] = []
+        for input in inputs {
+            guard let format = input.detectedFormat else {
+                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
+                return nil
+            }
+            let read = CalendarInput.read(input, as: format, limits: InputLimits())
+            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return nil }
+            guard let mapped = plan(read.document.events, method: read.document.method, reporter: &reporter)
+            else { return nil }
+            refused += mapped.refused
+            let name = source ?? sourceName(input)
+            let plan = mapped.plan
+            if let index = sources.firstIndex(where: { $0.name == name }) {
+                sources[index].plan.creates += plan.creates
+                sources[index].plan.changes += plan.changes
+            } else {
+                sources.append(ImportSource(name: name, plan: plan))
+            }
+        }
+        return (sources, refused)
+    }
+
+    /// `--dry-run` of iCalendar inputs, a series at a time (`ImportDryRun`).
+    private static func streamingDryRun(
+        _ inputs: [InputFile], _ importer: CalendarImporter, source: String?, looksUp: Bool,
+        reporter: inout DiagnosticReporter, terminal: Terminal
+    ) -> ExitStatus {
+        let dryRun = ImportDryRun(importer: importer, sourceName: source, looksUp: looksUp)
+        do {
+            guard let result = try dryRun.run(inputs, limits: InputLimits(), reporter: &reporter, terminal: terminal)
+            else { return .dataProblem }
+            terminal.writeError(dryRunNote(result.mail, refused: result.refused, looksUp: looksUp))
+        } catch let error as GraphServiceError {
+            terminal.writeError("calport import: error: \(error)\n")
+            return ServiceOptions.exitStatus(error)
+        } catch {
+            terminal.writeError("calport import: error: \(error)\n")
+            return .ioError
+        }
+        return reporter.errorCount > 0 ? .dataProblem : .success
+    }
+
+    /// What a dry run says on standard error: what would fail before anything is sent, and the mail.
+    private static func dryRunNote(
+        _ mail: MailSummary, refused: [(label: String, reason: String)], looksUp: Bool
+    ) -> String {
+        var note = refused.map { "would fail: \($0.label): \($0.reason)\n" }.joined()
+        note += "mail to be sent: \(mail.description)\n"
+        if !looksUp {
+            note +=
+                "(the calendar was not read: without --token-file or CALPORT_TOKEN a dry run plans every event as new)\n"
+        }
+        return note
+    }
+
+    /// The options that shape the import, or what is wrong with them.
+    private static func importOptions(_ arguments: ParsedArguments) -> Result<ImportOptions, UsageError> {
+        var addressMap: [String: String] = [:]
+        for mapping in arguments.values(mapAddress) {
+            let parts = mapping.split(separator: "=", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !mapping.contains("@") else {
+                return .failure(
+                    UsageError(message: "--map-address: expected OLD.DOMAIN=NEW.DOMAIN, found '\(mapping)'"))
+            }
+            addressMap[parts[0]] = parts[1]
+        }
+        let mode: ParticipantPolicy.Attendees = arguments.value(attendees) == "invite" ? .invite : .keep
+        return .success(
+            ImportOptions(
+                participants: ParticipantPolicy(attendees: mode, addressMap: addressMap),
+                prune: arguments.isSet(prune), force: arguments.isSet(force)))
+    }
+
+    /// A source's default name: the input's file name, without its directories.
+    static func sourceName(_ input: InputFile) -> String {
+        guard let path = input.path else { return "stdin" }
+        return URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    /// The final report: counts, each failure with its reason, and the mail Graph was asked to send.
     static func summary(_ report: ImportReport, refused: [(label: String, reason: String)]) -> String {
         let failures = refused + report.failures
-        var text = "created: \(report.created)\nalready present: \(report.alreadyPresent)\nfailed: \(failures.count)\n"
+        var text = "created: \(report.created)\nupdated: \(report.updated)\nunchanged: \(report.unchanged)\n"
+        text += "deleted: \(report.deleted)\nfailed: \(failures.count)\n"
         for failure in failures { text += "  \(failure.label): \(failure.reason)\n" }
-        return text
+        return text + "mail sent: \(report.mail.description)\n"
     }
 }

@@ -364,6 +364,7 @@ class Mailbox:
         self.next_id += 1
         stamp = format_utc(dt.datetime.now(UTC)).replace("Z", ".0000000Z")
         event = dict(body)
+        extended = take_extended(event)
         if event.get("recurrence"):
             # Docs silent; seen in the field: Graph returns the recurrence zone it used, the start's.
             range_ = dict(event["recurrence"]["range"])
@@ -381,7 +382,7 @@ class Mailbox:
             # organised by, the mailbox's owner; an organizer in the body is ignored (docs silent
             # on the body member; strictest seen in the field: it never takes effect).
             "organizer": {"emailAddress": dict(OWNER)}, "isOrganizer": True,
-            "_exceptions": {}, "_cancelled": set(),
+            "_exceptions": {}, "_cancelled": set(), "_extended": extended, "_exception_extended": {},
         })
         if not event.get("body"):
             event["body"] = {"contentType": "text", "content": ""}
@@ -419,7 +420,10 @@ class Mailbox:
         if "transactionId" in body:
             # Source: event resource, transactionId: "you can't change transactionId in a subsequent update".
             raise GraphError(400, "ErrorInvalidRequest", "transactionId cannot be changed.")
+        body = dict(body)
+        extended = take_extended(body)
         if key is None:
+            event["_extended"].update(extended)
             if body.get("recurrence") is not None and event["type"] != "seriesMaster":
                 raise GraphError(400, "ErrorInvalidRequest", "A single event cannot be made a series.")
             event.update({k: v for k, v in body.items() if k != "organizer"})  # the owner stays organizer
@@ -431,6 +435,7 @@ class Mailbox:
         if "start" in body:
             self.check_boundaries(event, key, to_utc(body["start"]))
         event["_exceptions"].setdefault(key, {}).update(body)
+        event["_exception_extended"].setdefault(key, {}).update(extended)
         self.send_mail("update", event, key, body)
         return 200, self.occurrence(event, key)
 
@@ -554,6 +559,11 @@ class Mailbox:
             entry = {k: v for k, v in event.items() if not k.startswith("_")}
             entry["exceptions"] = {key: value for key, value in sorted(event["_exceptions"].items())}
             entry["cancelled"] = sorted(event["_cancelled"])
+            entry["singleValueExtendedProperties"] = [
+                {"id": pid, "value": value} for pid, value in sorted(event["_extended"].values())]
+            entry["exceptionExtendedProperties"] = {
+                key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
+                for key, props in sorted(event["_exception_extended"].items())}
             events.append(entry)
         return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
                 "operationsInFlight": self.operations, "maxOperationsInFlight": self.max_operations,
@@ -684,6 +694,119 @@ def render(mailbox, event, prefs, version, query=None, master=None):
         # only the members named (and id) are returned.
         body = {k: v for k, v in body.items() if k in selected or k in ("id", "exceptionOccurrences")}
     return body
+
+
+# =============================================================================================
+# Single-value extended properties (added for calport import's source identity)
+# =============================================================================================
+
+# Outlook extended properties overview (learn.microsoft.com/graph/api/resources/extended-properties-overview):
+# a single-value property's id is "{type} {guid} Name {name}", "{type} {guid} Id {id}" or
+# "{type} {proptag}"; "You cannot use the REST API to get all the extended properties of a specific
+# instance in one call", so an event is rendered without them unless $expand names them.
+# Create single-value extended property (learn.microsoft.com/graph/api/singlevaluelegacyextendedproperty-post-singlevalueextendedproperties):
+# they are set with the POST that creates an event, or with a PATCH of an existing one, in a
+# "singleValueExtendedProperties" array of {"id", "value"}; a PATCH sets the ones it names.
+# Get singleValueLegacyExtendedProperty (learn.microsoft.com/graph/api/singlevaluelegacyextendedproperty-get):
+# GET /me/events?$filter=singleValueExtendedProperties/Any(ep: ep/id eq '{id}' and ep/value eq '{v}')
+# lists the events that have it ("The response body does not include the extended property");
+# $expand=singleValueExtendedProperties($filter=id eq '{id}') includes it. "Filtering the string
+# name (Name) in the id of an extended property is case-sensitive. Filtering the value property of
+# an extended property is case-insensitive."
+
+EXTENDED_ID = re.compile(
+    r"^(Binary|Boolean|Currency|CLSID|Double|Float|Integer|Long|Object|String|SystemTime|Short)"
+    r" (\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\} (Name \S.*|Id 0x[0-9A-Fa-f]{1,4})"
+    r"|0x[0-9A-Fa-f]{8})$")
+ANY_FILTER = re.compile(
+    r"^singleValueExtendedProperties/Any\((\w+): \1/id eq '((?:[^']|'')*)' and \1/value eq '((?:[^']|'')*)'\)$")
+EXPAND_EXTENDED = re.compile(r"singleValueExtendedProperties\(\$filter=((?:[^()']|'(?:[^']|'')*')*)\)")
+EXPAND_ID = re.compile(r"^id eq '((?:[^']|'')*)'$")
+
+
+def extended_key(property_id):
+    """The id compared without regard to case, except for the string name (case-sensitive)."""
+    head, sep, name = property_id.partition(" Name ")
+    return head.lower() + sep + name
+
+
+def take_extended(body):
+    """Removes singleValueExtendedProperties from a POST or PATCH body: {key: (id, value)}."""
+    entries = body.pop("singleValueExtendedProperties", None)
+    if entries is None:
+        return {}
+    if not isinstance(entries, list):
+        raise GraphError(400, "RequestBodyRead", "singleValueExtendedProperties must be an array.")
+    found = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or \
+                not isinstance(entry.get("value"), str):
+            raise GraphError(400, "RequestBodyRead", "An extended property needs a string id and value.")
+        if not EXTENDED_ID.match(entry["id"]):
+            raise GraphError(400, "ErrorInvalidProperty", f"The extended property id '{entry['id']}' is not valid.")
+        found[extended_key(entry["id"])] = (entry["id"], entry["value"])
+    return found
+
+
+def odata_literal(text):
+    return text.replace("''", "'")
+
+
+def list_events(mailbox, calendar, query, prefs, version):
+    """GET /events: series masters and single events of the calendar, optionally filtered."""
+    wanted = None
+    text = first(query, "$filter")
+    if text is not None:
+        match = ANY_FILTER.match(text.strip())
+        if not match:
+            raise GraphError(400, "ErrorInvalidUrlQueryFilter", f"The query filter '{text}' is not supported.")
+        wanted = (extended_key(odata_literal(match.group(2))), odata_literal(match.group(3)).lower())
+    found = []
+    for event in mailbox.events.values():
+        if event["calendar"] != calendar:
+            continue
+        if wanted is not None:
+            stored = event["_extended"].get(wanted[0])
+            if stored is None or stored[1].lower() != wanted[1]:
+                continue
+        found.append(expand_extended(mailbox, render(mailbox, event, prefs, version, query), query))
+    return found
+
+
+def requested_extended(query):
+    """The extended property keys $expand asks for; None when it asks for none."""
+    expand = first(query, "$expand", "")
+    match = EXPAND_EXTENDED.search(expand)
+    if not match:
+        if "singleValueExtendedProperties" in expand:
+            raise GraphError(400, "BadRequest", "Expanding singleValueExtendedProperties needs a $filter on id.")
+        return None
+    keys = []
+    for clause in re.split(r" or ", match.group(1)):
+        clause_match = EXPAND_ID.match(clause.strip())
+        if not clause_match:
+            raise GraphError(400, "BadRequest", f"Unsupported filter on singleValueExtendedProperties: '{clause}'.")
+        keys.append(extended_key(odata_literal(clause_match.group(1))))
+    return keys
+
+
+def expand_extended(mailbox, answer, query):
+    """answer with the singleValueExtendedProperties $expand asks for (only the ones it has)."""
+    keys = requested_extended(query)
+    if keys is None:
+        return answer
+    master_id, _, key = answer["id"].partition(".occ.")
+    event = mailbox.events.get(master_id)
+    if event is None:
+        return answer
+    stored = event["_exception_extended"].get(key, {}) if key else event["_extended"]
+    answer["singleValueExtendedProperties"] = [
+        {"id": stored[k][0], "value": stored[k][1]} for k in keys if k in stored]
+    return answer
+
+
+def expand_all(mailbox, answers, query):
+    return [expand_extended(mailbox, answer, query) for answer in answers]
 
 
 # =============================================================================================
@@ -829,17 +952,21 @@ class Handler(BaseHTTPRequestHandler):
         if parts == ["events"] and method == "POST":
             status, event = mailbox.create(calendar, body)
             return status, render(mailbox, event, prefs, version)
+        if parts == ["events"] and method == "GET":
+            check_members(version, query)
+            return 200, self.page(list_events(mailbox, calendar, query, prefs, version), query, prefs)
         if parts == ["calendarView"] and method == "GET":
             check_members(version, query)
             start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
-            items = [render(mailbox, e, prefs, version, query) for e in mailbox.view(calendar, start, end)]
+            items = expand_all(mailbox, [render(mailbox, e, prefs, version, query)
+                                         for e in mailbox.view(calendar, start, end)], query)
             return 200, self.page(items, query, prefs)
         if len(parts) == 2 and parts[0] == "events":
             if method == "GET":
                 check_members(version, query)
                 event, key = mailbox.lookup(parts[1])
                 shown = mailbox.occurrence(event, key) if key else event
-                return 200, render(mailbox, shown, prefs, version, query)
+                return 200, expand_extended(mailbox, render(mailbox, shown, prefs, version, query), query)
             if method == "PATCH":
                 status, event = mailbox.update(parts[1], body)
                 return status, render(mailbox, event, prefs, version)
@@ -851,7 +978,8 @@ class Handler(BaseHTTPRequestHandler):
             if key is not None or event["type"] != "seriesMaster":
                 raise GraphError(400, "ErrorInvalidRequest", "Only a series master has instances.")
             start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
-            items = [render(mailbox, i, prefs, version, query) for _, i in mailbox.instances(event, start, end)]
+            items = expand_all(mailbox, [render(mailbox, i, prefs, version, query)
+                                         for _, i in mailbox.instances(event, start, end)], query)
             return 200, self.page(items, query, prefs)
         raise GraphError(400, "BadRequest", f"Unsupported request {method} {path}.")
 
