@@ -71,6 +71,15 @@ enum CalportCLI {
             terminal.write(Array(spec.helpText.utf8))
             return .success
         }
+        if spec.options.contains(where: { $0.key == CommonOptions.diagnosticLevel.key }) {
+            // Checked here once, so that a command's reporter can take the policy as given.
+            do {
+                _ = try DiagnosticPolicy(parsed, environment: terminal.environment)
+            } catch {
+                terminal.writeError("calport \(spec.name): error: \(error.message)\n")
+                return .usage
+            }
+        }
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
         case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)

@@ -26,9 +26,7 @@ enum ConvertCommand {
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
             from, to, output, outputDirectory, streaming, expandUnsupported,
-        ] + InputLimits.options + [
-            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-        ],
+        ] + InputLimits.options + CommonOptions.reporting + [CommonOptions.help],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -51,6 +49,7 @@ enum ConvertCommand {
             ).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        defer { reporter.finish() }
         guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         var formats: [InputFile.Format] = []
         var readable: [InputFile] = []
@@ -58,7 +57,7 @@ enum ConvertCommand {
             let requested = arguments.value(from).flatMap(InputFile.Format.init(rawValue:))
             guard let format = requested ?? input.detectedFormat else {
                 terminal.writeError(
-                    "\(input.name):1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither\n"
+                    "\(input.name):1: error: \(InputFile.unrecognisedFormat)\n"
                 )
                 continue
             }
@@ -128,15 +127,28 @@ enum ConvertCommand {
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
+        // What writing finds is about an event: said to be about the file the event came from.
+        var fileOfUID: [String: String] = [:]
         for (input, format) in inputs {
             let read = CalendarInput.read(input, as: format, limits: limits)
             if reporter.stops(read.diagnostics) { return nil }
+            if reporter.stops(target.leftOut(read.document.otherComponents.map(\.name), file: input.name)) {
+                return nil
+            }
             dropped += read.dropped
+            for event in read.document.events where fileOfUID[event.uid] == nil { fileOfUID[event.uid] = input.name }
             merged.merge(read.document)
         }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
+        if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
         let written = target.write(merged)
-        if reporter.stops(written.diagnostics) { return nil }
+        let onlyFile = inputs.count == 1 ? inputs[0].0.name : nil
+        let located = written.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location.file = diagnostic.location.file ?? diagnostic.uid.flatMap { fileOfUID[$0] } ?? onlyFile
+            return diagnostic
+        }
+        if reporter.stops(located) { return nil }
         destination.write(written.bytes)
         return dropped
     }
@@ -146,6 +158,19 @@ enum ConvertCommand {
     fileprivate static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
         guard nothingRead && reporter.errorCount > 0 else { return false }
         reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+        return true
+    }
+
+    /// Whether a target that holds events only got none (the input had only to-dos, journals…), said
+    /// once: writing an empty Graph page or nothing with exit status 0 would hide that nothing came over.
+    fileprivate static func noEvents(
+        _ onlyOtherComponents: Bool, _ target: OutputFormat, _ reporter: DiagnosticReporter
+    )
+        -> Bool
+    {
+        guard onlyOtherComponents && target.kind != .iCalendar else { return false }
+        reporter.terminal.writeError(
+            "calport: the input holds no events for --to \(target.kind.rawValue); nothing was written\n")
         return true
     }
 
@@ -266,13 +291,20 @@ extension ConvertCommand {
             if target.kind == .ndjson {
                 _ = output.add([item.event])
             } else if let series = item.series {
-                if reporter.stops(output.add((series.master.map { [$0] } ?? []) + series.overrides)) { return nil }
+                let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
+                if reporter.stops(written.located(in: index.files[item.file].name)) { return nil }
             }
             if output.bytes.count >= BufferedOutput.threshold { destination.write(output.take()) }
         }
         if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()
+        for (file, names) in reader.otherComponents.enumerated() {
+            if reporter.stops(target.leftOut(names, file: index.files[file].name)) { return nil }
+        }
         if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
+        if noEvents(reader.eventsRead == 0 && reader.otherComponents.contains { !$0.isEmpty }, target, reporter) {
+            return nil
+        }
         destination.write(output.finish())
         return reader.droppedComponents
     }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import CalendarModel
+import Foundation
 import ICalendar
 
 /// `calport expand`: lists every occurrence of the input events in a window, as Graph's calendarView does.
@@ -21,13 +22,26 @@ enum ExpandCommand {
         names: ["--stream"],
         help: "Expand with flat memory (through sorted runs in $TMPDIR) even for small inputs, as for large ones")
 
+    static let outputDirectory = OptionSpec(
+        names: ["--out-dir"], valueName: "DIR",
+        help: "Expand each input to its own file under DIR, keeping relative paths", completion: .directories)
+
     static let spec = CommandSpec(
         name: "expand", abstract: "List every occurrence of recurring events in a window.",
         options: [
-            start, end, zone, format, cap, streaming, CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose,
-            CommonOptions.help,
-        ],
-        positionals: "[FILE…|-]")
+            start, end, zone, format, cap, ConvertCommand.from, ConvertCommand.output, outputDirectory, streaming,
+        ] + CommonOptions.reporting + [CommonOptions.help],
+        positionals: "[FILE…|DIR…|-]")
+
+    /// What one expansion run is asked for, whatever its inputs and output.
+    private struct Request {
+        var window: ExpandWindow
+        var options: ExpansionOptions
+        var format: OccurrenceFormat
+        /// What inputs are read as; detected per input when nil.
+        var inputFormat: InputFile.Format?
+        var streams: Bool
+    }
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         let window: ExpandWindow
@@ -43,31 +57,107 @@ enum ExpandCommand {
             return .usage
         }
         var reporter = DiagnosticReporter(arguments, terminal: terminal)
-        guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
-        let outputFormat = OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson
-        let options = ExpansionOptions(maximumOccurrencesPerSeries: limit)
-        if !inputs.allSatisfy(\.isComplete) || arguments.isSet(streaming) {
+        defer { reporter.finish() }
+        let request = Request(
+            window: window, options: ExpansionOptions(maximumOccurrencesPerSeries: limit),
+            format: OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson,
+            inputFormat: arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:)),
+            streams: arguments.isSet(streaming))
+        guard let directory = arguments.value(outputDirectory) else {
+            return expand(arguments.positionals, to: arguments.value(ConvertCommand.output), request, &reporter)
+        }
+        guard arguments.value(ConvertCommand.output) == nil else {
+            terminal.writeError("calport expand: error: use either -o FILE or --out-dir DIR, not both\n")
+            return .usage
+        }
+        let inputs = InputDiscovery.expand(arguments.positionals)
+        guard !inputs.isEmpty else {
+            terminal.writeError("calport expand: error: --out-dir needs input files or directories\n")
+            return .usage
+        }
+        var status = ExitStatus.success
+        for input in inputs {
+            let path = input.outputPath(under: directory, extension: request.format.fileExtension)
             do {
-                return try stream(inputs, window: window, options: options, format: outputFormat, reporter: &reporter)
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             } catch {
+                terminal.writeError("\(path): error: cannot write: \(error.localizedDescription)\n")
+                return .ioError
+            }
+            let outcome = expand([input.path], to: path, request, &reporter)
+            if outcome.rawValue > status.rawValue { status = outcome }
+            if reporter.strict && outcome != .success { break }
+        }
+        return status
+    }
+
+    /// Expands the inputs into one output (a file written atomically, or standard output).
+    private static func expand(
+        _ paths: [String], to path: String?, _ request: Request, _ reporter: inout DiagnosticReporter
+    ) -> ExitStatus {
+        let terminal = reporter.terminal
+        guard let inputs = InputFile.openReporting(paths, terminal: terminal) else { return .ioError }
+        var formats: [InputFile.Format] = []
+        var readable: [InputFile] = []
+        for input in inputs {
+            guard let format = request.inputFormat ?? input.detectedFormat else {
+                terminal.writeError(
+                    "\(input.name):1: error: \(InputFile.unrecognisedFormat)\n"
+                )
+                continue
+            }
+            formats.append(format)
+            readable.append(input)
+        }
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(path: path, holdUntilDone: false, terminal: terminal)
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        let outcome: ExitStatus?
+        // Large .ics inputs stream with flat memory; Graph JSON and NDJSON are read whole.
+        if formats.allSatisfy({ $0 == .iCalendar }) && (!readable.allSatisfy(\.isComplete) || request.streams) {
+            do {
+                outcome = try stream(readable, request, destination, reporter: &reporter)
+            } catch {
+                destination.abandon()
                 terminal.writeError("\(error)\n")
                 return .ioError
             }
+        } else {
+            outcome = expandWhole(zip(readable, formats).map { $0 }, request, destination, reporter: &reporter)
         }
+        guard let outcome else {
+            destination.abandon()
+            return .dataProblem
+        }
+        do {
+            try destination.commit()
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        return readable.count < inputs.count ? .dataProblem : outcome
+    }
+
+    /// Expands inputs read whole into the model; nil when `--strict` stopped.
+    private static func expandWhole(
+        _ inputs: [(InputFile, InputFile.Format)], _ request: Request, _ destination: OutputDestination,
+        reporter: inout DiagnosticReporter
+    ) -> ExitStatus? {
+        let (window, outputFormat) = (request.window, request.format)
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
-        for input in inputs {
-            guard input.detectedFormat == .iCalendar else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
-                continue
-            }
-            let read = CalendarInput.read(input, as: .iCalendar, limits: InputLimits())
-            if reporter.stops(read.diagnostics) { return .dataProblem }
+        for (input, format) in inputs {
+            let read = CalendarInput.read(input, as: format, limits: InputLimits())
+            if reporter.stops(read.diagnostics) { return nil }
             dropped += read.dropped
             documents.append((input.name, read.document))
         }
-        var output = BufferedOutput(terminal: terminal)
+        var output = BufferedOutput(destination)
         var zones: [TimeZoneDefinition] = []
         for (_, document) in documents {
             zones += document.timeZones.filter { zone in !zones.contains { $0.identifier == zone.identifier } }
@@ -76,13 +166,13 @@ enum ExpandCommand {
         for (name, document) in documents {
             var occurrences = DocumentOccurrences(
                 document: document, window: window.window, floating: window.clock,
-                options: options)
+                options: request.options)
             while let occurrence = occurrences.next() {
                 output.append { outputFormat.write(occurrence, clock: window.clock, into: &$0) }
             }
             output.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
-            if reporter.stops(located(occurrences.diagnostics, in: name), consequence: nil) { return .dataProblem }
+            if reporter.stops(occurrences.diagnostics.located(in: name), consequence: nil) { return nil }
         }
         output.append(outputFormat.footer)
         output.flush()
@@ -94,19 +184,12 @@ enum ExpandCommand {
     /// (file, start, series), whose merge writes what `DocumentOccurrences` would, in the same order,
     /// each file's expansion diagnostics after its occurrences as when read whole.
     private static func stream(
-        _ inputs: [InputFile], window: ExpandWindow, options: ExpansionOptions, format: OccurrenceFormat,
+        _ calendars: [InputFile], _ request: Request, _ destination: OutputDestination,
         reporter: inout DiagnosticReporter
-    ) throws -> ExitStatus {
+    ) throws -> ExitStatus? {
         let terminal = reporter.terminal
+        let (window, options, format) = (request.window, request.options, request.format)
         var dropped = 0
-        let calendars = inputs.filter { input in
-            guard input.detectedFormat == .iCalendar else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
-                return false
-            }
-            return true
-        }
         let scratch = ScratchSpace(under: terminal.temporaryDirectory())
         let limits = InputLimits().iCalendar
         let index = try SeriesIndex(
@@ -125,7 +208,7 @@ enum ExpandCommand {
         var reader = SeriesReader(index, limits: limits)
         var record: [UInt8] = []
         while let item = reader.next() {
-            if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
+            if reporter.stops(reader.takeDiagnostics()) { return nil }
             zones[item.file].add(item.event)
             guard let series = item.series else { continue }
             var seriesZones = zones[item.file]
@@ -147,10 +230,10 @@ enum ExpandCommand {
                 notes[item.file].append((order, occurrences.diagnostics))
             }
         }
-        if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
+        if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()
         dropped += reader.droppedComponents
-        var output = BufferedOutput(terminal: terminal)
+        var output = BufferedOutput(destination)
         output.append(format.header(timeZones: index.timeZones))
         var finished = 0
         var stopped = false
@@ -161,7 +244,7 @@ enum ExpandCommand {
                     zones[finished].diagnostics + notes[finished].sorted { $0.order < $1.order }.flatMap(\.diagnostics)
                 output.flush()
                 // Occurrences before this point are already out: there is nothing to say about the rest.
-                stopped = reporter.stops(located(found, in: index.files[finished].name), consequence: nil)
+                stopped = reporter.stops(found.located(in: index.files[finished].name), consequence: nil)
                 finished += 1
             }
         }
@@ -172,19 +255,10 @@ enum ExpandCommand {
             return true
         }
         finishFiles(before: index.files.count)
-        if stopped { return .dataProblem }
+        if stopped { return nil }
         output.append(format.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
-    }
-
-    /// Expansion diagnostics with the file they are about.
-    private static func located(_ diagnostics: [Diagnostic], in name: String) -> [Diagnostic] {
-        diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.location.file = diagnostic.location.file ?? name
-            return diagnostic
-        }
     }
 
     /// `--max-occurrences`: a positive cap, 0 for none, 100000 when not given.

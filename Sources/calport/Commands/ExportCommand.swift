@@ -22,9 +22,7 @@ enum ExportCommand {
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
         options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all
-            + [
-                CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-            ])
+            + [CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         guard let startText = arguments.value(start), let endText = arguments.value(end) else {
@@ -54,10 +52,9 @@ enum ExportCommand {
             terminal.writeError("calport export: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         case .success(let exported):
-            var reporter = DiagnosticReporter(
-                quiet: arguments.isSet(CommonOptions.quiet), strict: false,
-                verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+            var reporter = DiagnosticReporter(arguments, terminal: terminal)
             _ = reporter.report(exported.diagnostics)
+            reporter.finish()
             let bytes: [UInt8]
             if arguments.value(format) == "graph" {
                 bytes = Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8)

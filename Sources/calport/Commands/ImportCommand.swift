@@ -16,15 +16,13 @@ enum ImportCommand {
 
     static let spec = CommandSpec(
         name: "import", abstract: "Import events into a Microsoft Graph calendar.",
-        options: [calendar, dryRun, journal, ServiceOptions.tokenFile] + ServiceOptions.all + [
-            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-        ],
-        positionals: "FILE…")
+        options: [ConvertCommand.from, calendar, dryRun, journal, ServiceOptions.tokenFile] + ServiceOptions.all
+            + CommonOptions.reporting + [CommonOptions.help],
+        positionals: "[FILE…|DIR…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
-        var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        defer { reporter.finish() }
         let inputs: [InputFile]
         do {
             inputs = try InputFile.open(arguments.positionals, terminal: terminal)
@@ -33,9 +31,12 @@ enum ImportCommand {
             return .ioError
         }
         var events: [Event] = []
+        let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
         for input in inputs {
-            guard let format = input.detectedFormat else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
+            guard let format = requested ?? input.detectedFormat else {
+                terminal.writeError(
+                    "\(input.name):1: error: \(InputFile.unrecognisedFormat)\n"
+                )
                 return .dataProblem
             }
             let read = CalendarInput.read(input, as: format, limits: InputLimits())

@@ -22,6 +22,11 @@ enum OccurrenceFormat: String, CaseIterable {
         }
     }
 
+    /// The extension of files written in this format (`expand --out-dir`).
+    var fileExtension: String {
+        self == .table ? "txt" : rawValue
+    }
+
     /// What closes the output.
     var footer: [UInt8] {
         self == .ics ? Array("END:VCALENDAR\r\n".utf8) : []

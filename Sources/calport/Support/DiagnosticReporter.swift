@@ -1,28 +1,45 @@
 import ArgumentParsing
 import CalendarModel
 
-/// Prints diagnostics the way compilers do and decides what they mean for the exit status.
+/// Prints diagnostics the way compilers do, the first few of each code and then only a count, and
+/// decides what they mean for the exit status.
 struct DiagnosticReporter {
     var quiet: Bool
     var strict: Bool
-    /// Whether notes (facts that lose nothing, such as a DTSTART moved to the first occurrence) are shown.
+    /// Whether notes (facts that lose nothing, such as a DTSTART moved to the first occurrence) are
+    /// shown, and every diagnostic of a code rather than the first few.
     var verbose: Bool
+    var policy: DiagnosticPolicy
     let terminal: Terminal
     private(set) var errorCount = 0
     private(set) var warningCount = 0
+    /// How many of one code are printed before the rest are only counted (all of them with `--verbose`).
+    static let shownPerCode = 5
+    private var printed: [String: Int] = [:]
+    /// The files each shown code was found in.
+    private var files: [String: Set<String>] = [:]
+    /// The codes with diagnostics counted but not printed, in the order they first were.
+    private var withheld: [(code: String, severity: Severity, count: Int)] = []
 
-    init(quiet: Bool, strict: Bool, verbose: Bool = false, terminal: Terminal) {
+    init(
+        quiet: Bool, strict: Bool, verbose: Bool = false, policy: DiagnosticPolicy = DiagnosticPolicy(),
+        terminal: Terminal
+    ) {
         self.quiet = quiet
         self.strict = strict
         self.verbose = verbose
+        self.policy = policy
         self.terminal = terminal
     }
 
-    /// A reporter set by the common options `--quiet`, `--strict` and `--verbose`.
+    /// A reporter set by the common options `--quiet`, `--strict`, `--verbose` and `-W`, and by the
+    /// config file (which `CalportCLI` has checked before the command runs).
     init(_ arguments: ParsedArguments, terminal: Terminal) {
         self.init(
             quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+            verbose: arguments.isSet(CommonOptions.verbose),
+            policy: (try? DiagnosticPolicy(arguments, environment: terminal.environment)) ?? DiagnosticPolicy(),
+            terminal: terminal)
     }
 
     /// Reports diagnostics and whether `--strict` stops the run there, saying where and, when given,
@@ -36,7 +53,8 @@ struct DiagnosticReporter {
 
     /// Reports diagnostics; in strict mode returns the first one that must stop the run.
     mutating func report(_ diagnostics: [Diagnostic]) -> Diagnostic? {
-        for var diagnostic in diagnostics {
+        for original in diagnostics {
+            guard var diagnostic = policy.apply(original) else { continue }
             if strict && diagnostic.severity == .warning { diagnostic.severity = .error }
             switch diagnostic.severity {
             case .error: errorCount += 1
@@ -44,10 +62,64 @@ struct DiagnosticReporter {
             case .note: break
             }
             if diagnostic.severity == .error || (!quiet && (diagnostic.severity == .warning || verbose)) {
-                terminal.writeError(diagnostic.description + "\n")
+                show(diagnostic)
             }
             if strict && diagnostic.severity == .error { return diagnostic }
         }
         return nil
+    }
+
+    private mutating func show(_ diagnostic: Diagnostic) {
+        let code = diagnostic.code
+        if let file = diagnostic.location.file { files[code, default: []].insert(file) }
+        guard !verbose && printed[code, default: 0] >= Self.shownPerCode else {
+            printed[code, default: 0] += 1
+            terminal.writeError(diagnostic.description + "\n")
+            return
+        }
+        if let index = withheld.firstIndex(where: { $0.code == code }) {
+            withheld[index].count += 1
+            withheld[index].severity = max(withheld[index].severity, diagnostic.severity)
+        } else {
+            withheld.append((code, diagnostic.severity, 1))
+        }
+    }
+
+    /// One line for each code of which more were found than printed, with the count; called once,
+    /// when the run has reported everything.
+    func finish() {
+        for entry in withheld {
+            let shown = printed[entry.code, default: 0]
+            let total = shown + entry.count
+            let fileCount = files[entry.code]?.count ?? 0
+            let place = fileCount > 1 ? " in \(fileCount.grouped) files" : ""
+            terminal.writeError(
+                "calport: \(total.grouped) × \(entry.code) (\(entry.severity))\(place), the first \(shown) shown; "
+                    + "--verbose lists each\n")
+        }
+    }
+}
+
+extension Int {
+    /// The number with a comma between groups of three digits: 2,974.
+    var grouped: String {
+        let digits = String(magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return self < 0 ? "-" + text : text
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The diagnostics, those that name no file said to be about `file`.
+    func located(in file: String) -> [Diagnostic] {
+        map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location.file = diagnostic.location.file ?? file
+            return diagnostic
+        }
     }
 }

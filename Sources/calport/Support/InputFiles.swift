@@ -19,10 +19,12 @@ struct InputFile {
 
     var isComplete: Bool { remainder == nil }
 
-    /// Opens the named files, or standard input for `-` or when none are named.
+    /// Opens the named files and the calendar files under the named directories, or standard input
+    /// for `-` or when none are named.
     static func open(_ paths: [String], terminal: Terminal) throws(InputError) -> [InputFile] {
         var files: [InputFile] = []
-        for path in paths.isEmpty ? ["-"] : paths {
+        let named = paths.isEmpty ? ["-"] : paths
+        for path in named.flatMap({ $0 == "-" ? [$0] : InputDiscovery.expand([$0]).map(\.path) }) {
             var source: ChunkSource
             var limit = streamingThreshold
             var size = 0
@@ -80,6 +82,10 @@ struct InputFile {
         /// calport's own NDJSON (docs/ndjson.md).
         case ndjson
     }
+
+    /// What an input of none of the formats is told.
+    static let unrecognisedFormat =
+        "expected iCalendar (BEGIN:VCALENDAR), Graph JSON ({ or [) or calport NDJSON ({\"uid\":…), found none"
 
     /// Detects iCalendar (`BEGIN:`) versus Graph JSON (`{` or `[`) from the first meaningful bytes.
     var detectedFormat: Format? {
