@@ -37,7 +37,7 @@ private func lines(_ text: String) -> [String] { text.split(separator: "\n").map
     for line in lost { #expect(line.hasPrefix(inputs.path + "/e"), "names its file: \(line)") }
     #expect(
         run.errors.contains(
-            "calport: 12 × graph-properties-lost (warning) in 12 files, the first 5 shown; --verbose lists each\n"))
+            "calport: 12 × graph-properties-lost (12 warnings) in 12 files, the first 5 shown; --verbose lists each\n"))
     // SEQUENCE, which every event from iCalendar has, is a note: not shown, not counted.
     #expect(!run.errors.contains("graph-sequence-lost"))
     #expect(run.errors.hasSuffix("calport: 12 files, 12 events, 12 warnings, 0 failed\n"))

@@ -16,10 +16,10 @@ struct DiagnosticReporter {
     /// How many of one code are printed before the rest are only counted (all of them with `--verbose`).
     static let shownPerCode = 5
     private var printed: [String: Int] = [:]
-    /// The files each shown code was found in.
-    private var files: [String: Set<String>] = [:]
+    /// For each code shown, how many of each severity, and the files they were found in.
+    private var tally: [String: (severities: [Severity: Int], files: Set<String>)] = [:]
     /// The codes with diagnostics counted but not printed, in the order they first were.
-    private var withheld: [(code: String, severity: Severity, count: Int)] = []
+    private var withheld: [String] = []
 
     init(
         quiet: Bool, strict: Bool, verbose: Bool = false, policy: DiagnosticPolicy = DiagnosticPolicy(),
@@ -71,31 +71,29 @@ struct DiagnosticReporter {
 
     private mutating func show(_ diagnostic: Diagnostic) {
         let code = diagnostic.code
-        if let file = diagnostic.location.file { files[code, default: []].insert(file) }
+        tally[code, default: ([:], [])].severities[diagnostic.severity, default: 0] += 1
+        if let file = diagnostic.location.file { tally[code]?.files.insert(file) }
         guard !verbose && printed[code, default: 0] >= Self.shownPerCode else {
             printed[code, default: 0] += 1
             terminal.writeError(diagnostic.description + "\n")
             return
         }
-        if let index = withheld.firstIndex(where: { $0.code == code }) {
-            withheld[index].count += 1
-            withheld[index].severity = max(withheld[index].severity, diagnostic.severity)
-        } else {
-            withheld.append((code, diagnostic.severity, 1))
-        }
+        if printed[code] == Self.shownPerCode && !withheld.contains(code) { withheld.append(code) }
     }
 
     /// One line for each code of which more were found than printed, with the count; called once,
     /// when the run has reported everything.
     func finish() {
-        for entry in withheld {
-            let shown = printed[entry.code, default: 0]
-            let total = shown + entry.count
-            let fileCount = files[entry.code]?.count ?? 0
-            let place = fileCount > 1 ? " in \(fileCount.grouped) files" : ""
+        for code in withheld {
+            guard let (severities, files) = tally[code] else { continue }
+            let total = severities.values.reduce(0, +)
+            let kinds = [Severity.error, .warning, .note].compactMap { severity in
+                severities[severity].map { "\($0.grouped) \(severity)\($0 == 1 ? "" : "s")" }
+            }
+            let place = files.count > 1 ? " in \(files.count.grouped) files" : ""
             terminal.writeError(
-                "calport: \(total.grouped) × \(entry.code) (\(entry.severity))\(place), the first \(shown) shown; "
-                    + "--verbose lists each\n")
+                "calport: \(total.grouped) × \(code) (\(kinds.joined(separator: ", ")))\(place), "
+                    + "the first \(printed[code, default: 0]) shown; --verbose lists each\n")
         }
     }
 }
