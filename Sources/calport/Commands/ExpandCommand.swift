@@ -6,8 +6,11 @@ import ICalendar
 /// `calport expand`: lists every occurrence of the input events in a window, as Graph's calendarView does.
 enum ExpandCommand {
     static let start = OptionSpec(
-        names: ["--start"], valueName: "DATE", help: "Window start: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]")
-    static let end = OptionSpec(names: ["--end"], valueName: "DATE", help: "Window end (exclusive), same forms")
+        names: ["--start"], valueName: "DATE", help: "Window start: \(ExpandWindow.forms)",
+        completion: .choices([("today", ""), ("tomorrow", ""), ("yesterday", ""), ("+7d", "a week from today")]))
+    static let end = OptionSpec(
+        names: ["--end"], valueName: "DATE", help: "Window end (exclusive), same forms",
+        completion: .choices([("tomorrow", ""), ("+7d", "a week from today"), ("+4w", "four weeks from today")]))
     static let zone = OptionSpec(
         names: ["--tz"], valueName: "ZONE",
         help: "Zone to show times in and to read floating times, dates and the window in (default UTC)")
