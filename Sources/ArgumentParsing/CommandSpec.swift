@@ -8,20 +8,26 @@ public struct OptionSpec: Sendable {
     public var help: String
     /// Allowed values, when the option takes one of a fixed set.
     public var choices: [String] = []
-    /// What a shell offers for the value; by default the choices, else files.
+    /// What a shell offers for the value; by default the choices, files for a `FILE`, directories
+    /// for a `DIR`, else nothing.
     public var completion: ValueCompletion
     /// Whether the option may be given more than once, each value kept (`-W A=off -W B=error`).
     public var repeatable: Bool
 
+    /// `descriptions` says what choices mean, for shells that show it (zsh, fish).
     public init(
         names: [String], valueName: String? = nil, help: String, choices: [String] = [],
-        completion: ValueCompletion? = nil, repeatable: Bool = false
+        descriptions: [String: String] = [:], completion: ValueCompletion? = nil, repeatable: Bool = false
     ) {
         self.names = names
         self.valueName = valueName
         self.help = help
         self.choices = choices
-        self.completion = completion ?? (choices.isEmpty ? .files : .choices(choices.map { ($0, "") }))
+        self.completion =
+            completion
+            ?? (!choices.isEmpty
+                ? .choices(choices.map { ($0, descriptions[$0] ?? "") })
+                : valueName == "FILE" ? .files : valueName == "DIR" ? .directories : .none)
         self.repeatable = repeatable
     }
 
@@ -37,6 +43,9 @@ public enum ValueCompletion: Sendable {
     case none
     /// Fixed words, each with a description (empty when the word says it all).
     case choices([(word: String, description: String)])
+    /// A long list of words the completion script defines once under `name` (zone names), made
+    /// only when a script is generated.
+    case wordList(name: String, words: @Sendable () -> [String])
 
     /// The words offered, without their descriptions.
     public var words: [String] {

@@ -7,10 +7,18 @@ import ICalendar
 enum ConvertCommand {
     static let from = OptionSpec(
         names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
-        choices: ["auto", "ics", "graph", "ndjson"])
+        choices: ["auto", "ics", "graph", "ndjson"],
+        descriptions: [
+            "auto": "detect from the content", "ics": "iCalendar (RFC 5545)", "graph": "Microsoft Graph event JSON",
+            "ndjson": "calport's NDJSON, an event a line",
+        ])
     static let to = OptionSpec(
         names: ["--to"], valueName: "FORMAT", help: "Output format (default ics)",
-        choices: ["ics", "graph", "graph-post", "ndjson"])
+        choices: ["ics", "graph", "graph-post", "ndjson"],
+        descriptions: [
+            "ics": "iCalendar (RFC 5545)", "graph": "Graph events as the service returns them",
+            "graph-post": "bodies for POST /me/events", "ndjson": "calport's NDJSON, an event a line",
+        ])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
     static let streaming = OptionSpec(

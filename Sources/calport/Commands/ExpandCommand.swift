@@ -13,10 +13,12 @@ enum ExpandCommand {
         completion: .choices([("tomorrow", ""), ("+7d", "a week from today"), ("+4w", "four weeks from today")]))
     static let zone = OptionSpec(
         names: ["--tz"], valueName: "ZONE",
-        help: "Zone to show times in and to read floating times, dates and the window in (default UTC)")
+        help: "Zone to show times in and to read floating times, dates and the window in (default UTC)",
+        completion: ZoneNameCompletion.all)
     static let format = OptionSpec(
         names: ["--format"], valueName: "FORMAT", help: "Output format (default ndjson)",
-        choices: OccurrenceFormat.allCases.map(\.rawValue))
+        choices: OccurrenceFormat.allCases.map(\.rawValue),
+        descriptions: Dictionary(uniqueKeysWithValues: OccurrenceFormat.allCases.map { ($0.rawValue, $0.summary) }))
     static let cap = OptionSpec(
         names: ["--max-occurrences"], valueName: "N",
         help: "At most N occurrences per series, reported when reached; 0 for no limit (default 100000)")

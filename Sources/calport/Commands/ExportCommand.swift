@@ -12,7 +12,8 @@ enum ExportCommand {
     static let calendar = OptionSpec(
         names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
     static let zone = OptionSpec(
-        names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)")
+        names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)",
+        completion: ZoneNameCompletion.all)
     static let format = OptionSpec(
         names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph"])
     static let instances = OptionSpec(names: ["--instances"], help: "Flat occurrences instead of series with overrides")

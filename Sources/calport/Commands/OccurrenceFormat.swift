@@ -22,6 +22,15 @@ enum OccurrenceFormat: String, CaseIterable {
         }
     }
 
+    /// What the format is, for completion.
+    var summary: String {
+        switch self {
+        case .ics: return "a VEVENT per occurrence"
+        case .ndjson: return "an occurrence a line"
+        case .table: return "start, end and summary in columns"
+        }
+    }
+
     /// The extension of files written in this format (`expand --out-dir`).
     var fileExtension: String {
         self == .table ? "txt" : rawValue
