@@ -27,6 +27,11 @@ enum ExpandCommand {
         names: ["--stream"],
         help: "Expand with flat memory (through sorted runs in $TMPDIR) even for small inputs, as for large ones")
 
+    static let fields = OptionSpec(
+        names: ["--fields"], valueName: "LIST",
+        help: "Fields for table, csv and ndjson, comma-separated: "
+            + OccurrenceField.allCases.map(\.rawValue).joined(separator: ","),
+        completion: .choices(OccurrenceField.allCases.map { ($0.rawValue, $0.summary) }))
     static let outputDirectory = OptionSpec(
         names: ["--out-dir"], valueName: "DIR",
         help: "Expand each input to its own file under DIR, keeping relative paths", completion: .directories)
@@ -34,7 +39,8 @@ enum ExpandCommand {
     static let spec = CommandSpec(
         name: "expand", abstract: "List every occurrence of recurring events in a window.",
         options: [
-            start, end, zone, format, cap, ConvertCommand.from, ConvertCommand.output, outputDirectory, streaming,
+            start, end, zone, format, fields, cap, ConvertCommand.from, ConvertCommand.output, outputDirectory,
+            streaming,
         ] + CommonOptions.reporting + [CommonOptions.help],
         positionals: "[FILE…|DIR…|-]")
 
@@ -42,7 +48,7 @@ enum ExpandCommand {
     private struct Request {
         var window: ExpandWindow
         var options: ExpansionOptions
-        var format: OccurrenceFormat
+        var layout: OccurrenceLayout
         /// What inputs are read as; detected per input when nil.
         var inputFormat: InputFile.Format?
         var streams: Bool
@@ -51,12 +57,18 @@ enum ExpandCommand {
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         let window: ExpandWindow
         let limit: Int?
+        let chosen: [OccurrenceField]?
+        let outputFormat = OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson
         do throws(UsageError) {
             guard let from = arguments.value(start), let to = arguments.value(end) else {
                 throw UsageError(message: "--start and --end are required")
             }
             window = try ExpandWindow(start: from, end: to, zone: arguments.value(zone))
             limit = try maximumOccurrences(arguments.value(cap))
+            chosen = try arguments.value(fields).map(OccurrenceField.list)
+            if chosen != nil && [.ics, .agenda].contains(outputFormat) {
+                throw UsageError(message: "--fields applies to --format table, csv and ndjson")
+            }
         } catch {
             terminal.writeError("calport expand: error: \(error.message)\nUsage: \(spec.synopsis)\n")
             return .usage
@@ -65,7 +77,7 @@ enum ExpandCommand {
         defer { reporter.finish() }
         let request = Request(
             window: window, options: ExpansionOptions(maximumOccurrencesPerSeries: limit),
-            format: OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson,
+            layout: OccurrenceLayout(format: outputFormat, fields: chosen, zoneName: arguments.value(zone) ?? "UTC"),
             inputFormat: arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:)),
             streams: arguments.isSet(streaming))
         guard let directory = arguments.value(outputDirectory) else {
@@ -82,7 +94,7 @@ enum ExpandCommand {
         }
         var status = ExitStatus.success
         for input in inputs {
-            let path = input.outputPath(under: directory, extension: request.format.fileExtension)
+            let path = input.outputPath(under: directory, extension: request.layout.format.fileExtension)
             do {
                 try FileManager.default.createDirectory(
                     atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -153,7 +165,8 @@ enum ExpandCommand {
         _ inputs: [(InputFile, InputFile.Format)], _ request: Request, _ destination: OutputDestination,
         reporter: inout DiagnosticReporter
     ) -> ExitStatus? {
-        let (window, outputFormat) = (request.window, request.format)
+        let window = request.window
+        var layout = request.layout
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
         for (input, format) in inputs {
@@ -167,19 +180,26 @@ enum ExpandCommand {
         for (_, document) in documents {
             zones += document.timeZones.filter { zone in !zones.contains { $0.identifier == zone.identifier } }
         }
-        output.append(outputFormat.header(timeZones: zones))
+        output.append(layout.header(timeZones: zones))
         for (name, document) in documents {
             var occurrences = DocumentOccurrences(
                 document: document, window: window.window, floating: window.clock,
                 options: request.options)
+            var record: [UInt8] = []
             while let occurrence = occurrences.next() {
-                output.append { outputFormat.write(occurrence, clock: window.clock, into: &$0) }
+                if layout.format == .agenda {
+                    record.removeAll(keepingCapacity: true)
+                    layout.write(occurrence, clock: window.clock, into: &record)
+                    output.append { layout.append(record: record[...], to: &$0) }
+                } else {
+                    output.append { layout.write(occurrence, clock: window.clock, into: &$0) }
+                }
             }
             output.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
             if reporter.stops(occurrences.diagnostics.located(in: name), consequence: nil) { return nil }
         }
-        output.append(outputFormat.footer)
+        output.append(layout.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
     }
@@ -193,7 +213,8 @@ enum ExpandCommand {
         reporter: inout DiagnosticReporter
     ) throws -> ExitStatus? {
         let terminal = reporter.terminal
-        let (window, options, format) = (request.window, request.options, request.format)
+        let (window, options) = (request.window, request.options)
+        var layout = request.layout
         var dropped = 0
         let scratch = ScratchSpace(under: terminal.temporaryDirectory())
         let limits = InputLimits().iCalendar
@@ -225,7 +246,7 @@ enum ExpandCommand {
             var last: Int?
             while let occurrence = occurrences.next() {
                 record.removeAll(keepingCapacity: true)
-                format.write(occurrence, clock: window.clock, into: &record)
+                layout.write(occurrence, clock: window.clock, into: &record)
                 try sorter.append(
                     ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal), record)
                 last = occurrence.startInstant
@@ -239,7 +260,7 @@ enum ExpandCommand {
         try index.checkReads()
         dropped += reader.droppedComponents
         var output = BufferedOutput(destination)
-        output.append(format.header(timeZones: index.timeZones))
+        output.append(layout.header(timeZones: index.timeZones))
         var finished = 0
         var stopped = false
         // Says what expanding the files before `file` found, once their occurrences are out.
@@ -256,12 +277,12 @@ enum ExpandCommand {
         try sorter.drain { key, record in
             finishFiles(before: Int(key.first))
             guard !stopped else { return false }
-            output.append { $0.append(contentsOf: record) }
+            output.append { layout.append(record: record, to: &$0) }
             return true
         }
         finishFiles(before: index.files.count)
         if stopped { return nil }
-        output.append(format.footer)
+        output.append(layout.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
     }
