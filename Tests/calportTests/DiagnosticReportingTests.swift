@@ -149,3 +149,20 @@ private func lines(_ text: String) -> [String] { text.split(separator: "\n").map
     let empty = Diagnostic(.warning, code: "c", message: "m", location: SourceLocation(file: "f.ics"), uid: "")
     #expect(empty.description == "f.ics: warning: m [c] (empty UID)")
 }
+
+/// 12 of 100 MiB in 1.5 s: 8 MiB/s, so 88 MiB take 11 s more; 45,000 events in 1.5 s are 30,000 a second.
+@Test func progressSaysBytesEventsRateAndTimeLeft() {
+    #expect(
+        Progress.line(bytes: 12 << 20, of: 100 << 20, events: 45_000, seconds: 1.5)
+            == "calport: 12.0 of 100.0 MiB, 45,000 events, 30,000 events/s, 0:11 left")
+    #expect(
+        Progress.line(bytes: 3 << 19, of: nil, events: 10, seconds: 2)
+            == "calport: 1.5 MiB, 10 events, 5 events/s")
+    var lines: [String] = []
+    let progress = Progress(enabled: true) { lines.append($0) }
+    progress.update(bytes: 1, of: 2, events: 1)
+    progress.update(bytes: 2, of: 2, events: 2)
+    progress.finish()
+    #expect(lines.count == 2, "the second update within 0.1 s is not shown; the line is cleared at the end")
+    #expect(lines.last == "\r\u{1B}[K")
+}

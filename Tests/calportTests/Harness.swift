@@ -25,6 +25,7 @@ func runCalport(
         standardInput: { ChunkSource(chunks: input.isEmpty ? [] : [input]) }, writeOutput: { capture.output += $0 },
         writeError: { capture.errors += $0 })
     if let temporaryDirectory { terminal.temporaryDirectory = { temporaryDirectory.path } }
+    terminal.errorIsTerminal = false
     terminal.environment =
         environment ?? ["XDG_CONFIG_HOME": "/nonexistent/calport-tests", "HOME": "/nonexistent/calport-tests"]
     let status = CalportCLI.run(arguments, terminal: terminal)

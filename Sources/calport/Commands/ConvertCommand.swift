@@ -193,12 +193,21 @@ enum ConvertCommand {
         var header = CalendarDocument()
         var dropped = 0
         var items = 0
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
+        let byteCounts = inputs.map(\.0.byteCount)
+        let totalBytes = byteCounts.contains(nil) ? nil : byteCounts.compactMap { $0 }.reduce(0, +)
+        var bytesBefore = 0
+        defer { progress.finish() }
         for (input, format) in inputs {
+            defer { bytesBefore += input.byteCount ?? 0 }
             switch format {
             case .iCalendar:
                 var reader = ICalendarReader(source: input.source, file: input.name, limits: limits.iCalendar)
                 while let item = reader.next() {
                     items += 1
+                    if items % 256 == 0 {
+                        progress.update(bytes: bytesBefore + reader.componentOffset, of: totalBytes, events: items)
+                    }
                     if !writer.headerWritten { header.mergeHeader(reader.header) }
                     writer.write(item, header: header)
                     if reporter.stops(reader.takeDiagnostics()) { return nil }
@@ -212,7 +221,10 @@ enum ConvertCommand {
                 let header = header
                 var events = GraphEventStream(file: input.name, limits: limits.json)
                 var source = input.source
+                var read = 0
                 while let chunk = source.nextChunk() {
+                    read += chunk.count
+                    progress.update(bytes: bytesBefore + read, of: totalBytes, events: items)
                     events.append(chunk) {
                         items += 1
                         writer.write($0.event, header: header)
@@ -294,7 +306,13 @@ extension ConvertCommand {
             grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
         var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
         var reader = SeriesReader(index, limits: limits.iCalendar)
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
+        let totalBytes = reader.totalBytes
+        defer { progress.finish() }
         while let item = reader.next() {
+            if reader.eventsRead % 256 == 0 {
+                progress.update(bytes: reader.bytesRead, of: totalBytes, events: reader.eventsRead)
+            }
             if reporter.stops(reader.takeDiagnostics()) { return nil }
             if target.kind == .ndjson {
                 _ = output.add([item.event])

@@ -233,7 +233,13 @@ enum ExpandCommand {
         var sorter = ExternalSorter(scratch: scratch)
         var reader = SeriesReader(index, limits: limits)
         var record: [UInt8] = []
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: terminal)
+        let totalBytes = reader.totalBytes
+        var events = 0
+        defer { progress.finish() }
         while let item = reader.next() {
+            events += 1
+            if events % 256 == 0 { progress.update(bytes: reader.bytesRead, of: totalBytes, events: events) }
             if reporter.stops(reader.takeDiagnostics()) { return nil }
             zones[item.file].add(item.event)
             guard let series = item.series else { continue }

@@ -71,6 +71,16 @@ struct SeriesReader {
         return nil
     }
 
+    /// How far the reading has come, in bytes of all the inputs, for progress.
+    var bytesRead: Int {
+        var done = reader?.componentOffset ?? 0
+        for file in index.files.prefix(fileIndex) { done += file.content.size }
+        return done
+    }
+
+    /// All the inputs' bytes.
+    var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
+
     /// Hands over the diagnostics of the input read since the last call, in input order.
     mutating func takeDiagnostics() -> [Diagnostic] {
         diagnostics += reader?.takeDiagnostics() ?? []

@@ -11,6 +11,8 @@ struct InputFile {
     var remainder: ChunkSource?
     /// The file's path; nil for standard input.
     var path: String?
+    /// The size of a regular file, for progress; nil for standard input and pipes.
+    var byteCount: Int?
 
     /// Inputs larger than this are streamed rather than read whole.
     static let streamingThreshold = 8 << 20
@@ -38,7 +40,7 @@ struct InputFile {
                 source = ChunkSource(FileDescriptorByteSource(descriptor: descriptor), closing: descriptor)
                 // A large regular file is known to be large before reading it: read only enough to sniff it.
                 var status = stat()
-                if fstat(descriptor, &status) == 0 {
+                if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
                     size = Int(status.st_size)
                     if size > streamingThreshold { limit = sniffLength }
                 }
@@ -60,7 +62,7 @@ struct InputFile {
             files.append(
                 InputFile(
                     name: path == "-" ? "<stdin>" : path, bytes: bytes, remainder: exhausted ? nil : source,
-                    path: path == "-" ? nil : path))
+                    path: path == "-" ? nil : path, byteCount: path == "-" ? nil : size))
         }
         return files
     }
