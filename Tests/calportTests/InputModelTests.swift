@@ -115,19 +115,12 @@ func expandReadsEveryFormatFromStandardInputAndFiles(format: String, input: Stri
 }
 
 @Test func validateReportsAProblemOnceWithOneSeverity() {
-    let repeated = """
-        BEGIN:VCALENDAR\r
-        VERSION:2.0\r
-        PRODID:x\r
-        BEGIN:VEVENT\r
-        UID:r@example.com\r
-        DTSTAMP:20260101T000000Z\r
-        DTSTART:20261201T100000Z\r
-        DTSTART:20261202T100000Z\r
-        END:VEVENT\r
-        END:VCALENDAR\r
-
-        """
+    let repeated =
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:r@example.com",
+            "DTSTAMP:20260101T000000Z", "DTSTART:20261201T100000Z", "DTSTART:20261202T100000Z", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
     let run = runCalport(["validate"], stdin: repeated)
     // RFC 5545 §3.6.1: dtstart "MUST NOT occur more than once".
     #expect(

@@ -54,7 +54,16 @@ private func output(of program: String, _ arguments: [String]) throws -> String 
     return String(decoding: data, as: UTF8.self)
 }
 
-/// The completion script for `shell`, written to a fresh directory (zsh needs it as `_calport`).
+/// The shell's program and its completion script, written to a fresh directory (zsh needs it as
+/// `_calport`); nil, saying so, when the shell is not installed.
+private func prepared(_ name: String) throws -> (program: String, script: URL)? {
+    guard let program = shell(name) else {
+        print("skipped: \(name) is not installed (apt-get install \(name))")
+        return nil
+    }
+    return (program, try script(for: name))
+}
+
 private func script(for shell: String) throws -> URL {
     let run = runCalport(["completion", shell])
     #expect(run.status == .success)
@@ -86,11 +95,7 @@ private func check(_ found: [Set<String>], shell: String) {
 }
 
 @Test func bashCompletesCommandsOptionsValuesAndZones() throws {
-    guard let bash = shell("bash") else {
-        print("skipped: bash is not installed")
-        return
-    }
-    let file = try script(for: "bash")
+    guard let (program, file) = try prepared("bash") else { return }
     var driver = "source '\(file.path)'\n"
     for (index, test) in cases.enumerated() {
         // As bash splits the line: a space in a word is quoted with a backslash.
@@ -98,21 +103,17 @@ private func check(_ found: [Set<String>], shell: String) {
         driver += "echo '=== \(index)'; COMP_WORDS=(\(words.joined(separator: " "))); "
         driver += "COMP_CWORD=\(test.words.count - 1); COMPREPLY=(); _calport; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
     }
-    check(offers(try output(of: bash, ["--norc", "-c", driver])), shell: "bash")
+    check(offers(try output(of: program, ["--norc", "-c", driver])), shell: "bash")
 }
 
 @Test func fishCompletesCommandsOptionsValuesAndZones() throws {
-    guard let fish = shell("fish") else {
-        print("skipped: fish is not installed (apt-get install fish)")
-        return
-    }
-    let file = try script(for: "fish")
+    guard let (program, file) = try prepared("fish") else { return }
     var driver = "source '\(file.path)'\n"
     for (index, test) in cases.enumerated() {
         let line = test.words.map { $0.replacingOccurrences(of: " ", with: "\\\\ ") }.joined(separator: " ")
         driver += "echo '=== \(index)'; complete -C \"\(line)\"\n"
     }
-    check(offers(try output(of: fish, ["--no-config", "-c", driver])), shell: "fish")
+    check(offers(try output(of: program, ["--no-config", "-c", driver])), shell: "fish")
 }
 
 /// zsh completes only inside its line editor: an interactive zsh on a pseudo-terminal (zpty) gets
@@ -141,14 +142,10 @@ private let zshDriver = #"""
     """#
 
 @Test func zshCompletesCommandsOptionsValuesAndZones() throws {
-    guard let zsh = shell("zsh") else {
-        print("skipped: zsh is not installed (apt-get install zsh)")
-        return
-    }
-    let file = try script(for: "zsh")
+    guard let (program, file) = try prepared("zsh") else { return }
     let driver = file.deletingLastPathComponent().appendingPathComponent("drive.zsh")
     try zshDriver.write(to: driver, atomically: true, encoding: .utf8)
     let lines = cases.map { $0.words.map { $0.replacingOccurrences(of: " ", with: "\\ ") }.joined(separator: " ") }
-    let found = offers(try output(of: zsh, ["-f", driver.path, file.deletingLastPathComponent().path] + lines))
+    let found = offers(try output(of: program, ["-f", driver.path, file.deletingLastPathComponent().path] + lines))
     check(found, shell: "zsh")
 }

@@ -115,17 +115,8 @@ enum ConvertCommand {
             dropped = convertWhole(
                 zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
         }
-        guard let dropped else {
-            destination.abandon()
-            return .dataProblem
-        }
-        do {
-            try destination.commit()
-        } catch {
-            terminal.writeError(error.description + "\n")
-            return .ioError
-        }
-        return dropped > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
+        if let failed = destination.conclude(ranToEnd: dropped != nil) { return failed }
+        return dropped ?? 0 > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
     }
 
     /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.

@@ -147,17 +147,8 @@ enum ExpandCommand {
         } else {
             outcome = expandWhole(zip(readable, formats).map { $0 }, request, destination, reporter: &reporter)
         }
-        guard let outcome else {
-            destination.abandon()
-            return .dataProblem
-        }
-        do {
-            try destination.commit()
-        } catch {
-            terminal.writeError(error.description + "\n")
-            return .ioError
-        }
-        return readable.count < inputs.count ? .dataProblem : outcome
+        if let failed = destination.conclude(ranToEnd: outcome != nil) { return failed }
+        return readable.count < inputs.count ? .dataProblem : outcome ?? .dataProblem
     }
 
     /// Expands inputs read whole into the model; nil when `--strict` stopped.

@@ -22,20 +22,20 @@ final class Progress: @unchecked Sendable {
 
     /// Reports progress, at most ten times a second.
     func update(filesDone: Int, of total: Int, events: Int) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(lastShown) >= 0.1 else { return }
-        lastShown = now
-        shown = true
-        let rate = Double(events) / max(now.timeIntervalSince(started), 0.001)
-        write("\r\u{1B}[Kcalport: \(filesDone)/\(total) files, \(events) events, \(Int(rate)) events/s")
+        show { seconds in
+            "calport: \(filesDone)/\(total) files, \(events) events, \(Int(Double(events) / max(seconds, 0.001))) events/s"
+        }
     }
 
     /// Reports progress through one large input or several: bytes read of the total (when known),
     /// events, their rate and, from the byte rate, the time left; at most ten times a second.
     func update(bytes: Int, of total: Int?, events: Int) {
+        show { Self.line(bytes: bytes, of: total, events: events, seconds: $0) }
+    }
+
+    /// Writes the line made from the seconds since the start over the last one, unless one was
+    /// shown less than a tenth of a second ago.
+    private func show(_ line: (Double) -> String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -43,8 +43,7 @@ final class Progress: @unchecked Sendable {
         guard now.timeIntervalSince(lastShown) >= 0.1 else { return }
         lastShown = now
         shown = true
-        write(
-            "\r\u{1B}[K" + Self.line(bytes: bytes, of: total, events: events, seconds: now.timeIntervalSince(started)))
+        write("\r\u{1B}[K" + line(now.timeIntervalSince(started)))
     }
 
     /// `calport: 12.0 of 100.0 MiB, 45,000 events, 30,000 events/s, 0:03 left`.
