@@ -86,6 +86,10 @@ private func manPage() throws -> String {
 /// Every option line of every help keeps the spelling and the description apart: two spaces at
 /// least, or the description on a line of its own.
 @Test func helpKeepsOptionsAndDescriptionsApart() {
+    let top = runCalport(["--help"]).output
+    for command in CalportCLI.commands {
+        #expect(top.contains("\n  \(command.name)  "), "calport --help runs \(command.name) into its abstract")
+    }
     for command in CalportCLI.commands {
         let lines = command.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for option in command.options {
