@@ -139,3 +139,13 @@ func expandReadsEveryFormatFromStandardInputAndFiles(format: String, input: Stri
     #expect(lines.first?.contains(": error: ") == true)
     #expect(lines.last?.hasPrefix("calport: stopped by --strict at <stdin>") == true)
 }
+
+@Test func aDirectoryWithoutCalendarsIsSaidToBeSo() throws {
+    let empty = try temporaryDirectory()
+    try "not a calendar".write(to: empty.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    for command in [["convert"], ["validate"], ["expand"] + window] {
+        let run = runCalport(command + [empty.path])
+        #expect(run.status == .ioError, "\(command[0])")
+        #expect(run.errors.hasPrefix("\(empty.path): error: no calendar files (.ical, .ics, .ifb, .json, .ndjson)"))
+    }
+}

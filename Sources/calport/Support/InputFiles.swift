@@ -25,8 +25,16 @@ struct InputFile {
     /// for `-` or when none are named.
     static func open(_ paths: [String], terminal: Terminal) throws(InputError) -> [InputFile] {
         var files: [InputFile] = []
-        let named = paths.isEmpty ? ["-"] : paths
-        for path in named.flatMap({ $0 == "-" ? [$0] : InputDiscovery.expand([$0]).map(\.path) }) {
+        var expanded: [String] = []
+        for path in paths.isEmpty ? ["-"] : paths {
+            let found = path == "-" ? [path] : InputDiscovery.expand([path]).map(\.path)
+            guard !found.isEmpty else {
+                let kinds = InputDiscovery.extensions.sorted().map { "." + $0 }.joined(separator: ", ")
+                throw InputError(message: "\(path): error: no calendar files (\(kinds)) under this directory")
+            }
+            expanded += found
+        }
+        for path in expanded {
             var source: ChunkSource
             var limit = streamingThreshold
             var size = 0
