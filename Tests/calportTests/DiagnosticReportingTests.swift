@@ -166,3 +166,16 @@ private func lines(_ text: String) -> [String] { text.split(separator: "\n").map
     #expect(lines.count == 2, "the second update within 0.1 s is not shown; the line is cleared at the end")
     #expect(lines.last == "\r\u{1B}[K")
 }
+
+@Test func importNamesTheFileOfWhatItCannotSend() throws {
+    let inputs = try temporaryDirectory()
+    let file = inputs.appendingPathComponent("a.ics")
+    try calendar(uid: "a", withTodo: true).write(to: file, atomically: true, encoding: .utf8)
+    let run = runCalport(["import", "--dry-run", inputs.path])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(
+        run.errors.contains("\(file.path): warning: Graph has no place for X-FOO; left out [graph-properties-lost]"))
+    #expect(
+        run.errors.contains(
+            "\(file.path): warning: 1 × VTODO left out: Graph event JSON holds events only [component-left-out]"))
+}

@@ -126,8 +126,7 @@ enum ConvertCommand {
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
-        // What writing finds is about an event: said to be about the file the event came from.
-        var fileOfUID: [String: String] = [:]
+        var origins = EventOrigins()
         for (input, format) in inputs {
             let read = CalendarInput.read(input, as: format, limits: limits)
             if reporter.stops(read.diagnostics) { return nil }
@@ -135,19 +134,13 @@ enum ConvertCommand {
                 return nil
             }
             dropped += read.dropped
-            for event in read.document.events where fileOfUID[event.uid] == nil { fileOfUID[event.uid] = input.name }
+            origins.note(read.document.events, from: input.name)
             merged.merge(read.document)
         }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
         let written = target.write(merged)
-        let onlyFile = inputs.count == 1 ? inputs[0].0.name : nil
-        let located = written.diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.location.file = diagnostic.location.file ?? diagnostic.uid.flatMap { fileOfUID[$0] } ?? onlyFile
-            return diagnostic
-        }
-        if reporter.stops(located) { return nil }
+        if reporter.stops(origins.locate(written.diagnostics)) { return nil }
         destination.write(written.bytes)
         return dropped
     }

@@ -31,6 +31,7 @@ enum ImportCommand {
             return .ioError
         }
         var events: [Event] = []
+        var origins = EventOrigins()
         let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
         for input in inputs {
             guard let format = requested ?? input.detectedFormat else {
@@ -41,10 +42,15 @@ enum ImportCommand {
             }
             let read = CalendarInput.read(input, as: format, limits: InputLimits())
             events += read.document.events
-            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return .dataProblem }
+            origins.note(read.document.events, from: input.name)
+            let leftOut = OutputFormat.graphPost.leftOut(
+                read.document.otherComponents.map(\.name), file: input.name, keptBy: nil)
+            if reporter.stops(read.diagnostics + leftOut, consequence: "nothing was imported") { return .dataProblem }
         }
         let written = GraphEventWriter(style: .post).write(events)
-        if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return .dataProblem }
+        if reporter.stops(origins.locate(written.diagnostics), consequence: "nothing was imported") {
+            return .dataProblem
+        }
         let plan = ImportPlan(entries: written.output)
         let output = SharedOutput(terminal)
         let client: GraphClient

@@ -59,8 +59,9 @@ struct OutputFormat: Equatable {
     }
 
     /// What this format cannot hold of a file's non-event components (VTODO, VJOURNAL, VFREEBUSY…):
-    /// one warning per kind with its count, none for .ics, which keeps them all.
-    func leftOut(_ componentNames: [String], file: String) -> [Diagnostic] {
+    /// one warning per kind with its count, none for .ics, which keeps them all; `keptBy` names what
+    /// would keep them, when the user has the choice.
+    func leftOut(_ componentNames: [String], file: String, keptBy: String? = "--to ics") -> [Diagnostic] {
         guard kind != .iCalendar else { return [] }
         var counts: [(name: String, count: Int)] = []
         for name in componentNames {
@@ -74,8 +75,8 @@ struct OutputFormat: Equatable {
         return counts.map { entry in
             Diagnostic(
                 .warning, code: "component-left-out",
-                message:
-                    "\(entry.count.grouped) × \(entry.name) left out: \(target) holds events only (--to ics keeps them)",
+                message: "\(entry.count.grouped) × \(entry.name) left out: \(target) holds events only"
+                    + (keptBy.map { " (\($0) keeps them)" } ?? ""),
                 location: SourceLocation(file: file))
         }
     }

@@ -111,6 +111,29 @@ extension Int {
     }
 }
 
+/// Which input each event came from, so that what writing finds (which knows only the event's UID)
+/// names its file.
+struct EventOrigins {
+    private var fileOfUID: [String: String] = [:]
+    private var files: [String] = []
+
+    /// Notes the events read from `file`; a UID read from several files is said to be the first's.
+    mutating func note(_ events: [Event], from file: String) {
+        files.append(file)
+        for event in events where fileOfUID[event.uid] == nil { fileOfUID[event.uid] = file }
+    }
+
+    /// The diagnostics, each without a file given the file of its UID (or the only input).
+    func locate(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        let onlyFile = files.count == 1 ? files[0] : nil
+        return diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location.file = diagnostic.location.file ?? diagnostic.uid.flatMap { fileOfUID[$0] } ?? onlyFile
+            return diagnostic
+        }
+    }
+}
+
 extension Array where Element == Diagnostic {
     /// The diagnostics, those that name no file said to be about `file`.
     func located(in file: String) -> [Diagnostic] {
