@@ -39,23 +39,36 @@ private final class RefusingPort {
 /// of a minute; the HTTP helper is what finds out. The built program runs as a process of its own
 /// (beside the test bundle, with calport-http), so that the time measured is its own, not that of a
 /// thread pool the other tests keep busy.
-@Test func loginAgainstARefusedPortFailsWithinSecondsNamingTheHost() throws {
+@Test func loginAgainstARefusedPortFailsWithinSecondsNamingTheHost() async throws {
     let refusing = try RefusingPort()
     let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     let program = URL(fileURLWithPath: running).deletingLastPathComponent().appendingPathComponent("calport")
-    let process = Process()
-    process.executableURL = program
-    process.arguments = ["login", "--authority-url", "http://127.0.0.1:\(refusing.port)", "--client-id", "x"]
-    process.environment = ["HOME": try temporaryDirectory().path, "PATH": "/usr/bin:/bin"]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    let started = Date()
-    try process.run()
-    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let elapsed = Date().timeIntervalSince(started)
-    #expect(process.terminationStatus != 0)
+    let home = try temporaryDirectory().path
+    let port = refusing.port
+    let (status, elapsed, text) = try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<(Int32, TimeInterval, String), any Error>) in
+        // Waited for on a Dispatch thread, not one of the threads Swift concurrency shares among the tests.
+        DispatchQueue.global().async {
+            let process = Process()
+            process.executableURL = program
+            process.arguments = ["login", "--authority-url", "http://127.0.0.1:\(port)", "--client-id", "x"]
+            process.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            let started = Date()
+            do {
+                try process.run()
+            } catch {
+                return continuation.resume(throwing: error)
+            }
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            continuation.resume(returning: (process.terminationStatus, Date().timeIntervalSince(started), text))
+        }
+    }
+    #expect(status != 0)
     #expect(elapsed < 5, "took \(elapsed) s")
-    #expect(text.contains("cannot connect to 127.0.0.1 port \(refusing.port)"), "\(text)")
+    #expect(text.contains("cannot connect to 127.0.0.1 port \(port)"), "\(text)")
+    withExtendedLifetime(refusing) {}
 }

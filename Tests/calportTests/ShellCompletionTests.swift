@@ -36,22 +36,32 @@ private func shell(_ name: String) -> String? {
     ["/usr/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// Runs `program` with `arguments`, killed after 60 s; its standard output.
-private func output(of program: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let watchdog = DispatchWorkItem { process.terminate() }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    watchdog.cancel()
-    return String(decoding: data, as: UTF8.self)
+/// Runs `program` with `arguments`, killed after 60 s; its standard output. The waiting is done on a
+/// Dispatch thread: blocking one of the few threads Swift concurrency shares among the tests would
+/// hold up others' timers.
+private func output(of program: String, _ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                return continuation.resume(throwing: error)
+            }
+            let watchdog = DispatchWorkItem { process.terminate() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            watchdog.cancel()
+            continuation.resume(returning: String(decoding: data, as: UTF8.self))
+        }
+    }
 }
 
 /// The shell's program and its completion script, written to a fresh directory (zsh needs it as
@@ -94,7 +104,7 @@ private func check(_ found: [Set<String>], shell: String) {
     }
 }
 
-@Test func bashCompletesCommandsOptionsValuesAndZones() throws {
+@Test func bashCompletesCommandsOptionsValuesAndZones() async throws {
     guard let (program, file) = try prepared("bash") else { return }
     var driver = "source '\(file.path)'\n"
     for (index, test) in cases.enumerated() {
@@ -103,17 +113,17 @@ private func check(_ found: [Set<String>], shell: String) {
         driver += "echo '=== \(index)'; COMP_WORDS=(\(words.joined(separator: " "))); "
         driver += "COMP_CWORD=\(test.words.count - 1); COMPREPLY=(); _calport; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
     }
-    check(offers(try output(of: program, ["--norc", "-c", driver])), shell: "bash")
+    check(offers(try await output(of: program, ["--norc", "-c", driver])), shell: "bash")
 }
 
-@Test func fishCompletesCommandsOptionsValuesAndZones() throws {
+@Test func fishCompletesCommandsOptionsValuesAndZones() async throws {
     guard let (program, file) = try prepared("fish") else { return }
     var driver = "source '\(file.path)'\n"
     for (index, test) in cases.enumerated() {
         let line = test.words.map { $0.replacingOccurrences(of: " ", with: "\\\\ ") }.joined(separator: " ")
         driver += "echo '=== \(index)'; complete -C \"\(line)\"\n"
     }
-    check(offers(try output(of: program, ["--no-config", "-c", driver])), shell: "fish")
+    check(offers(try await output(of: program, ["--no-config", "-c", driver])), shell: "fish")
 }
 
 /// zsh completes only inside its line editor: an interactive zsh on a pseudo-terminal (zpty) gets
@@ -141,11 +151,12 @@ private let zshDriver = #"""
     zpty -d z
     """#
 
-@Test func zshCompletesCommandsOptionsValuesAndZones() throws {
+@Test func zshCompletesCommandsOptionsValuesAndZones() async throws {
     guard let (program, file) = try prepared("zsh") else { return }
     let driver = file.deletingLastPathComponent().appendingPathComponent("drive.zsh")
     try zshDriver.write(to: driver, atomically: true, encoding: .utf8)
     let lines = cases.map { $0.words.map { $0.replacingOccurrences(of: " ", with: "\\ ") }.joined(separator: " ") }
-    let found = offers(try output(of: program, ["-f", driver.path, file.deletingLastPathComponent().path] + lines))
+    let found = offers(
+        try await output(of: program, ["-f", driver.path, file.deletingLastPathComponent().path] + lines))
     check(found, shell: "zsh")
 }
