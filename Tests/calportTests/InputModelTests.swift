@@ -110,6 +110,7 @@ func expandReadsEveryFormatFromStandardInputAndFiles(format: String, input: Stri
     #expect(run.output.contains("\(bad): invalid (1 errors"))
     #expect(run.errors.contains("\(bad):1:1: $.start: error:"))
     #expect(!run.errors.contains("BEGIN:VCALENDAR"), "no RFC 5545 errors made up for JSON")
+    #expect(run.errors.hasSuffix("calport: 3 files, 1 invalid: \(bad)\n"), "the summary names the file that failed")
     let stdin = runCalport(["validate", "--from", "graph"], stdin: graphWeekly)
     #expect(stdin.output == "<stdin>: valid (0 errors, 0 warnings)\n")
 }

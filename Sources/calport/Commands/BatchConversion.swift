@@ -51,20 +51,13 @@ struct BatchConversion {
         reporter.finish()
         terminal.writeError(
             "calport: \(inputs.count.grouped) files, \(events.grouped) events, \(reporter.warningCount.grouped) warnings, "
-                + "\(failed.count.grouped) failed\(Self.naming(failed))\n")
+                + "\(failed.count.grouped) failed\(failed.namingTheFirst())\n")
         if outcomes.values.contains(where: {
             $0.failure?.hasPrefix("cannot write") == true || $0.failure?.hasPrefix("cannot read") == true
         }) {
             return .ioError
         }
         return failed.isEmpty ? .success : .dataProblem
-    }
-
-    /// The failed files, the first few by name: `: a.ics, b.json and 3 more`.
-    static func naming(_ files: [String], shown: Int = 5) -> String {
-        guard !files.isEmpty else { return "" }
-        let named = files.prefix(shown).joined(separator: ", ")
-        return ": " + named + (files.count > shown ? " and \((files.count - shown).grouped) more" : "")
     }
 
     private func convert(_ input: BatchInput, policy: DiagnosticPolicy, strict: Bool) -> Outcome {

@@ -18,7 +18,7 @@ enum ValidateCommand {
         defer { reporter.finish() }
         guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
-        var failed = 0
+        var failed: [String] = []
         let limits = InputLimits()
         for input in inputs {
             let diagnostics = check(input, as: requested ?? input.detectedFormat, limits: limits)
@@ -30,13 +30,18 @@ enum ValidateCommand {
             {
                 return .dataProblem
             }
-            if errors > 0 { failed += 1 }
+            if errors > 0 { failed.append(input.name) }
             if !reporter.quiet {
                 let verdict = errors == 0 ? "valid" : "invalid"
                 terminal.write(Array("\(input.name): \(verdict) (\(errors) errors, \(warnings) warnings)\n".utf8))
             }
         }
-        return failed > 0 ? .dataProblem : .success
+        reporter.finish()
+        if inputs.count > 1 {
+            terminal.writeError(
+                "calport: \(inputs.count.grouped) files, \(failed.count.grouped) invalid\(failed.namingTheFirst())\n")
+        }
+        return failed.isEmpty ? .success : .dataProblem
     }
 
     /// Everything found in one input, in line order.

@@ -81,9 +81,10 @@ struct DiagnosticReporter {
         if printed[code] == Self.shownPerCode && !withheld.contains(code) { withheld.append(code) }
     }
 
-    /// One line for each code of which more were found than printed, with the count; called once,
-    /// when the run has reported everything.
-    func finish() {
+    /// One line for each code of which more were found than printed, with the count, when the run
+    /// has reported everything; said once, however often called.
+    mutating func finish() {
+        defer { withheld.removeAll() }
         for code in withheld {
             guard let (severities, files) = tally[code] else { continue }
             let total = severities.values.reduce(0, +)
@@ -131,6 +132,15 @@ struct EventOrigins {
             diagnostic.location.file = diagnostic.location.file ?? diagnostic.uid.flatMap { fileOfUID[$0] } ?? onlyFile
             return diagnostic
         }
+    }
+}
+
+extension Array where Element == String {
+    /// The files, the first few by name, for a summary: `: a.ics, b.json and 3 more`; empty for none.
+    func namingTheFirst(_ shown: Int = 5) -> String {
+        guard !isEmpty else { return "" }
+        return ": " + prefix(shown).joined(separator: ", ")
+            + (count > shown ? " and \((count - shown).grouped) more" : "")
     }
 }
 
