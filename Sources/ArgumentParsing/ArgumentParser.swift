@@ -1,15 +1,15 @@
 /// What a command line said, checked against a `CommandSpec`.
 public struct ParsedArguments: Sendable {
     public var values: [String: String] = [:]
+    /// Every value given to each option, in order: for options that may be repeated (`-W`).
+    public var allValues: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
 
-    /// Every value an option was given, in order, for an option that may be repeated.
-    public var repeatedValues: [String: [String]] = [:]
-
+    /// The option's value; the last one when it was given more than once.
     public func value(_ option: OptionSpec) -> String? { values[option.key] }
-    /// Every value of a repeatable option (`--map-address a=b --map-address c=d`); the last one is `value`.
-    public func values(_ option: OptionSpec) -> [String] { repeatedValues[option.key] ?? [] }
+    /// Every value the option was given, in order.
+    public func values(_ option: OptionSpec) -> [String] { allValues[option.key] ?? [] }
     public func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
 }
 
@@ -70,7 +70,7 @@ public enum ArgumentParser {
                         "option '\(name)' expects one of \(option.choices.joined(separator: ", ")), found '\(value)'")
             }
             parsed.values[option.key] = value
-            parsed.repeatedValues[option.key, default: []].append(value)
+            parsed.allValues[option.key, default: []].append(value)
         }
         return parsed
     }

@@ -67,7 +67,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let place = location == SourceLocation() ? "calport" : location.description
         var text = "\(place): \(severity): \(message) [\(code)]"
-        if let uid { text += " (UID \(uid))" }
+        if let uid { text += uid.isEmpty ? " (empty UID)" : " (UID \(uid))" }
         return text
     }
 }

@@ -158,6 +158,11 @@ public struct GraphEventMapper: Sendable {
         }
         event.encodeGraphParticipants(into: &object, encoder)
         event.encodeGraphOnlineMeeting(into: &object, &encoder)
+        if event.sequence != nil {
+            // Graph keeps its own revision (changeKey): a loss of every event from iCalendar, which
+            // calport's CLI shows as a note unless --strict (docs/mapping.md).
+            encoder.report(.warning, "graph-sequence-lost", "Graph has no SEQUENCE (revision number); left out")
+        }
         let lost = event.graphLosses(style: encoder.style)
         if !lost.isEmpty {
             encoder.report(

@@ -43,6 +43,11 @@ public enum WindowsZones {
     /// Every Windows id CLDR lists, in file order.
     public static var allWindowsIDs: [String] { WindowsZoneIndex.windowsIDs }
 
+    /// Every IANA zone CLDR maps, under its current tzdata name, sorted (what shells complete).
+    public static var allIANAIdentifiers: [String] {
+        Set(windowsZoneEntries.map { currentName(ofCLDRIdentifier: $0.ianaIdentifier) }).sorted()
+    }
+
     /// The current tzdata name of a zone CLDR still calls by an old name, or the id itself.
     ///
     /// Only renames count: a link whose target CLDR lists in its own right (`Europe/Vatican` → `Europe/Rome`)

@@ -13,11 +13,18 @@ do {
     FileHandle.standardError.write(Data("calport-http: the request on stdin is unusable: \(error)\n".utf8))
     exit(2)
 }
+/// Seconds a TCP connection may take to open; a host that needs more is as good as unreachable.
+let connectTimeout: TimeInterval = 4
 let reply: HelperReply
-do {
-    reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
-} catch {
-    reply = .failure(error.reason)
+if let unreachable = ConnectionProbe(timeout: min(connectTimeout, exchange.timeout)).failure(for: exchange.request.url)
+{
+    reply = .unreachable(unreachable)
+} else {
+    do {
+        reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
+    } catch {
+        reply = .failure(error.reason)
+    }
 }
 let frame: [UInt8]
 do {

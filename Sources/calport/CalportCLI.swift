@@ -14,12 +14,13 @@ enum CalportCLI {
     static var helpText: String {
         var text = "calport \(version): move calendar events between Microsoft Graph JSON and iCalendar.\n\n"
         text += "Usage: calport COMMAND [OPTIONS] [FILE…]\n\nCommands:\n"
-        for command in commands {
-            text +=
-                "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + command.abstract + "\n"
+        // Names and abstracts two spaces apart at least, in one column.
+        let rows = commands.map { ($0.name, $0.abstract) } + [("help CMD", "Show the help of a command")]
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        for (name, abstract) in rows {
+            text += "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + abstract + "\n"
         }
-        text +=
-            "  help CMD   Show the help of a command\n\nSee calport(1) for exit statuses, environment and examples.\n"
+        text += "\nSee calport(1) for exit statuses, environment and examples.\n"
         return text
     }
 
@@ -70,6 +71,15 @@ enum CalportCLI {
         if parsed.isSet(CommonOptions.help) {
             terminal.write(Array(spec.helpText.utf8))
             return .success
+        }
+        if spec.options.contains(where: { $0.key == CommonOptions.diagnosticLevel.key }) {
+            // Checked here once, so that a command's reporter can take the policy as given.
+            do {
+                _ = try DiagnosticPolicy(parsed, environment: terminal.environment)
+            } catch {
+                terminal.writeError("calport \(spec.name): error: \(error.message)\n")
+                return .usage
+            }
         }
         switch spec.name {
         case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)

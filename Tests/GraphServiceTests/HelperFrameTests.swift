@@ -28,6 +28,10 @@ import Testing
         let expected = prefix + [0x46] + [0, 0, 0, 2] + Array("no".utf8)
         #expect(try HelperReply.failure("no").frame() == expected)
         #expect(try HelperReply(frame: expected) == .failure("no"))
+        // "U": no connection could be made, which the transport does not retry.
+        let unreachable = prefix + [0x55] + [0, 0, 0, 2] + Array("no".utf8)
+        #expect(try HelperReply.unreachable("no").frame() == unreachable)
+        #expect(try HelperReply(frame: unreachable) == .unreachable("no"))
     }
 
     @Test func aBinaryBodyAndManyHeadersComeBackUnchanged() throws {

@@ -77,7 +77,7 @@ import Testing
 @Test func nonCalendarInputIsRejectedWithItsLocation() {
     let run = runCalport(["convert"], stdin: "hello\n")
     #expect(run.status == .dataProblem)
-    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
+    #expect(run.errors.contains("<stdin>:1: error: expected iCalendar (BEGIN:VCALENDAR), Graph JSON"))
 }
 
 @Test func helpIsGeneratedFromTheDeclaration() {
@@ -106,7 +106,7 @@ import Testing
     let bad = try String(contentsOf: output.appendingPathComponent("bad.ics"), encoding: .utf8)
     #expect(bad.contains("UID:good@example.com"))
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("notes.ics").path))
-    #expect(run.errors.contains("notes.ics: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
+    #expect(run.errors.contains("notes.ics: error: expected iCalendar (BEGIN:VCALENDAR), Graph JSON"))
     #expect(run.errors.contains("calport: 3 files, 5 events, 0 warnings, 2 failed"))
 }
 

@@ -70,3 +70,39 @@ private func manPage() throws -> String {
     let help = runCalport(["--help"])
     for command in CalportCLI.commands { #expect(help.output.contains("  \(command.name)")) }
 }
+
+/// README, docs/ and the man page stand alone: a reader's checkout has nothing beside it.
+@Test func documentationNeverPointsOutsideTheRepository() throws {
+    let docs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs").path)
+        .filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
+    for name in ["README.md", "man/calport.1"] + docs {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(name), encoding: .utf8)
+        for outside in ["../shared", "/work/", "](../"] {
+            #expect(!text.contains(outside), "\(name) points outside the repository: \(outside)")
+        }
+    }
+}
+
+/// Every option line of every help keeps the spelling and the description apart: two spaces at
+/// least, or the description on a line of its own.
+@Test func helpKeepsOptionsAndDescriptionsApart() {
+    let top = runCalport(["--help"]).output
+    for command in CalportCLI.commands {
+        #expect(top.contains("\n  \(command.name)  "), "calport --help runs \(command.name) into its abstract")
+    }
+    for command in CalportCLI.commands {
+        let lines = command.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for option in command.options {
+            var spelling = option.names.joined(separator: ", ")
+            if let value = option.valueName { spelling += " \(value)" }
+            guard let index = lines.firstIndex(where: { $0.hasPrefix("  " + spelling) }) else {
+                Issue.record("calport \(command.name) --help lacks \(spelling)")
+                continue
+            }
+            let rest = lines[index].dropFirst(2 + spelling.count)
+            let apart =
+                rest.hasPrefix("  ") || (rest.isEmpty && lines[index + 1].hasPrefix(String(repeating: " ", count: 8)))
+            #expect(apart, "calport \(command.name) --help: '\(lines[index])'")
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CalendarModel
 import Foundation
 import ICalendar
@@ -99,4 +100,39 @@ struct ExpandCommandTests {
             run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "graph"], input: "").status
                 == calport.ExitStatus.usage)
     }
+}
+
+/// 2026-12-01 23:30 UTC: already 2 December in Berlin (UTC+1), still 1 December in UTC.
+private let lateOnTheFirst = LocalDateTime(year: 2026, month: 12, day: 1, hour: 23, minute: 30).secondsSinceEpoch
+
+@Test func windowsMayBeRelativeToTodayInTheZone() throws {
+    func window(_ start: String, _ end: String, _ zone: String? = nil) throws -> (LocalDateTime, LocalDateTime) {
+        let window = try ExpandWindow(start: start, end: end, zone: zone, now: lateOnTheFirst).window
+        return (LocalDateTime(secondsSinceEpoch: window.start), LocalDateTime(secondsSinceEpoch: window.end))
+    }
+    #expect(
+        try window("today", "tomorrow")
+            == (LocalDateTime(year: 2026, month: 12, day: 1), LocalDateTime(year: 2026, month: 12, day: 2)))
+    // In Berlin it is the 2nd: today starts at 2026-12-02 00:00+01:00, 2026-12-01T23:00Z.
+    #expect(
+        try window("today", "+1w", "Europe/Berlin")
+            == (
+                LocalDateTime(year: 2026, month: 12, day: 1, hour: 23),
+                LocalDateTime(year: 2026, month: 12, day: 8, hour: 23)
+            ))
+    #expect(
+        try window("-1w", "yesterday")
+            == (LocalDateTime(year: 2026, month: 11, day: 24), LocalDateTime(year: 2026, month: 11, day: 30)))
+    // A month is its first day.
+    #expect(
+        try window("2026-12", "2027-01")
+            == (LocalDateTime(year: 2026, month: 12, day: 1), LocalDateTime(year: 2027, month: 1, day: 1)))
+    for wrong in ["+7", "7d", "+d", "+-3d", "2026-13", "next week"] {
+        #expect(throws: UsageError.self, "\(wrong)") { try window(wrong, "2030-01-01") }
+    }
+}
+
+@Test func expandTakesARelativeWindowOnTheCommandLine() {
+    let run = runCalport(["expand", "--start", "-1w", "--end", "+1w"], stdin: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+    #expect(run.status == .success, "\(run.errors)")
 }

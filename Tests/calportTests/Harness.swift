@@ -14,13 +14,20 @@ final class Capture: @unchecked Sendable {
     var errors = ""
 }
 
-func runCalport(_ arguments: [String], stdin: String = "", temporaryDirectory: URL? = nil) -> Run {
+/// Runs with an environment whose XDG config directory has no calport config, unless `environment` is
+/// given: a config file of the machine running the tests must not change what they see.
+func runCalport(
+    _ arguments: [String], stdin: String = "", temporaryDirectory: URL? = nil, environment: [String: String]? = nil
+) -> Run {
     let capture = Capture()
     let input = Array(stdin.utf8)
     var terminal = Terminal(
         standardInput: { ChunkSource(chunks: input.isEmpty ? [] : [input]) }, writeOutput: { capture.output += $0 },
         writeError: { capture.errors += $0 })
     if let temporaryDirectory { terminal.temporaryDirectory = { temporaryDirectory.path } }
+    terminal.errorIsTerminal = false
+    terminal.environment =
+        environment ?? ["XDG_CONFIG_HOME": "/nonexistent/calport-tests", "HOME": "/nonexistent/calport-tests"]
     let status = CalportCLI.run(arguments, terminal: terminal)
     return Run(status: status, output: String(decoding: capture.output, as: UTF8.self), errors: capture.errors)
 }

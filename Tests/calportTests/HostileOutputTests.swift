@@ -25,7 +25,7 @@ private func listing(_ directory: URL) throws -> [String] {
     try "earlier b".write(to: outputs.appendingPathComponent("b.ics"), atomically: true, encoding: .utf8)
     let run = runCalport(["convert", "--out-dir", outputs.path, inputs.path])
     #expect(run.status == .dataProblem)
-    #expect(run.errors.contains("\(inputs.path)/b.ics: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON"))
+    #expect(run.errors.contains("\(inputs.path)/b.ics: error: expected iCalendar (BEGIN:VCALENDAR), Graph JSON"))
     #expect(run.errors.contains("3 files, 2 events, 0 warnings, 1 failed"))
     #expect(try listing(outputs) == ["a.ics", "b.ics", "c.ics"], "no temporary files left")
     #expect(try String(contentsOf: outputs.appendingPathComponent("a.ics"), encoding: .utf8).contains("SUMMARY:good"))

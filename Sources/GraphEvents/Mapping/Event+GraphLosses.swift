@@ -2,10 +2,10 @@ import CalendarModel
 
 extension Event {
     /// What of this event no Graph member holds, named the iCalendar way, so that a writer can
-    /// report it; what the facets map (even lossily, with their own diagnostics) is not listed.
+    /// report it; what the facets map (even lossily, with their own diagnostics) is not listed, nor
+    /// SEQUENCE, which every event from iCalendar has and is reported apart (`graph-sequence-lost`).
     func graphLosses(style: GraphOutputStyle) -> [String] {
         var lost: [String] = []
-        if sequence != nil { lost.append("SEQUENCE") }
         if !attachments.isEmpty { lost.append("ATTACH") }
         switch status {
         case .tentative?: lost.append("STATUS:TENTATIVE")

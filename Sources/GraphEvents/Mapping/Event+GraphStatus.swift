@@ -26,9 +26,10 @@ extension Event {
         if let classification {
             if let name = Self.graphSensitivity.name(of: classification) {
                 object["sensitivity"] = .string(name)
-            } else {
-                encoder.report(
-                    .warning, "graph-unsupported-class", "CLASS \(classification) has no Graph sensitivity; left out")
+            } else if case .other(let value) = classification {
+                // Only a class iCalendar spells its own way has no sensitivity; named as it was written.
+                let written = value.isEmpty ? "CLASS with an empty value" : "CLASS:\(value)"
+                encoder.report(.warning, "graph-unsupported-class", "\(written) has no Graph sensitivity; left out")
             }
         }
         if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {

@@ -18,6 +18,12 @@ public struct ICalendarValidator: Sendable {
         check(bytes, file: file).diagnostics
     }
 
+    /// Reading's codes for problems a structural check reports too (with its own code), at the same line.
+    static let restatedByChecks: [String: String] = [
+        "dtend-and-duration": "dtend-and-duration", "duplicate-property": "repeated-property",
+        "repeated-property": "repeated-property", "missing-uid": "missing-property",
+    ]
+
     /// The diagnostics of `validate` and the document the parse gave, reading the file once.
     public func check(_ bytes: [UInt8], file: String? = nil) -> Report {
         let parsed = ICalendarParser().parse(bytes, file: file)
@@ -32,8 +38,15 @@ public struct ICalendarValidator: Sendable {
         }
         checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
         checks.checkStarts(hasMethod: calendarLines.contains { $0.name == "METHOD" })
-        // Reading warns of DTEND with DURATION; the check below reports it as the error it is.
-        let read = parsed.diagnostics.filter { $0.code != "dtend-and-duration" }
+        // What reading warns of and a check reports as the error it is (at the same line, or in the
+        // same event: reading names DURATION's line, the check DTEND's) is said once.
+        let atLine = Set(checks.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" })
+        let inEvent = Set(checks.diagnostics.compactMap { check in check.uid.map { "\(check.code) \($0)" } })
+        let read = parsed.diagnostics.filter { diagnostic in
+            guard let code = Self.restatedByChecks[diagnostic.code] else { return true }
+            return !atLine.contains("\(code) \(diagnostic.location.line ?? 0)")
+                && !(diagnostic.uid.map { inEvent.contains("\(code) \($0)") } ?? false)
+        }
         let diagnostics = (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
         return Report(document: parsed.document, diagnostics: diagnostics)
     }

@@ -28,40 +28,39 @@ struct BatchConversion {
             terminal.writeError("calport convert: error: --out-dir needs input files or directories\n")
             return .usage
         }
-        let strict = arguments.isSet(CommonOptions.strict)
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
         let outcomes = OutcomeSlots<Outcome>(count: inputs.count)
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
+        let (policy, strict) = (reporter.policy, reporter.strict)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-            outcomes.set(index, convert(inputs[index], strict: strict))
+            outcomes.set(index, convert(inputs[index], policy: policy, strict: strict))
             let done = outcomes.values
             progress.update(filesDone: done.count, of: inputs.count, events: done.reduce(0) { $0 + $1.events })
         }
         progress.finish()
-        var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: strict,
-            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
-        var failures = 0
+        var failed: [String] = []
         var events = 0
         for (input, outcome) in zip(inputs, outcomes.values) {
             _ = reporter.report(outcome.diagnostics)
             if let failure = outcome.failure {
                 terminal.writeError("\(input.path): error: \(failure)\n")
-                failures += 1
             }
             events += outcome.events
-            if outcome.dropped > 0 && outcome.failure == nil { failures += 1 }
+            if outcome.failure != nil || outcome.dropped > 0 { failed.append(input.path) }
         }
+        reporter.finish()
         terminal.writeError(
-            "calport: \(inputs.count) files, \(events) events, \(reporter.warningCount) warnings, \(failures) failed\n")
+            "calport: \(inputs.count.grouped) files, \(events.grouped) events, \(reporter.warningCount.grouped) warnings, "
+                + "\(failed.count.grouped) failed\(failed.namingTheFirst())\n")
         if outcomes.values.contains(where: {
             $0.failure?.hasPrefix("cannot write") == true || $0.failure?.hasPrefix("cannot read") == true
         }) {
             return .ioError
         }
-        return failures > 0 ? .dataProblem : .success
+        return failed.isEmpty ? .success : .dataProblem
     }
 
-    private func convert(_ input: BatchInput, strict: Bool) -> Outcome {
+    private func convert(_ input: BatchInput, policy: DiagnosticPolicy, strict: Bool) -> Outcome {
         var outcome = Outcome()
         // Each file is read whole: refuse one over the limit before reading it.
         if let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int,
@@ -76,21 +75,24 @@ struct BatchConversion {
         }
         let file = InputFile(name: input.path, bytes: [UInt8](data), remainder: nil)
         guard let format = requestedFormat ?? file.detectedFormat else {
-            outcome.failure = "expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither"
+            outcome.failure = InputFile.unrecognisedFormat
             return outcome
         }
         let read = CalendarInput.read(file, as: format, limits: limits)
+        let leftOut = target.leftOut(read.document.otherComponents.map(\.name), file: input.path)
         let written = target.write(read.document)
-        outcome.diagnostics = read.diagnostics + written.diagnostics
+        outcome.diagnostics = read.diagnostics + leftOut + written.diagnostics.located(in: input.path)
         outcome.events = read.document.events.count
         outcome.dropped = read.dropped + written.diagnostics.filter { $0.severity == .error }.count
-        if strict, let first = outcome.diagnostics.first(where: { $0.severity >= .warning }) {
+        if strict, let first = outcome.diagnostics.first(where: { policy.isError($0, strict: true) }) {
             outcome.failure = "stopped by --strict at \(first.location); nothing was written"
             return outcome
         }
-        let path = (directory as NSString).appendingPathComponent(
-            ((input.relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension(
-                target.fileExtension) ?? input.relativePath)
+        if target.kind != .iCalendar && read.document.events.isEmpty && !read.document.otherComponents.isEmpty {
+            outcome.failure = "holds no events for --to \(target.kind.rawValue); nothing was written"
+            return outcome
+        }
+        let path = input.outputPath(under: directory, extension: target.fileExtension)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

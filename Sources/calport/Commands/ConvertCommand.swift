@@ -7,10 +7,18 @@ import ICalendar
 enum ConvertCommand {
     static let from = OptionSpec(
         names: ["--from"], valueName: "FORMAT", help: "Input format; auto detects it from the content",
-        choices: ["auto", "ics", "graph", "ndjson"])
+        choices: ["auto", "ics", "graph", "ndjson"],
+        descriptions: [
+            "auto": "detect from the content", "ics": "iCalendar (RFC 5545)", "graph": "Microsoft Graph event JSON",
+            "ndjson": "calport's NDJSON, an event a line",
+        ])
     static let to = OptionSpec(
         names: ["--to"], valueName: "FORMAT", help: "Output format (default ics)",
-        choices: ["ics", "graph", "graph-post", "ndjson"])
+        choices: ["ics", "graph", "graph-post", "ndjson"],
+        descriptions: [
+            "ics": "iCalendar (RFC 5545)", "graph": "Graph events as the service returns them",
+            "graph-post": "bodies for POST /me/events", "ndjson": "calport's NDJSON, an event a line",
+        ])
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
     static let streaming = OptionSpec(
@@ -26,9 +34,7 @@ enum ConvertCommand {
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
             from, to, output, outputDirectory, streaming, expandUnsupported,
-        ] + InputLimits.options + [
-            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-        ],
+        ] + InputLimits.options + CommonOptions.reporting + [CommonOptions.help],
         positionals: "[FILE…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -51,6 +57,7 @@ enum ConvertCommand {
             ).run(terminal: terminal)
         }
         var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        defer { reporter.finish() }
         guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
         var formats: [InputFile.Format] = []
         var readable: [InputFile] = []
@@ -58,7 +65,7 @@ enum ConvertCommand {
             let requested = arguments.value(from).flatMap(InputFile.Format.init(rawValue:))
             guard let format = requested ?? input.detectedFormat else {
                 terminal.writeError(
-                    "\(input.name):1: error: expected iCalendar (BEGIN:VCALENDAR) or Graph JSON ({ or [), found neither\n"
+                    "\(input.name):1: error: \(InputFile.unrecognisedFormat)\n"
                 )
                 continue
             }
@@ -108,17 +115,8 @@ enum ConvertCommand {
             dropped = convertWhole(
                 zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
         }
-        guard let dropped else {
-            destination.abandon()
-            return .dataProblem
-        }
-        do {
-            try destination.commit()
-        } catch {
-            terminal.writeError(error.description + "\n")
-            return .ioError
-        }
-        return dropped > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
+        if let failed = destination.conclude(ranToEnd: dropped != nil) { return failed }
+        return dropped ?? 0 > 0 || reporter.errorCount > 0 || readable.count < inputs.count ? .dataProblem : .success
     }
 
     /// Converts inputs read whole; returns how many components were dropped, or nil when `--strict` stopped.
@@ -128,15 +126,21 @@ enum ConvertCommand {
     ) -> Int? {
         var merged = CalendarDocument()
         var dropped = 0
+        var origins = EventOrigins()
         for (input, format) in inputs {
             let read = CalendarInput.read(input, as: format, limits: limits)
             if reporter.stops(read.diagnostics) { return nil }
+            if reporter.stops(target.leftOut(read.document.otherComponents.map(\.name), file: input.name)) {
+                return nil
+            }
             dropped += read.dropped
+            origins.note(read.document.events, from: input.name)
             merged.merge(read.document)
         }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
+        if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
         let written = target.write(merged)
-        if reporter.stops(written.diagnostics) { return nil }
+        if reporter.stops(origins.locate(written.diagnostics)) { return nil }
         destination.write(written.bytes)
         return dropped
     }
@@ -146,6 +150,19 @@ enum ConvertCommand {
     fileprivate static func readOnlyErrors(_ nothingRead: Bool, _ reporter: DiagnosticReporter) -> Bool {
         guard nothingRead && reporter.errorCount > 0 else { return false }
         reporter.terminal.writeError("calport: nothing could be read; nothing was written\n")
+        return true
+    }
+
+    /// Whether a target that holds events only got none (the input had only to-dos, journals…), said
+    /// once: writing an empty Graph page or nothing with exit status 0 would hide that nothing came over.
+    fileprivate static func noEvents(
+        _ onlyOtherComponents: Bool, _ target: OutputFormat, _ reporter: DiagnosticReporter
+    )
+        -> Bool
+    {
+        guard onlyOtherComponents && target.kind != .iCalendar else { return false }
+        reporter.terminal.writeError(
+            "calport: the input holds no events for --to \(target.kind.rawValue); nothing was written\n")
         return true
     }
 
@@ -160,12 +177,21 @@ enum ConvertCommand {
         var header = CalendarDocument()
         var dropped = 0
         var items = 0
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
+        let byteCounts = inputs.map(\.0.byteCount)
+        let totalBytes = byteCounts.contains(nil) ? nil : byteCounts.compactMap { $0 }.reduce(0, +)
+        var bytesBefore = 0
+        defer { progress.finish() }
         for (input, format) in inputs {
+            defer { bytesBefore += input.byteCount ?? 0 }
             switch format {
             case .iCalendar:
                 var reader = ICalendarReader(source: input.source, file: input.name, limits: limits.iCalendar)
                 while let item = reader.next() {
                     items += 1
+                    if items % 256 == 0 {
+                        progress.update(bytes: bytesBefore + reader.componentOffset, of: totalBytes, events: items)
+                    }
                     if !writer.headerWritten { header.mergeHeader(reader.header) }
                     writer.write(item, header: header)
                     if reporter.stops(reader.takeDiagnostics()) { return nil }
@@ -179,7 +205,10 @@ enum ConvertCommand {
                 let header = header
                 var events = GraphEventStream(file: input.name, limits: limits.json)
                 var source = input.source
+                var read = 0
                 while let chunk = source.nextChunk() {
+                    read += chunk.count
+                    progress.update(bytes: bytesBefore + read, of: totalBytes, events: items)
                     events.append(chunk) {
                         items += 1
                         writer.write($0.event, header: header)
@@ -261,18 +290,31 @@ extension ConvertCommand {
             grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
         var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
         var reader = SeriesReader(index, limits: limits.iCalendar)
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
+        let totalBytes = reader.totalBytes
+        defer { progress.finish() }
         while let item = reader.next() {
+            if reader.eventsRead % 256 == 0 {
+                progress.update(bytes: reader.bytesRead, of: totalBytes, events: reader.eventsRead)
+            }
             if reporter.stops(reader.takeDiagnostics()) { return nil }
             if target.kind == .ndjson {
                 _ = output.add([item.event])
             } else if let series = item.series {
-                if reporter.stops(output.add((series.master.map { [$0] } ?? []) + series.overrides)) { return nil }
+                let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
+                if reporter.stops(written.located(in: index.files[item.file].name)) { return nil }
             }
             if output.bytes.count >= BufferedOutput.threshold { destination.write(output.take()) }
         }
         if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()
+        for (file, names) in reader.otherComponents.enumerated() {
+            if reporter.stops(target.leftOut(names, file: index.files[file].name)) { return nil }
+        }
         if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
+        if noEvents(reader.eventsRead == 0 && reader.otherComponents.contains { !$0.isEmpty }, target, reporter) {
+            return nil
+        }
         destination.write(output.finish())
         return reader.droppedComponents
     }

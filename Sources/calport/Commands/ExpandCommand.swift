@@ -1,18 +1,24 @@
 import ArgumentParsing
 import CalendarModel
+import Foundation
 import ICalendar
 
 /// `calport expand`: lists every occurrence of the input events in a window, as Graph's calendarView does.
 enum ExpandCommand {
     static let start = OptionSpec(
-        names: ["--start"], valueName: "DATE", help: "Window start: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]")
-    static let end = OptionSpec(names: ["--end"], valueName: "DATE", help: "Window end (exclusive), same forms")
+        names: ["--start"], valueName: "DATE", help: "Window start: \(ExpandWindow.forms)",
+        completion: .choices([("today", ""), ("tomorrow", ""), ("yesterday", ""), ("+7d", "a week from today")]))
+    static let end = OptionSpec(
+        names: ["--end"], valueName: "DATE", help: "Window end (exclusive), same forms",
+        completion: .choices([("tomorrow", ""), ("+7d", "a week from today"), ("+4w", "four weeks from today")]))
     static let zone = OptionSpec(
         names: ["--tz"], valueName: "ZONE",
-        help: "Zone to show times in and to read floating times, dates and the window in (default UTC)")
+        help: "Zone to show times in and to read floating times, dates and the window in (default UTC)",
+        completion: ZoneNameCompletion.all)
     static let format = OptionSpec(
         names: ["--format"], valueName: "FORMAT", help: "Output format (default ndjson)",
-        choices: OccurrenceFormat.allCases.map(\.rawValue))
+        choices: OccurrenceFormat.allCases.map(\.rawValue),
+        descriptions: Dictionary(uniqueKeysWithValues: OccurrenceFormat.allCases.map { ($0.rawValue, $0.summary) }))
     static let cap = OptionSpec(
         names: ["--max-occurrences"], valueName: "N",
         help: "At most N occurrences per series, reported when reached; 0 for no limit (default 100000)")
@@ -21,70 +27,170 @@ enum ExpandCommand {
         names: ["--stream"],
         help: "Expand with flat memory (through sorted runs in $TMPDIR) even for small inputs, as for large ones")
 
+    static let fields = OptionSpec(
+        names: ["--fields"], valueName: "LIST",
+        help: "Fields for table, csv and ndjson, comma-separated: "
+            + OccurrenceField.allCases.map(\.rawValue).joined(separator: ","),
+        completion: .choices(OccurrenceField.allCases.map { ($0.rawValue, $0.summary) }))
+    static let outputDirectory = OptionSpec(
+        names: ["--out-dir"], valueName: "DIR",
+        help: "Expand each input to its own file under DIR, keeping relative paths", completion: .directories)
+
     static let spec = CommandSpec(
         name: "expand", abstract: "List every occurrence of recurring events in a window.",
         options: [
-            start, end, zone, format, cap, streaming, CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose,
-            CommonOptions.help,
-        ],
-        positionals: "[FILE…|-]")
+            start, end, zone, format, fields, cap, ConvertCommand.from, ConvertCommand.output, outputDirectory,
+            streaming,
+        ] + CommonOptions.reporting + [CommonOptions.help],
+        positionals: "[FILE…|DIR…|-]")
+
+    /// What one expansion run is asked for, whatever its inputs and output.
+    private struct Request {
+        var window: ExpandWindow
+        var options: ExpansionOptions
+        var layout: OccurrenceLayout
+        /// What inputs are read as; detected per input when nil.
+        var inputFormat: InputFile.Format?
+        var streams: Bool
+    }
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         let window: ExpandWindow
         let limit: Int?
+        let chosen: [OccurrenceField]?
+        let outputFormat = OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson
         do throws(UsageError) {
             guard let from = arguments.value(start), let to = arguments.value(end) else {
                 throw UsageError(message: "--start and --end are required")
             }
             window = try ExpandWindow(start: from, end: to, zone: arguments.value(zone))
             limit = try maximumOccurrences(arguments.value(cap))
+            chosen = try arguments.value(fields).map(OccurrenceField.list)
+            if chosen != nil && [.ics, .agenda].contains(outputFormat) {
+                throw UsageError(message: "--fields applies to --format table, csv and ndjson")
+            }
         } catch {
             terminal.writeError("calport expand: error: \(error.message)\nUsage: \(spec.synopsis)\n")
             return .usage
         }
         var reporter = DiagnosticReporter(arguments, terminal: terminal)
-        guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
-        let outputFormat = OccurrenceFormat(rawValue: arguments.value(format) ?? "ndjson") ?? .ndjson
-        let options = ExpansionOptions(maximumOccurrencesPerSeries: limit)
-        if !inputs.allSatisfy(\.isComplete) || arguments.isSet(streaming) {
+        defer { reporter.finish() }
+        let request = Request(
+            window: window, options: ExpansionOptions(maximumOccurrencesPerSeries: limit),
+            layout: OccurrenceLayout(format: outputFormat, fields: chosen, zoneName: arguments.value(zone) ?? "UTC"),
+            inputFormat: arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:)),
+            streams: arguments.isSet(streaming))
+        guard let directory = arguments.value(outputDirectory) else {
+            return expand(arguments.positionals, to: arguments.value(ConvertCommand.output), request, &reporter)
+        }
+        guard arguments.value(ConvertCommand.output) == nil else {
+            terminal.writeError("calport expand: error: use either -o FILE or --out-dir DIR, not both\n")
+            return .usage
+        }
+        let inputs = InputDiscovery.expand(arguments.positionals)
+        guard !inputs.isEmpty else {
+            terminal.writeError("calport expand: error: --out-dir needs input files or directories\n")
+            return .usage
+        }
+        var status = ExitStatus.success
+        for input in inputs {
+            let path = input.outputPath(under: directory, extension: request.layout.format.fileExtension)
             do {
-                return try stream(inputs, window: window, options: options, format: outputFormat, reporter: &reporter)
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             } catch {
+                terminal.writeError("\(path): error: cannot write: \(error.localizedDescription)\n")
+                return .ioError
+            }
+            let outcome = expand([input.path], to: path, request, &reporter)
+            if outcome.rawValue > status.rawValue { status = outcome }
+            if reporter.strict && outcome != .success { break }
+        }
+        return status
+    }
+
+    /// Expands the inputs into one output (a file written atomically, or standard output).
+    private static func expand(
+        _ paths: [String], to path: String?, _ request: Request, _ reporter: inout DiagnosticReporter
+    ) -> ExitStatus {
+        let terminal = reporter.terminal
+        guard let inputs = InputFile.openReporting(paths, terminal: terminal) else { return .ioError }
+        var formats: [InputFile.Format] = []
+        var readable: [InputFile] = []
+        for input in inputs {
+            guard let format = request.inputFormat ?? input.detectedFormat else {
+                terminal.writeError(
+                    "\(input.name):1: error: \(InputFile.unrecognisedFormat)\n"
+                )
+                continue
+            }
+            formats.append(format)
+            readable.append(input)
+        }
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(path: path, holdUntilDone: false, terminal: terminal)
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        let outcome: ExitStatus?
+        // Large .ics inputs stream with flat memory; Graph JSON and NDJSON are read whole.
+        if formats.allSatisfy({ $0 == .iCalendar }) && (!readable.allSatisfy(\.isComplete) || request.streams) {
+            do {
+                outcome = try stream(readable, request, destination, reporter: &reporter)
+            } catch {
+                destination.abandon()
                 terminal.writeError("\(error)\n")
                 return .ioError
             }
+        } else {
+            outcome = expandWhole(zip(readable, formats).map { $0 }, request, destination, reporter: &reporter)
         }
+        if let failed = destination.conclude(ranToEnd: outcome != nil) { return failed }
+        return readable.count < inputs.count ? .dataProblem : outcome ?? .dataProblem
+    }
+
+    /// Expands inputs read whole into the model; nil when `--strict` stopped.
+    private static func expandWhole(
+        _ inputs: [(InputFile, InputFile.Format)], _ request: Request, _ destination: OutputDestination,
+        reporter: inout DiagnosticReporter
+    ) -> ExitStatus? {
+        let window = request.window
+        var layout = request.layout
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
-        for input in inputs {
-            guard input.detectedFormat == .iCalendar else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
-                continue
-            }
-            let read = CalendarInput.read(input, as: .iCalendar, limits: InputLimits())
-            if reporter.stops(read.diagnostics) { return .dataProblem }
+        for (input, format) in inputs {
+            let read = CalendarInput.read(input, as: format, limits: InputLimits())
+            if reporter.stops(read.diagnostics) { return nil }
             dropped += read.dropped
             documents.append((input.name, read.document))
         }
-        var output = BufferedOutput(terminal: terminal)
+        var output = BufferedOutput(destination)
         var zones: [TimeZoneDefinition] = []
         for (_, document) in documents {
             zones += document.timeZones.filter { zone in !zones.contains { $0.identifier == zone.identifier } }
         }
-        output.append(outputFormat.header(timeZones: zones))
+        output.append(layout.header(timeZones: zones))
         for (name, document) in documents {
             var occurrences = DocumentOccurrences(
                 document: document, window: window.window, floating: window.clock,
-                options: options)
+                options: request.options)
+            var record: [UInt8] = []
             while let occurrence = occurrences.next() {
-                output.append { outputFormat.write(occurrence, clock: window.clock, into: &$0) }
+                if layout.format == .agenda {
+                    record.removeAll(keepingCapacity: true)
+                    layout.write(occurrence, clock: window.clock, into: &record)
+                    output.append { layout.append(record: record[...], to: &$0) }
+                } else {
+                    output.append { layout.write(occurrence, clock: window.clock, into: &$0) }
+                }
             }
             output.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
-            if reporter.stops(located(occurrences.diagnostics, in: name), consequence: nil) { return .dataProblem }
+            if reporter.stops(occurrences.diagnostics.located(in: name), consequence: nil) { return nil }
         }
-        output.append(outputFormat.footer)
+        output.append(layout.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
     }
@@ -94,19 +200,13 @@ enum ExpandCommand {
     /// (file, start, series), whose merge writes what `DocumentOccurrences` would, in the same order,
     /// each file's expansion diagnostics after its occurrences as when read whole.
     private static func stream(
-        _ inputs: [InputFile], window: ExpandWindow, options: ExpansionOptions, format: OccurrenceFormat,
+        _ calendars: [InputFile], _ request: Request, _ destination: OutputDestination,
         reporter: inout DiagnosticReporter
-    ) throws -> ExitStatus {
+    ) throws -> ExitStatus? {
         let terminal = reporter.terminal
+        let (window, options) = (request.window, request.options)
+        var layout = request.layout
         var dropped = 0
-        let calendars = inputs.filter { input in
-            guard input.detectedFormat == .iCalendar else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar data starting with BEGIN:VCALENDAR\n")
-                dropped += 1
-                return false
-            }
-            return true
-        }
         let scratch = ScratchSpace(under: terminal.temporaryDirectory())
         let limits = InputLimits().iCalendar
         let index = try SeriesIndex(
@@ -124,8 +224,14 @@ enum ExpandCommand {
         var sorter = ExternalSorter(scratch: scratch)
         var reader = SeriesReader(index, limits: limits)
         var record: [UInt8] = []
+        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: terminal)
+        let totalBytes = reader.totalBytes
+        var events = 0
+        defer { progress.finish() }
         while let item = reader.next() {
-            if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
+            events += 1
+            if events % 256 == 0 { progress.update(bytes: reader.bytesRead, of: totalBytes, events: events) }
+            if reporter.stops(reader.takeDiagnostics()) { return nil }
             zones[item.file].add(item.event)
             guard let series = item.series else { continue }
             var seriesZones = zones[item.file]
@@ -137,7 +243,7 @@ enum ExpandCommand {
             var last: Int?
             while let occurrence = occurrences.next() {
                 record.removeAll(keepingCapacity: true)
-                format.write(occurrence, clock: window.clock, into: &record)
+                layout.write(occurrence, clock: window.clock, into: &record)
                 try sorter.append(
                     ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal), record)
                 last = occurrence.startInstant
@@ -147,11 +253,11 @@ enum ExpandCommand {
                 notes[item.file].append((order, occurrences.diagnostics))
             }
         }
-        if reporter.stops(reader.takeDiagnostics()) { return .dataProblem }
+        if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()
         dropped += reader.droppedComponents
-        var output = BufferedOutput(terminal: terminal)
-        output.append(format.header(timeZones: index.timeZones))
+        var output = BufferedOutput(destination)
+        output.append(layout.header(timeZones: index.timeZones))
         var finished = 0
         var stopped = false
         // Says what expanding the files before `file` found, once their occurrences are out.
@@ -161,30 +267,21 @@ enum ExpandCommand {
                     zones[finished].diagnostics + notes[finished].sorted { $0.order < $1.order }.flatMap(\.diagnostics)
                 output.flush()
                 // Occurrences before this point are already out: there is nothing to say about the rest.
-                stopped = reporter.stops(located(found, in: index.files[finished].name), consequence: nil)
+                stopped = reporter.stops(found.located(in: index.files[finished].name), consequence: nil)
                 finished += 1
             }
         }
         try sorter.drain { key, record in
             finishFiles(before: Int(key.first))
             guard !stopped else { return false }
-            output.append { $0.append(contentsOf: record) }
+            output.append { layout.append(record: record, to: &$0) }
             return true
         }
         finishFiles(before: index.files.count)
-        if stopped { return .dataProblem }
-        output.append(format.footer)
+        if stopped { return nil }
+        output.append(layout.footer)
         output.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
-    }
-
-    /// Expansion diagnostics with the file they are about.
-    private static func located(_ diagnostics: [Diagnostic], in name: String) -> [Diagnostic] {
-        diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.location.file = diagnostic.location.file ?? name
-            return diagnostic
-        }
     }
 
     /// `--max-occurrences`: a positive cap, 0 for none, 100000 when not given.

@@ -12,7 +12,8 @@ enum ExportCommand {
     static let calendar = OptionSpec(
         names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
     static let zone = OptionSpec(
-        names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)")
+        names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)",
+        completion: ZoneNameCompletion.all)
     static let format = OptionSpec(
         names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph"])
     static let instances = OptionSpec(names: ["--instances"], help: "Flat occurrences instead of series with overrides")
@@ -22,9 +23,7 @@ enum ExportCommand {
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
         options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all
-            + [
-                CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-            ])
+            + [CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         guard let startText = arguments.value(start), let endText = arguments.value(end) else {
@@ -54,10 +53,9 @@ enum ExportCommand {
             terminal.writeError("calport export: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         case .success(let exported):
-            var reporter = DiagnosticReporter(
-                quiet: arguments.isSet(CommonOptions.quiet), strict: false,
-                verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+            var reporter = DiagnosticReporter(arguments, terminal: terminal)
             _ = reporter.report(exported.diagnostics)
+            reporter.finish()
             let bytes: [UInt8]
             if arguments.value(format) == "graph" {
                 bytes = Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8)

@@ -32,16 +32,14 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import", abstract: "Import events into a Microsoft Graph calendar.",
         options: [
-            calendar, dryRun, journal, attendees, source, prune, force, report, mapAddress, ServiceOptions.tokenFile,
-        ] + ServiceOptions.all + [
-            CommonOptions.strict, CommonOptions.quiet, CommonOptions.verbose, CommonOptions.help,
-        ],
-        positionals: "FILE…")
+            ConvertCommand.from, calendar, dryRun, journal, attendees, source, prune, force, report, mapAddress,
+            ServiceOptions.tokenFile,
+        ] + ServiceOptions.all + CommonOptions.reporting + [CommonOptions.help],
+        positionals: "[FILE…|DIR…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
-        var reporter = DiagnosticReporter(
-            quiet: arguments.isSet(CommonOptions.quiet), strict: arguments.isSet(CommonOptions.strict),
-            verbose: arguments.isSet(CommonOptions.verbose), terminal: terminal)
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        defer { reporter.finish() }
         let options: ImportOptions
         switch importOptions(arguments) {
         case .success(let parsed): options = parsed
@@ -81,12 +79,15 @@ enum ImportCommand {
             progress: { done, total in
                 if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
             })
-        if arguments.isSet(dryRun) && inputs.allSatisfy({ $0.detectedFormat == .iCalendar }) {
+        let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
+        if arguments.isSet(dryRun) && inputs.allSatisfy({ (requested ?? $0.detectedFormat) == .iCalendar }) {
             return streamingDryRun(
                 inputs, importer, source: arguments.value(source), looksUp: dryRunLooksUp, reporter: &reporter,
                 terminal: terminal)
         }
-        guard let (sources, refused) = readSources(inputs, source: arguments.value(source), reporter: &reporter)
+        guard
+            let (sources, refused) = readSources(
+                inputs, as: requested, source: arguments.value(source), reporter: &reporter)
         else { return .dataProblem }
         if arguments.isSet(dryRun) {
             return dryRunReport(sources, importer, looksUp: dryRunLooksUp, reporter: reporter, terminal: terminal)
@@ -144,7 +145,7 @@ enum ImportCommand {
 
     /// The plan for one input's events, and the events Graph cannot hold (never sent, counted as
     /// failed); nil when a diagnostic stops the import (it is reported).
-    static func plan(_ events: [Event], method: String?, reporter: inout DiagnosticReporter) -> (
+    static func plan(_ events: [Event], method: String?, file: String, reporter: inout DiagnosticReporter) -> (
         plan: ImportPlan, refused: [(label: String, reason: String)]
     )? {
         var events = events
@@ -155,6 +156,9 @@ enum ImportCommand {
         // The importer deletes cancelled events itself, so the writer's warning does not apply.
         var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
         written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
+        var origins = EventOrigins()
+        origins.note(events, from: file)
+        written.diagnostics = origins.locate(written.diagnostics)
         if reporter.stops(written.diagnostics, consequence: "nothing was imported") { return nil }
         let refused = written.diagnostics.filter { $0.severity == .error }.map {
             (label: $0.uid ?? $0.location.description, reason: $0.message)
@@ -162,22 +166,27 @@ enum ImportCommand {
         return (ImportPlan(entries: written.output), refused)
     }
 
-    /// Every input read whole and planned, one source per name; nil when a diagnostic stops the
-    /// import (it is reported). Also the events Graph cannot hold, which count as failed.
-    private static func readSources(_ inputs: [InputFile], source: String?, reporter: inout DiagnosticReporter)
-        -> (sources: [ImportSource], refused: [(label: String, reason: String)])?
-    {
+    /// Every input read whole (as `format`, else as detected) and planned, one source per name;
+    /// nil when a diagnostic stops the import (it is reported). Also the events Graph cannot hold,
+    /// which count as failed.
+    private static func readSources(
+        _ inputs: [InputFile], as format: InputFile.Format?, source: String?, reporter: inout DiagnosticReporter
+    ) -> (sources: [ImportSource], refused: [(label: String, reason: String)])? {
         let terminal = reporter.terminal
         var sources: [ImportSource] = []
         var refused: [(label: String, reason: String)] = []
         for input in inputs {
-            guard let format = input.detectedFormat else {
-                terminal.writeError("\(input.name):1: error: expected iCalendar or Graph event JSON\n")
+            guard let format = format ?? input.detectedFormat else {
+                terminal.writeError("\(input.name):1: error: \(InputFile.unrecognisedFormat)\n")
                 return nil
             }
             let read = CalendarInput.read(input, as: format, limits: InputLimits())
-            if reporter.stops(read.diagnostics, consequence: "nothing was imported") { return nil }
-            guard let mapped = plan(read.document.events, method: read.document.method, reporter: &reporter)
+            let leftOut = OutputFormat.graphPost.leftOut(
+                read.document.otherComponents.map(\.name), file: input.name, keptBy: nil)
+            if reporter.stops(read.diagnostics + leftOut, consequence: "nothing was imported") { return nil }
+            guard
+                let mapped = plan(
+                    read.document.events, method: read.document.method, file: input.name, reporter: &reporter)
             else { return nil }
             refused += mapped.refused
             let name = source ?? sourceName(input)

@@ -37,7 +37,8 @@ struct ImportDryRun {
             let events = (series.master.map { [$0] } ?? []) + series.overrides
             guard
                 let mapped = ImportCommand.plan(
-                    events, method: index.files[item.file].header.method, reporter: &reporter)
+                    events, method: index.files[item.file].header.method, file: index.files[item.file].name,
+                    reporter: &reporter)
             else { return nil }
             refused += mapped.refused
             let preparation = importer.decide(ImportSource(name: names[item.file], plan: mapped.plan), in: &snapshot)

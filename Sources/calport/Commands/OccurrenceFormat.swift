@@ -5,46 +5,30 @@ import ICalendar
 
 /// The output formats of `calport expand`, each writing one record per occurrence.
 enum OccurrenceFormat: String, CaseIterable {
-    case ics, ndjson, table
+    case ics, ndjson, table, csv, agenda
 
-    /// What comes before the first occurrence: the calendar header with the inputs' VTIMEZONEs, or the
-    /// table's column titles.
-    func header(timeZones: [TimeZoneDefinition]) -> [UInt8] {
+    /// What the format is, for completion.
+    var summary: String {
         switch self {
-        case .ics:
-            let text = ICalendarSerializer().serialize(CalendarDocument(timeZones: timeZones))
-            // The serialiser closes the calendar; occurrences go before that last line.
-            return Array(text.dropLast("END:VCALENDAR\r\n".utf8.count))
-        case .ndjson:
-            return []
-        case .table:
-            return Array((OccurrenceFormat.pad("START", 26) + OccurrenceFormat.pad("END", 26) + "SUMMARY\n").utf8)
+        case .ics: return "a VEVENT per occurrence"
+        case .ndjson: return "an occurrence a line"
+        case .table: return "columns (start, end and summary unless --fields)"
+        case .csv: return "RFC 4180, a header and an occurrence a record"
+        case .agenda: return "by day, for people: time, summary, location"
         }
     }
 
-    /// What closes the output.
-    var footer: [UInt8] {
-        self == .ics ? Array("END:VCALENDAR\r\n".utf8) : []
-    }
-
-    /// One occurrence appended to `output`, with times shown on `clock`.
-    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    /// The extension of files written in this format (`expand --out-dir`).
+    var fileExtension: String {
         switch self {
-        case .ics:
-            output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
-        case .ndjson:
-            OccurrenceFormat.ndjson(occurrence, clock: clock, into: &output)
-        case .table:
-            let start = OccurrenceFormat.display(occurrence.start, instant: occurrence.startInstant, clock: clock)
-            let end = OccurrenceFormat.display(occurrence.end, instant: occurrence.endInstant, clock: clock)
-            let summary = occurrence.event.summary.map { $0.replacingNewlines } ?? "(no summary)"
-            output += (OccurrenceFormat.pad(start, 26) + OccurrenceFormat.pad(end, 26) + summary + "\n").utf8
+        case .table, .agenda: return "txt"
+        case .ics, .ndjson, .csv: return rawValue
         }
     }
 
     /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
     /// in schema order, strings through the JSON library's escaping, times from integers.
-    private static func ndjson(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    static func ndjsonRecord(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         // Read through the shared reference: `occurrence.event` would copy the whole VEVENT.
         let shared = occurrence.source
         func literal(_ text: StaticString) {
@@ -92,8 +76,8 @@ enum OccurrenceFormat: String, CaseIterable {
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
-    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock) -> String {
-        withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: " "), quoted: false) {
+    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: Character = " ") -> String {
+        withDisplay(time, instant: instant, clock: clock, separator: separator.asciiValue ?? 0x20, quoted: false) {
             String(decoding: $0, as: UTF8.self)
         }
     }
@@ -159,7 +143,7 @@ enum OccurrenceFormat: String, CaseIterable {
         }
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
+    static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

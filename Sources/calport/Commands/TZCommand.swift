@@ -20,7 +20,7 @@ enum TZCommand {
             ("windows-to-iana", "windows-to-iana NAME [--territory CC]   IANA id of a Windows zone id or Outlook name"),
             ("iana-to-windows", "iana-to-windows ZONE                    Windows id of an IANA zone"),
             ("vtimezone", "vtimezone ZONE [--from YEAR --to YEAR]  VTIMEZONE of a zone, truncated to the years"),
-        ])
+        ], positionalCompletion: ZoneNameCompletion.all)
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal, currentYear: Int) -> ExitStatus {
         guard arguments.positionals.count == 2, let action = arguments.positionals.first,

@@ -4,46 +4,72 @@ import Foundation
 import GraphEvents
 import ICalendar
 
-/// `calport validate`: reports every RFC 5545 problem in each file, file:line first.
+/// `calport validate`: reports every problem in each file once, file:line first: RFC 5545 for
+/// iCalendar, what reading finds for Graph JSON and NDJSON, and for all what Outlook and Graph refuse.
 enum ValidateCommand {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check calendars against RFC 5545, Outlook and Graph, and report each problem with its line.",
-        options: [CommonOptions.strict, CommonOptions.quiet, CommonOptions.help], positionals: "FILE…")
+        options: [ConvertCommand.from] + CommonOptions.reporting + [CommonOptions.help],
+        positionals: "[FILE…|DIR…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
+        var reporter = DiagnosticReporter(arguments, terminal: terminal)
+        defer { reporter.finish() }
         guard let inputs = InputFile.openReporting(arguments.positionals, terminal: terminal) else { return .ioError }
-        let strict = arguments.isSet(CommonOptions.strict)
-        let quiet = arguments.isSet(CommonOptions.quiet)
-        var failed = 0
+        let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
+        var failed: [String] = []
         let limits = InputLimits()
         for input in inputs {
-            // `bytes` is only the first chunk of a large file; validation needs all of it.
-            let diagnostics: [Diagnostic]
-            if let bytes = input.completeBytes(limit: limits.maximumInputSize) {
-                let report = ICalendarValidator().check(bytes, file: input.name)
-                diagnostics = report.diagnostics + compatibility(report.document, file: input.name)
-            } else {
-                diagnostics = [limits.inputTooLarge(input.name)]
+            let diagnostics = check(input, as: requested ?? input.detectedFormat, limits: limits)
+            let rated = diagnostics.compactMap(reporter.policy.apply)
+            let errors = rated.count { reporter.policy.isError($0, strict: reporter.strict) }
+            // Under --strict a warning is an error (and stops the run below).
+            let warnings = reporter.strict ? 0 : rated.count { $0.severity == .warning }
+            if reporter.stops(diagnostics, consequence: inputs.count > 1 ? "the files after it were not checked" : nil)
+            {
+                return .dataProblem
             }
-            let errors = diagnostics.filter { $0.severity == .error || (strict && $0.severity == .warning) }
-            for diagnostic in diagnostics where !quiet || errors.contains(diagnostic) {
-                terminal.writeError(diagnostic.description + "\n")
-            }
-            let warnings = diagnostics.count - errors.count
-            if !errors.isEmpty { failed += 1 }
-            if !quiet {
-                let verdict = errors.isEmpty ? "valid" : "invalid"
-                terminal.write(
-                    Array("\(input.name): \(verdict) (\(errors.count) errors, \(warnings) warnings)\n".utf8))
+            if errors > 0 { failed.append(input.name) }
+            if !reporter.quiet {
+                let verdict = errors == 0 ? "valid" : "invalid"
+                terminal.write(Array("\(input.name): \(verdict) (\(errors) errors, \(warnings) warnings)\n".utf8))
             }
         }
-        return failed > 0 ? .dataProblem : .success
+        reporter.finish()
+        if inputs.count > 1 {
+            terminal.writeError(
+                "calport: \(inputs.count.grouped) files, \(failed.count.grouped) invalid\(failed.namingTheFirst())\n")
+        }
+        return failed.isEmpty ? .success : .dataProblem
     }
 
-    /// What Outlook and Graph would not take as it is: a TZID with no VTIMEZONE (Outlook ignores the
-    /// zone; `convert` adds one) and a recurrence Graph cannot hold (`convert --to graph-post` refuses it).
-    static func compatibility(_ document: CalendarDocument, file: String) -> [Diagnostic] {
+    /// Everything found in one input, in line order.
+    private static func check(_ input: InputFile, as format: InputFile.Format?, limits: InputLimits) -> [Diagnostic] {
+        guard let format else {
+            return [
+                Diagnostic(
+                    .error, code: "unknown-format",
+                    message: InputFile.unrecognisedFormat,
+                    location: SourceLocation(file: input.name, line: 1))
+            ]
+        }
+        guard format == .iCalendar else {
+            let read = CalendarInput.read(input, as: format, limits: limits)
+            return read.diagnostics + graphCompatibility(read.document, file: input.name)
+        }
+        // `bytes` is only the first chunk of a large file; validation needs all of it.
+        guard let bytes = input.completeBytes(limit: limits.maximumInputSize) else {
+            return [limits.inputTooLarge(input.name)]
+        }
+        let report = ICalendarValidator().check(bytes, file: input.name)
+        return report.diagnostics + outlookCompatibility(report.document, file: input.name)
+            + graphCompatibility(report.document, file: input.name)
+    }
+
+    /// What Outlook would not take as it is: a TZID with no VTIMEZONE (Outlook ignores the zone;
+    /// `convert` adds one). Graph JSON and NDJSON name zones without VTIMEZONEs, so only for .ics.
+    static func outlookCompatibility(_ document: CalendarDocument, file: String) -> [Diagnostic] {
         let defined = Set(document.timeZones.map(\.identifier))
         var reported: Set<String> = []
         var diagnostics: [Diagnostic] = []
@@ -57,14 +83,19 @@ enum ValidateCommand {
                             "TZID '\(zone.name)' has no VTIMEZONE; Outlook reads such times in its own zone (calport convert adds one)",
                         location: SourceLocation(file: file), uid: event.uid))
             }
-            if event.recurrenceID == nil, var refusal = event.graphRecurrenceRefusal {
-                refusal.severity = .warning
-                refusal.location = SourceLocation(file: file)
-                refusal.message = refusal.message.replacingOccurrences(
-                    of: "; the series is left out", with: " (convert --to graph-post refuses it)")
-                diagnostics.append(refusal)
-            }
         }
         return diagnostics
+    }
+
+    /// A recurrence Graph cannot hold (`convert --to graph-post` refuses it).
+    static func graphCompatibility(_ document: CalendarDocument, file: String) -> [Diagnostic] {
+        document.events.compactMap { event in
+            guard event.recurrenceID == nil, var refusal = event.graphRecurrenceRefusal else { return nil }
+            refusal.severity = .warning
+            refusal.location = SourceLocation(file: file)
+            refusal.message = refusal.message.replacingOccurrences(
+                of: "; the series is left out", with: " (convert --to graph-post refuses it)")
+            return refusal
+        }
     }
 }

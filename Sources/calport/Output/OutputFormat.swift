@@ -58,6 +58,29 @@ struct OutputFormat: Equatable {
         return (output.finish(), diagnostics)
     }
 
+    /// What this format cannot hold of a file's non-event components (VTODO, VJOURNAL, VFREEBUSY…):
+    /// one warning per kind with its count, none for .ics, which keeps them all; `keptBy` names what
+    /// would keep them, when the user has the choice.
+    func leftOut(_ componentNames: [String], file: String, keptBy: String? = "--to ics") -> [Diagnostic] {
+        guard kind != .iCalendar else { return [] }
+        var counts: [(name: String, count: Int)] = []
+        for name in componentNames {
+            if let index = counts.firstIndex(where: { $0.name == name }) {
+                counts[index].count += 1
+            } else {
+                counts.append((name, 1))
+            }
+        }
+        let target = kind == .ndjson ? "calport's event NDJSON" : "Graph event JSON"
+        return counts.map { entry in
+            Diagnostic(
+                .warning, code: "component-left-out",
+                message: "\(entry.count.grouped) × \(entry.name) left out: \(target) holds events only"
+                    + (keptBy.map { " (\($0) keeps them)" } ?? ""),
+                location: SourceLocation(file: file))
+        }
+    }
+
     /// Graph has no floating time: a calendar that names its zone (X-WR-TIMEZONE, as Google and
     /// Apple write) means its floating times in that zone; nil when it names none that resolves.
     static func floatingZone(of header: CalendarDocument) -> TimeZoneReference? {

@@ -101,6 +101,12 @@ final class ReadableFile {
         }
     }
 
+    /// The file's size in bytes, for progress.
+    var size: Int {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    }
+
     /// The file's bytes from `offset`, in chunks of `chunkSize`.
     func reader(from offset: Int = 0, chunkSize: Int = 1 << 20) -> FileRegionSource {
         FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)

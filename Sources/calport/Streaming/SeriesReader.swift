@@ -26,6 +26,10 @@ struct SeriesReader {
     private(set) var droppedComponents = 0
     /// Components read and kept so far, events or not.
     private(set) var componentsRead = 0
+    /// Events read so far.
+    private(set) var eventsRead = 0
+    /// The names of the components other than events and VTIMEZONEs read so far, by file.
+    private(set) var otherComponents: [[String]]
 
     private struct SeriesKey: Hashable {
         var uid: String
@@ -41,6 +45,7 @@ struct SeriesReader {
     init(_ index: SeriesIndex, limits: ICalendarLimits) {
         self.index = index
         self.limits = limits
+        otherComponents = index.files.map { _ in [] }
     }
 
     /// The next event, or nil when every file has been read.
@@ -53,7 +58,9 @@ struct SeriesReader {
             }
             while let item = reader?.next() {
                 componentsRead += 1
+                if case .other(let component) = item { otherComponents[fileIndex].append(component.name) }
                 guard case .event(let event) = item else { continue }
+                eventsRead += 1
                 return Item(event: event, series: series(startingWith: event), file: fileIndex)
             }
             diagnostics += reader?.takeDiagnostics() ?? []
@@ -63,6 +70,16 @@ struct SeriesReader {
         }
         return nil
     }
+
+    /// How far the reading has come, in bytes of all the inputs, for progress.
+    var bytesRead: Int {
+        var done = reader?.componentOffset ?? 0
+        for file in index.files.prefix(fileIndex) { done += file.content.size }
+        return done
+    }
+
+    /// All the inputs' bytes.
+    var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
 
     /// Hands over the diagnostics of the input read since the last call, in input order.
     mutating func takeDiagnostics() -> [Diagnostic] {

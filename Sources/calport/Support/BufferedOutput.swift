@@ -1,15 +1,15 @@
 import ICalendar
 
-/// Collects output bytes and hands them to the terminal in large writes, so that streaming millions of
-/// small records costs few system calls and little memory.
+/// Collects output bytes and hands them to their destination in large writes, so that streaming
+/// millions of small records costs few system calls and little memory.
 struct BufferedOutput {
     private var bytes: [UInt8] = []
-    private let terminal: Terminal
+    private let destination: OutputDestination
     /// The size of the writes, that of the .ics writer's chunks.
     static let threshold = ICalendarStreamWriter.chunkSize
 
-    init(terminal: Terminal) {
-        self.terminal = terminal
+    init(_ destination: OutputDestination) {
+        self.destination = destination
         bytes.reserveCapacity(Self.threshold + 4_096)
     }
 
@@ -26,7 +26,7 @@ struct BufferedOutput {
 
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        terminal.write(bytes)
+        destination.write(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -4,6 +4,13 @@ import Foundation
 struct BatchInput: Sendable {
     var path: String
     var relativePath: String
+
+    /// Where its output goes under `directory`: the relative path with the output's extension.
+    func outputPath(under directory: String, extension fileExtension: String) -> String {
+        (directory as NSString).appendingPathComponent(
+            ((relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension(fileExtension)
+                ?? relativePath)
+    }
 }
 
 /// Expands directories into the calendar files under them, keeping paths relative to the directory named.

@@ -11,6 +11,8 @@ struct InputFile {
     var remainder: ChunkSource?
     /// The file's path; nil for standard input.
     var path: String?
+    /// The size of a regular file, for progress; nil for standard input and pipes.
+    var byteCount: Int?
 
     /// Inputs larger than this are streamed rather than read whole.
     static let streamingThreshold = 8 << 20
@@ -19,10 +21,20 @@ struct InputFile {
 
     var isComplete: Bool { remainder == nil }
 
-    /// Opens the named files, or standard input for `-` or when none are named.
+    /// Opens the named files and the calendar files under the named directories, or standard input
+    /// for `-` or when none are named.
     static func open(_ paths: [String], terminal: Terminal) throws(InputError) -> [InputFile] {
         var files: [InputFile] = []
+        var expanded: [String] = []
         for path in paths.isEmpty ? ["-"] : paths {
+            let found = path == "-" ? [path] : InputDiscovery.expand([path]).map(\.path)
+            guard !found.isEmpty else {
+                let kinds = InputDiscovery.extensions.sorted().map { "." + $0 }.joined(separator: ", ")
+                throw InputError(message: "\(path): error: no calendar files (\(kinds)) under this directory")
+            }
+            expanded += found
+        }
+        for path in expanded {
             var source: ChunkSource
             var limit = streamingThreshold
             var size = 0
@@ -36,7 +48,7 @@ struct InputFile {
                 source = ChunkSource(FileDescriptorByteSource(descriptor: descriptor), closing: descriptor)
                 // A large regular file is known to be large before reading it: read only enough to sniff it.
                 var status = stat()
-                if fstat(descriptor, &status) == 0 {
+                if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
                     size = Int(status.st_size)
                     if size > streamingThreshold { limit = sniffLength }
                 }
@@ -58,7 +70,7 @@ struct InputFile {
             files.append(
                 InputFile(
                     name: path == "-" ? "<stdin>" : path, bytes: bytes, remainder: exhausted ? nil : source,
-                    path: path == "-" ? nil : path))
+                    path: path == "-" ? nil : path, byteCount: path == "-" ? nil : size))
         }
         return files
     }
@@ -80,6 +92,10 @@ struct InputFile {
         /// calport's own NDJSON (docs/ndjson.md).
         case ndjson
     }
+
+    /// What an input of none of the formats is told.
+    static let unrecognisedFormat =
+        "expected iCalendar (BEGIN:VCALENDAR), Graph JSON ({ or [) or calport NDJSON ({\"uid\":…), found none"
 
     /// Detects iCalendar (`BEGIN:`) versus Graph JSON (`{` or `[`) from the first meaningful bytes.
     var detectedFormat: Format? {

@@ -51,4 +51,20 @@ final class OutputDestination {
     func abandon() {
         file?.abandon()
     }
+
+    /// Ends a run: puts the output in place when it `ranToEnd`, else abandons it (exit status 1, as
+    /// for `--strict`); a failed commit is said on stderr (exit status 3). Nil once in place.
+    func conclude(ranToEnd: Bool) -> ExitStatus? {
+        guard ranToEnd else {
+            abandon()
+            return .dataProblem
+        }
+        do {
+            try commit()
+        } catch {
+            terminal.writeError(error.description + "\n")
+            return .ioError
+        }
+        return nil
+    }
 }

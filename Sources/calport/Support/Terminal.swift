@@ -18,6 +18,10 @@ struct Terminal {
     var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     /// Where streaming runs put their (at once unlinked) scratch files: `$TMPDIR`, else /tmp.
     var temporaryDirectory: () -> String = { NSTemporaryDirectory() }
+    /// Whether standard error is a terminal, where progress is shown; tests capture it and say no.
+    var errorIsTerminal: Bool = isatty(STDERR_FILENO) == 1
+    /// The environment the run sees (the XDG directories, `CALPORT_…` settings); tests give their own.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
 
     func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes(writeOutput)

@@ -14,6 +14,7 @@ enum HelperFrame {
         case request = 0x51  // "Q"
         case response = 0x52  // "R"
         case failure = 0x46  // "F"
+        case unreachable = 0x55  // "U"
     }
 }
 

@@ -43,6 +43,9 @@ public enum HelperReply: Sendable, Hashable {
     case response(HTTPResponse)
     /// The transport failure's reason, as URLSession gave it.
     case failure(String)
+    /// No connection could be made to the host (refused, unknown, no answer within the connect
+    /// timeout), with the reason naming it: sending again at once would fail the same way.
+    case unreachable(String)
 
     /// Reads a reply frame, as calport does with the helper's stdout.
     public init(frame: [UInt8]) throws(HelperFrameError) {
@@ -56,10 +59,10 @@ public enum HelperReply: Sendable, Hashable {
             let body = Array(try reader.field())
             try reader.finish()
             self = .response(HTTPResponse(status: status, headers: headers, body: body))
-        case .failure:
+        case .failure, .unreachable:
             let reason = try reader.text("reason")
             try reader.finish()
-            self = .failure(reason)
+            self = reader.kind == HelperFrame.Kind.failure.rawValue ? .failure(reason) : .unreachable(reason)
         case .request, nil:
             throw .unexpectedKind(reader.kind)
         }
@@ -77,6 +80,10 @@ public enum HelperReply: Sendable, Hashable {
             return writer.bytes
         case .failure(let reason):
             var writer = HelperFrameWriter(kind: .failure)
+            try writer.text(reason)
+            return writer.bytes
+        case .unreachable(let reason):
+            var writer = HelperFrameWriter(kind: .unreachable)
             try writer.text(reason)
             return writer.bytes
         }

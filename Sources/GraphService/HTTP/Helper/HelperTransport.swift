@@ -65,6 +65,7 @@ public struct HelperTransport: HTTPTransport {
         switch reply {
         case .response(let response): return response
         case .failure(let reason): throw failure(reason, retryable: true)
+        case .unreachable(let reason): throw failure(reason)
         }
     }
 

@@ -1,0 +1,10 @@
+import ArgumentParsing
+import TimeZones
+
+/// The zone names shells offer for `--tz` and `calport tz`: UTC, the IANA zones CLDR maps and the
+/// Windows ids, from the same tables calport resolves them with.
+enum ZoneNameCompletion {
+    static let all = ValueCompletion.wordList(name: "zones") {
+        ["UTC"] + WindowsZones.allIANAIdentifiers + WindowsZones.allWindowsIDs
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import calport
+
+// `calport completion SHELL` loaded into the real bash, zsh and fish (Debian packages, installed by
+// .ci/run), whose completion is driven as a user's TAB would: bash by calling the function with
+// COMP_WORDS set, zsh through a pseudo-terminal (zpty) recording what reaches compadd, fish by
+// `complete -C`. Each case is a command line and what a user expects offered, written by hand.
+
+/// A command line up to the cursor, as words (the last one being completed), and what is offered.
+private struct Case: Sendable {
+    var words: [String]
+    var offered: Set<String>
+}
+
+private let cases: [Case] = [
+    Case(
+        words: ["calport", ""],
+        offered: [
+            "convert", "expand", "validate", "tz", "export", "import", "login", "logout", "completion", "help",
+        ]),
+    Case(words: ["calport", "convert", "--to", ""], offered: ["ics", "graph", "graph-post", "ndjson"]),
+    Case(words: ["calport", "validate", "--f"], offered: ["--from"]),
+    Case(words: ["calport", "completion", ""], offered: ["bash", "zsh", "fish"]),
+    Case(words: ["calport", "tz", ""], offered: ["windows-to-iana", "iana-to-windows", "vtimezone"]),
+    // tzdata and CLDR: the zones whose names start so.
+    Case(words: ["calport", "tz", "vtimezone", "Europe/Be"], offered: ["Europe/Belgrade", "Europe/Berlin"]),
+    // CLDR's Windows ids beginning "Pacific S".
+    Case(
+        words: ["calport", "expand", "--tz", "Pacific S"],
+        offered: ["Pacific SA Standard Time", "Pacific Standard Time", "Pacific Standard Time (Mexico)"]),
+]
+
+private func shell(_ name: String) -> String? {
+    ["/usr/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Runs `program` with `arguments`, killed after 60 s; its standard output. The waiting is done on a
+/// Dispatch thread: blocking one of the few threads Swift concurrency shares among the tests would
+/// hold up others' timers.
+private func output(of program: String, _ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                return continuation.resume(throwing: error)
+            }
+            let watchdog = DispatchWorkItem { process.terminate() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            watchdog.cancel()
+            continuation.resume(returning: String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// The shell's program and its completion script, written to a fresh directory (zsh needs it as
+/// `_calport`); nil, saying so, when the shell is not installed.
+private func prepared(_ name: String) throws -> (program: String, script: URL)? {
+    guard let program = shell(name) else {
+        print("skipped: \(name) is not installed (apt-get install \(name))")
+        return nil
+    }
+    return (program, try script(for: name))
+}
+
+private func script(for shell: String) throws -> URL {
+    let run = runCalport(["completion", shell])
+    #expect(run.status == .success)
+    let file = try temporaryDirectory().appendingPathComponent(shell == "zsh" ? "_calport" : "calport.\(shell)")
+    try run.output.write(to: file, atomically: true, encoding: .utf8)
+    return file
+}
+
+/// Each case's offers, parsed from the driver's output: `=== N` before case N's words, one a line.
+private func offers(_ text: String) -> [Set<String>] {
+    var found: [Set<String>] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("=== ") {
+            found.append([])
+        } else if !line.isEmpty, !found.isEmpty {
+            // fish gives "word<TAB>description"; bash and zsh quote spaces with backslashes.
+            let word = line.split(separator: "\t", maxSplits: 1)[0].replacingOccurrences(of: "\\", with: "")
+            found[found.count - 1].insert(word)
+        }
+    }
+    return found
+}
+
+private func check(_ found: [Set<String>], shell: String) {
+    #expect(found.count == cases.count, "\(shell) answered \(found.count) of \(cases.count) cases")
+    for (index, expected) in cases.enumerated() where index < found.count {
+        #expect(found[index] == expected.offered, "\(shell): \(expected.words.joined(separator: " "))")
+    }
+}
+
+@Test func bashCompletesCommandsOptionsValuesAndZones() async throws {
+    guard let (program, file) = try prepared("bash") else { return }
+    var driver = "source '\(file.path)'\n"
+    for (index, test) in cases.enumerated() {
+        // As bash splits the line: a space in a word is quoted with a backslash.
+        let words = test.words.map { "'" + $0.replacingOccurrences(of: " ", with: "\\ ") + "'" }
+        driver += "echo '=== \(index)'; COMP_WORDS=(\(words.joined(separator: " "))); "
+        driver += "COMP_CWORD=\(test.words.count - 1); COMPREPLY=(); _calport; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    }
+    check(offers(try await output(of: program, ["--norc", "-c", driver])), shell: "bash")
+}
+
+@Test func fishCompletesCommandsOptionsValuesAndZones() async throws {
+    guard let (program, file) = try prepared("fish") else { return }
+    var driver = "source '\(file.path)'\n"
+    for (index, test) in cases.enumerated() {
+        let line = test.words.map { $0.replacingOccurrences(of: " ", with: "\\\\ ") }.joined(separator: " ")
+        driver += "echo '=== \(index)'; complete -C \"\(line)\"\n"
+    }
+    check(offers(try await output(of: program, ["--no-config", "-c", driver])), shell: "fish")
+}
+
+/// zsh completes only inside its line editor: an interactive zsh on a pseudo-terminal (zpty) gets
+/// the line and a TAB, and a compadd wrapper prints every candidate it is given.
+private let zshDriver = #"""
+    zmodload zsh/zpty
+    zpty z zsh -f -i
+    zpty -w z "PS1=''; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+    zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a hits; builtin compadd -A hits "$@"; local h; for h in $hits; do print -r -- "<<$h>>"; done; builtin compadd "$@"; }'
+    zpty -w z "zstyle ':completion:*' menu no; print -r -- READY"
+    zpty -r z line '*READY*'
+    zpty -r z line '*READY*'
+    shift
+    integer index=0
+    for typed in "$@"; do
+        zpty -w -n z "$typed"$'\t'
+        zpty -w -n z $'\C-u'
+        zpty -w z "print -r -- MARK-$index-DONE"
+        # Keys are read in order: the candidates come before the marker's command and its output.
+        zpty -r z out "*MARK-$index-DONE*MARK-$index-DONE*"
+        print -r -- "=== $index"
+        print -r -- "$out" | grep -o '<<[^>]*>>' | sed 's/^<<//; s/>>$//' | sort -u
+        index+=1
+    done
+    zpty -d z
+    """#
+
+@Test func zshCompletesCommandsOptionsValuesAndZones() async throws {
+    guard let (program, file) = try prepared("zsh") else { return }
+    let driver = file.deletingLastPathComponent().appendingPathComponent("drive.zsh")
+    try zshDriver.write(to: driver, atomically: true, encoding: .utf8)
+    let lines = cases.map { $0.words.map { $0.replacingOccurrences(of: " ", with: "\\ ") }.joined(separator: " ") }
+    let found = offers(
+        try await output(of: program, ["-f", driver.path, file.deletingLastPathComponent().path] + lines))
+    check(found, shell: "zsh")
+}
