@@ -56,6 +56,10 @@ struct ImportDryRun {
         }
         if reporter.stops(reader.takeDiagnostics(), consequence: "nothing was imported") { return nil }
         try index.checkReads()
+        for (file, names) in reader.otherComponents.enumerated() {
+            let leftOut = OutputFormat.graphPost.leftOut(names, file: index.files[file].name, keptBy: nil)
+            if reporter.stops(leftOut, consequence: "nothing was imported") { return nil }
+        }
         flush(&pending, &waiting, &output)
         for request in importer.laterRequests(for: importer.prunes(in: snapshot)) { output.add(request) }
         output.finish()
