@@ -147,6 +147,9 @@ public struct CalendarImporter: Sendable {
         public internal(set) var mailboxDomain: String?
         /// UIDs decided so far, by source, for pruning and for telling a UID met twice.
         var seen: [String: Set<String>] = [:]
+
+        /// A calendar taken to hold nothing of any source (a dry run that signs in to nothing).
+        public init() {}
     }
 
     /// Reads what the calendar holds of the named sources. With `lookUp` false (a dry run without
