@@ -55,7 +55,7 @@ enum ImportCommand {
             return .ioError
         }
         let output = SharedOutput(terminal)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = terminal.environment
         // A dry run signs in only with a token given outright (it then looks at the calendar and
         // the mailbox's domain); otherwise it plans every event as new.
         let dryRunLooksUp =
