@@ -38,6 +38,10 @@ let package = Package(
             name: "calport",
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
+        // The README's "Use it from Swift" example, built with the package so that CI compiles it and
+        // SwiftSampleTests runs it; Samples/NextWeek/Package.swift builds the same file on its own.
+        .executableTarget(
+            name: "NextWeek", dependencies: ["ICalendar", "GraphEvents"], path: "Samples/NextWeek/Sources/NextWeek"),
         // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
         .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),

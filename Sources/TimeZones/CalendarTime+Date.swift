@@ -43,7 +43,7 @@ public struct WallTimePolicy: Hashable, Sendable {
     public static let strict = WallTimePolicy(skipped: .reject, repeated: .reject)
 }
 
-/// Why a ``CalendarModel/CalendarTime`` names no single instant.
+/// Why a `CalendarTime` names no single instant.
 public enum WallTimeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The wall time does not exist in the zone (a daylight saving gap) and the policy rejects it.
     case skipped(LocalDateTime, zone: String)
