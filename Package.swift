@@ -39,9 +39,11 @@ let package = Package(
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
         // The README's "Use it from Swift" example, built with the package so that CI compiles it and
-        // SwiftSampleTests runs it; Samples/NextWeek/Package.swift builds the same file on its own.
+        // SwiftSampleTests runs it; Samples/NextWeek/Package.swift builds the same file on its own (under
+        // another name: a package may not depend on one with a target of the same name).
         .executableTarget(
-            name: "NextWeek", dependencies: ["ICalendar", "GraphEvents"], path: "Samples/NextWeek/Sources/NextWeek"),
+            name: "ReadmeExample", dependencies: ["ICalendar", "GraphEvents"],
+            path: "Samples/NextWeek/Sources/NextWeek"),
         // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
         .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The README's "Use it from Swift" example: the README shows Samples/NextWeek's program verbatim, and
-/// that program (built with the package as the `NextWeek` target) runs and does what the README says.
+/// that program (built with the package as the `ReadmeExample` target) runs and does what the README says.
 @Suite struct SwiftSampleTests {
     let source = packageRoot.appendingPathComponent("Samples/NextWeek/Sources/NextWeek/main.swift")
 
@@ -20,11 +20,11 @@ import Testing
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var binary: URL?
         for _ in 0..<4 where binary == nil {
-            let candidate = directory.appendingPathComponent("NextWeek")
+            let candidate = directory.appendingPathComponent("ReadmeExample")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { binary = candidate }
             directory.deleteLastPathComponent()
         }
-        let program = try #require(binary, "the NextWeek target is built with the package")
+        let program = try #require(binary, "the ReadmeExample target is built with the package")
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let calendar = work.appendingPathComponent("daily.ics")
