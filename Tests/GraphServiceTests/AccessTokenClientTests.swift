@@ -8,7 +8,7 @@ import Testing
 /// A program with its own access token imports and exports through the library alone, against the
 /// emulator.
 @Suite struct AccessTokenClientTests {
-    @Test(.timeLimit(.minutes(1))) func importThenExportWithAnAccessToken() async throws {
+    @Test(.timeLimit(.minutes(3))) func importThenExportWithAnAccessToken() async throws {
         let emulator = try GraphEmulator()
         let client = GraphClient(accessToken: GraphEmulator.token, graphURL: emulator.graphURL)
         var event = Event(uid: "review@example.com")
