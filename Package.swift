@@ -1,19 +1,26 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The libraries a Swift program may depend on. ArgumentParsing (the CLI's option parser) and
+// FuzzTargets stay internal; FuzzTargets is a product only for the libFuzzer drivers in Fuzz/,
+// which scripts/fuzz builds with CALPORT_FUZZ=1 (a package can use another's targets only as products).
+var products: [Product] = [
+    .executable(name: "calport", targets: ["calport"]),
+    // calport's export, import and login send their HTTP requests through it; installed beside calport.
+    .executable(name: "calport-http", targets: ["calport-http"]),
+    .library(name: "CalendarModel", targets: ["CalendarModel"]),
+    .library(name: "TimeZones", targets: ["TimeZones"]),
+    .library(name: "ICalendar", targets: ["ICalendar"]),
+    .library(name: "GraphEvents", targets: ["GraphEvents"]),
+    .library(name: "GraphService", targets: ["GraphService"]),
+]
+if Context.environment["CALPORT_FUZZ"] == "1" {
+    products.append(.library(name: "FuzzTargets", targets: ["FuzzTargets"]))
+}
+
 let package = Package(
     name: "calport",
-    products: [
-        .executable(name: "calport", targets: ["calport"]),
-        .executable(name: "calport-http", targets: ["calport-http"]),
-        .library(name: "CalendarModel", targets: ["CalendarModel"]),
-        .library(name: "ArgumentParsing", targets: ["ArgumentParsing"]),
-        .library(name: "TimeZones", targets: ["TimeZones"]),
-        .library(name: "ICalendar", targets: ["ICalendar"]),
-        .library(name: "GraphEvents", targets: ["GraphEvents"]),
-        .library(name: "GraphService", targets: ["GraphService"]),
-        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
-    ],
+    products: products,
     targets: [
         .systemLibrary(
             name: "CLibical",
@@ -31,6 +38,12 @@ let package = Package(
             name: "calport",
             dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
         ),
+        // The README's "Use it from Swift" example, built with the package so that CI compiles it and
+        // SwiftSampleTests runs it; Samples/NextWeek/Package.swift builds the same file on its own (under
+        // another name: a package may not depend on one with a target of the same name).
+        .executableTarget(
+            name: "ReadmeExample", dependencies: ["ICalendar", "GraphEvents"],
+            path: "Samples/NextWeek/Sources/NextWeek"),
         // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
         .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),

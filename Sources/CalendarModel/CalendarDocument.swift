@@ -1,7 +1,9 @@
 /// A whole calendar: its own properties, its events, the time zones it defines, and every other
 /// component it holds.
 public struct CalendarDocument: Hashable, Sendable {
+    /// The product that wrote the calendar (PRODID).
     public var productID: String?
+    /// The iTIP method (METHOD, RFC 5546), e.g. `REQUEST` or `CANCEL`; nil for a plain calendar.
     public var method: String?
     /// The calendar's display name (X-WR-CALNAME or RFC 7986 NAME).
     public var name: String?
@@ -19,10 +21,12 @@ public struct CalendarDocument: Hashable, Sendable {
     public var extraProperties: [ExtraProperty]
     /// Events in source order: series masters and their overrides alike.
     public var events: [Event]
+    /// The VTIMEZONEs the calendar defines, in source order.
     public var timeZones: [TimeZoneDefinition]
     /// Components other than events and time zones (VTODO, VJOURNAL, VFREEBUSY, …).
     public var otherComponents: [ExtraComponent]
 
+    /// A calendar with these properties, events, zones and other components.
     public init(
         productID: String? = nil, method: String? = nil, name: String? = nil, timeZoneHint: String? = nil,
         extraProperties: [ExtraProperty] = [], events: [Event] = [], timeZones: [TimeZoneDefinition] = [],
@@ -75,10 +79,14 @@ public struct CalendarDocument: Hashable, Sendable {
 
 /// A recurring series (or a single event): the master and the overrides that share its UID.
 public struct EventSeries: Hashable, Sendable {
+    /// The UID the series members share.
     public var uid: String
+    /// The VEVENT without RECURRENCE-ID: the series master or a single event; nil when only overrides are present.
     public var master: Event?
+    /// The VEVENTs with a RECURRENCE-ID: occurrences the master's rule makes, changed.
     public var overrides: [Event]
 
+    /// A series of these members.
     public init(uid: String, master: Event? = nil, overrides: [Event] = []) {
         self.uid = uid
         self.master = master

@@ -1,9 +1,13 @@
 /// A day on the proleptic Gregorian calendar, with no time and no zone.
 public struct CalendarDate: Hashable, Comparable, Sendable {
+    /// The year, e.g. 2026.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, 1 to 31.
     public var day: Int
 
+    /// The date `year`-`month`-`day`; check `isValid` for dates read from input.
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -72,16 +76,22 @@ public struct CalendarDate: Hashable, Comparable, Sendable {
 
 /// A day of the week, Sunday first as in RFC 5545's BYDAY list.
 public enum Weekday: String, CaseIterable, Hashable, Sendable {
+    /// The seven days, Sunday first.
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 }
 
 /// A wall-clock date and time with no zone attached.
 public struct LocalDateTime: Hashable, Comparable, Sendable {
+    /// The calendar day.
     public var date: CalendarDate
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 60 (60 is a leap second).
     public var second: Int
 
+    /// The wall time `hour`:`minute`:`second` on `date`.
     public init(date: CalendarDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.date = date
         self.hour = hour
@@ -89,6 +99,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
         self.second = second
     }
 
+    /// The wall time on `year`-`month`-`day` at `hour`:`minute`:`second`.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.init(date: CalendarDate(year: year, month: month, day: day), hour: hour, minute: minute, second: second)
     }
@@ -131,6 +142,7 @@ public struct TimeZoneReference: Hashable, Sendable {
     /// The IANA id the name stands for, when known.
     public var ianaIdentifier: String?
 
+    /// A reference to the zone `name`, resolved to `ianaIdentifier` when that is known.
     public init(name: String, ianaIdentifier: String? = nil) {
         self.name = name
         self.ianaIdentifier = ianaIdentifier

@@ -1,6 +1,11 @@
 /// How serious a diagnostic is.
 public enum Severity: Int, Comparable, Hashable, Sendable, CustomStringConvertible {
-    case note, warning, error
+    /// For information: nothing was lost.
+    case note
+    /// Something was dropped, changed or guessed; the rest was kept.
+    case warning
+    /// An event or component could not be kept, or the input cannot be read as meant.
+    case error
 
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -15,12 +20,16 @@ public enum Severity: Int, Comparable, Hashable, Sendable, CustomStringConvertib
 
 /// Where in an input something was found: a file, a line and column, or a JSON path.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The input file, when there is one.
     public var file: String?
+    /// The 1-based line.
     public var line: Int?
+    /// The 1-based column.
     public var column: Int?
     /// A JSON path such as `$.value[3].start.timeZone`.
     public var jsonPath: String?
 
+    /// A location from the parts that are known.
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil) {
         self.file = file
         self.line = line
@@ -43,14 +52,18 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 /// One problem found while reading, mapping or writing a calendar, as a value the caller can print,
 /// count or turn into an error.
 public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How serious it is.
     public var severity: Severity
     /// A stable kebab-case identifier, e.g. `unknown-tzid`, for scripts and tests.
     public var code: String
+    /// What happened, in a sentence.
     public var message: String
+    /// Where it was found.
     public var location: SourceLocation
     /// The UID of the component it concerns, when known.
     public var uid: String?
 
+    /// A diagnostic of `severity` under `code`, located at `location`, about the component `uid`.
     public init(
         _ severity: Severity, code: String, message: String, location: SourceLocation = SourceLocation(),
         uid: String? = nil

@@ -1,13 +1,20 @@
 /// A length of time as RFC 5545 §3.3.6 defines it: a nominal part (weeks, days) that follows the
 /// wall clock across DST changes, and an exact part (hours, minutes, seconds) that does not.
 public struct EventDuration: Hashable, Sendable {
+    /// Whether the duration goes back in time (`-PT15M`, an alarm before the start).
     public var isNegative: Bool
+    /// Nominal weeks.
     public var weeks: Int
+    /// Nominal days: calendar days, 23 or 25 hours long across a DST change.
     public var days: Int
+    /// Exact hours.
     public var hours: Int
+    /// Exact minutes.
     public var minutes: Int
+    /// Exact seconds.
     public var seconds: Int
 
+    /// A duration of these parts; all zero is `PT0S`.
     public init(
         isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0
     ) {

@@ -2,8 +2,16 @@ import CalendarModel
 
 /// Events mapped from Graph JSON, or Graph JSON mapped from events, with what the mapping reported.
 public struct GraphMapping<Output: Sendable>: Sendable {
+    /// What the mapping made.
     public var output: Output
+    /// What it lost, refused or had to guess, each naming the event's UID.
     public var diagnostics: [Diagnostic]
+
+    /// A mapping's outcome.
+    public init(output: Output, diagnostics: [Diagnostic]) {
+        self.output = output
+        self.diagnostics = diagnostics
+    }
 }
 
 /// Maps one Graph `event` object to model events and one model event to a Graph object.

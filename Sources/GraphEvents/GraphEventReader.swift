@@ -2,7 +2,9 @@ import CalendarModel
 
 /// An event read from Graph JSON and where its object starts.
 public struct GraphEventRecord: Hashable, Sendable {
+    /// The event, mapped to the model.
     public var event: Event
+    /// Where its JSON object starts: file, line, column and JSON path.
     public var location: SourceLocation
 }
 
@@ -11,6 +13,7 @@ public struct GraphReadResult: Sendable {
     /// Masters, single events and overrides, in input order, except that an exception listed before
     /// its master comes after everything else.
     public var records: [GraphEventRecord]
+    /// What reading and mapping reported, each with its location and UID.
     public var diagnostics: [Diagnostic]
     /// The last page's `@odata.nextLink`, when the input was a page that had one.
     public var nextLink: String?
@@ -28,6 +31,7 @@ public struct GraphReadResult: Sendable {
 public struct GraphEventReader: Sendable {
     /// The file name used in diagnostics.
     public var file: String?
+    /// JSON depth and string length bounds; each one reached is an error diagnostic, never a crash.
     public var limits: JSONLimits
 
     /// A reader naming `file` in its diagnostics and holding its input to `limits`.

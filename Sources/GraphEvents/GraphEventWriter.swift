@@ -2,6 +2,7 @@ import CalendarModel
 
 /// Writes events as Graph JSON objects, series by series.
 public struct GraphEventWriter: Sendable {
+    /// Whether POST bodies or full events (as Graph returns them) are written.
     public var style: GraphOutputStyle
     /// Whether each POST entry also carries `identityAnnotations` (for the importer, which strips
     /// them): what the POST body itself cannot say about the source event.
@@ -17,10 +18,15 @@ public struct GraphEventWriter: Sendable {
     /// UID, RECURRENCE-ID (basic format, UTC or a date), SEQUENCE, LAST-MODIFIED (basic format,
     /// UTC) and whether its STATUS is CANCELLED.
     public enum IdentityAnnotation: String, CaseIterable, Sendable {
+        /// The source event's UID.
         case uid = "@calport.uid"
+        /// Its RECURRENCE-ID, for an override.
         case recurrenceID = "@calport.recurrenceId"
+        /// Its SEQUENCE.
         case sequence = "@calport.sequence"
+        /// Its LAST-MODIFIED.
         case lastModified = "@calport.lastModified"
+        /// Whether its STATUS is CANCELLED.
         case cancelled = "@calport.cancelled"
     }
 

@@ -5,6 +5,7 @@ public struct ICalendarSerializer: Sendable {
     /// The PRODID written when the document has none.
     public static let defaultProductID = "-//calport//calport//EN"
 
+    /// A serializer; it holds no state.
     public init() {}
 
     /// One VTIMEZONE component on its own.

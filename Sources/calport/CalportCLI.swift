@@ -4,7 +4,7 @@ import Foundation
 
 /// The `calport` command line: dispatches to a command and turns its outcome into an exit status.
 enum CalportCLI {
-    static let version = "0.1.0"
+    static let version = CalportVersion.current
 
     static let commands: [CommandSpec] = [
         ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, ExportCommand.spec,

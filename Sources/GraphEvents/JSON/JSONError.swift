@@ -4,8 +4,11 @@ import Foundation
 
 /// Why JSON text could not be read, and where: a 1-based line and column and a byte offset.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was expected or found.
     public var message: String
+    /// 1-based line of the problem.
     public var line: Int
+    /// 1-based column of the problem, in bytes.
     public var column: Int
     /// Bytes from the start of the input.
     public var offset: Int
@@ -79,9 +82,13 @@ struct LineCounter {
 public struct JSONWarning: Hashable, Sendable {
     /// The diagnostic code readers report it under: `json-duplicate-key` or `invalid-utf8`.
     public var code: String
+    /// What was found, e.g. the repeated name.
     public var message: String
+    /// 1-based line where it was found.
     public var line: Int
+    /// 1-based column where it was found, in bytes.
     public var column: Int
+    /// Bytes from the start of the input.
     public var offset: Int
 
     init(code: String, _ error: JSONError) {

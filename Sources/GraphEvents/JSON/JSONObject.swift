@@ -1,6 +1,8 @@
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Hashable, Sendable {
+    /// The member's name.
     public let key: String
+    /// The member's value.
     public var value: JSONValue
     /// The key's length and three of its bytes, compared before the key itself when searching:
     /// keys of an object rarely share all four, so a lookup compares one string, not every
@@ -29,6 +31,7 @@ public struct JSONMember: Hashable, Sendable {
 /// lengths before bytes; for objects of a few dozen members that measured faster than hashing.
 /// Objects are equal when their members are, in the same order.
 public struct JSONObject: Hashable, Sendable {
+    /// The members, in document order.
     public private(set) var members: [JSONMember] = []
 
     /// An object of these members; a repeated key keeps its first position and its last value.

@@ -22,9 +22,13 @@ public enum JSONParser {
 
 /// One top-level value of a stream, with where it started and what was read in it with a warning.
 public struct JSONDocument: Hashable, Sendable {
+    /// The value.
     public var value: JSONValue
+    /// 1-based line where it starts.
     public var line: Int
+    /// 1-based column where it starts, in bytes.
     public var column: Int
+    /// Bytes from the start of the stream to where it starts.
     public var offset: Int
     /// Each repeated member name (the last value was kept) and each string that was not UTF-8, located.
     public var warnings: [JSONWarning]

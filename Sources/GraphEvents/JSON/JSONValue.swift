@@ -1,10 +1,16 @@
 /// A JSON value whose objects keep their members in document order.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; JSON does not tell integers apart, so every number is a `Double`.
     case number(Double)
+    /// A string, its escapes decoded.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, its members in document order.
     case object(JSONObject)
 
     /// The member named `key`, when this is an object that has it.

@@ -153,9 +153,7 @@ enum ImportCommand {
         if method?.uppercased() == "CANCEL" {
             for index in events.indices { events[index].status = .cancelled }
         }
-        // The importer deletes cancelled events itself, so the writer's warning does not apply.
-        var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
-        written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
+        var written = ImportSource.planning(events, name: file)
         var origins = EventOrigins()
         origins.note(events, from: file)
         written.diagnostics = origins.locate(written.diagnostics)
@@ -163,7 +161,7 @@ enum ImportCommand {
         let refused = written.diagnostics.filter { $0.severity == .error }.map {
             (label: $0.uid ?? $0.location.description, reason: $0.message)
         }
-        return (ImportPlan(entries: written.output), refused)
+        return (written.output.plan, refused)
     }
 
     /// Every input read whole (as `format`, else as detected) and planned, one source per name;

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Every public symbol of the library products has a doc comment, read from the symbol graphs of the
+/// modules the test build made (swift-symbolgraph-extract, as scripts/docs does). Symbols without one
+/// when the check was introduced are listed in scripts/undocumented-symbols.txt, a list that only shrinks.
+@Suite struct LibraryDocumentationTests {
+    static let libraries = ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
+
+    /// A public symbol without a doc comment: `Module Path.to.symbol`, and where it is declared.
+    struct Undocumented {
+        var key: String
+        var place: String
+    }
+
+    /// The build's `Modules` directory, beside the test bundle.
+    func modulesDirectory() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let modules = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: modules.appendingPathComponent("CalendarModel.swiftmodule").path)
+            {
+                return modules
+            }
+            directory.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Modules/CalendarModel.swiftmodule"])
+    }
+
+    /// The symbol graphs of `library`, extracted into `directory`.
+    func extract(_ library: String, modules: URL, into directory: URL) async throws -> [URL] {
+        let output = directory.appendingPathComponent(library)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swift-symbolgraph-extract", "-module-name", library, "-I", modules.path, "-I",
+            packageRoot.appendingPathComponent("Sources/CLibical").path, "-Xcc", "-I/usr/include/libical",
+            "-target", "x86_64-unknown-linux-gnu", "-minimum-access-level", "public", "-output-dir", output.path,
+        ]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(process.terminationStatus == 0, "swift-symbolgraph-extract failed for \(library)")
+        return try FileManager.default.contentsOfDirectory(at: output, includingPropertiesForKeys: nil)
+            .filter { $0.lastPathComponent.hasSuffix(".symbols.json") }
+    }
+
+    /// Symbols declared in the sources (not synthesised or inherited without a comment) that have none.
+    func undocumented(in graph: URL, library: String) throws -> [Undocumented] {
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: graph)) as? [String: Any]
+        let symbols = root?["symbols"] as? [[String: Any]] ?? []
+        return symbols.compactMap { symbol in
+            guard symbol["docComment"] == nil, let location = symbol["location"] as? [String: Any],
+                let uri = location["uri"] as? String, let path = symbol["pathComponents"] as? [String]
+            else { return nil }
+            let line = ((location["position"] as? [String: Any])?["line"] as? Int).map { $0 + 1 } ?? 0
+            let file = (URL(string: uri)?.path ?? uri).replacingOccurrences(of: packageRoot.path + "/", with: "")
+            return Undocumented(key: "\(library) \(path.joined(separator: "."))", place: "\(file):\(line)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func everyPublicSymbolHasADocComment() async throws {
+        let modules = try modulesDirectory()
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var found: [Undocumented] = []
+        for library in Self.libraries {
+            for graph in try await extract(library, modules: modules, into: scratch) {
+                found += try undocumented(in: graph, library: library)
+            }
+        }
+        let listFile = packageRoot.appendingPathComponent("scripts/undocumented-symbols.txt")
+        var listed = try String(contentsOf: listFile, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }.map(String.init)
+        var new: [Undocumented] = []
+        for symbol in found {
+            if let index = listed.firstIndex(of: symbol.key) { listed.remove(at: index) } else { new.append(symbol) }
+        }
+        #expect(
+            new.isEmpty,
+            Comment(
+                rawValue: "public symbols without a doc comment (add a /// line saying what each is for):\n"
+                    + new.map { "\($0.place): \($0.key)" }.joined(separator: "\n")))
+        #expect(
+            listed.isEmpty,
+            Comment(
+                rawValue: "documented or gone, so remove these lines from scripts/undocumented-symbols.txt:\n"
+                    + listed.joined(separator: "\n")))
+    }
+}
