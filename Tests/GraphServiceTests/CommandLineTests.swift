@@ -68,6 +68,48 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  Bad zone: POST /me/events: HTTP 400 TimeZoneNotSupportedException") })
     }
 
+    /// On a terminal, import counts the events it sends and export the events and series it reads;
+    /// into a file or pipe neither writes a progress line.
+    @Test func importAndExportShowProgressOnATerminalOnly() async throws {
+        let emulator = try GraphEmulator()
+        let calport = try CalportBinary()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-progress-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 30 single events on 4–8 January 2027 and one weekly series with four Mondays in the window.
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        for index in 0..<30 {
+            ics += "BEGIN:VEVENT\r\nUID:single-\(index)@calport.test\r\nDTSTAMP:20270101T000000Z\r\n"
+            ics +=
+                "DTSTART:2027010\(4 + index % 5)T\(10 + index / 5)0000Z\r\nDURATION:PT30M\r\nSUMMARY:S\(index)\r\nEND:VEVENT\r\n"
+        }
+        ics += "BEGIN:VEVENT\r\nUID:weekly@calport.test\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:20270104T090000Z\r\n"
+        ics += "DURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=10\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let input = directory.appendingPathComponent("in.ics")
+        try ics.write(to: input, atomically: true, encoding: .utf8)
+        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+
+        let imported = try await calport.runOnTerminal(
+            ["import", input.path], stdoutPath: directory.appendingPathComponent("import.out").path,
+            environment: environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains(" of 31 events"), "30 singles and one series: \(imported.stderr)")
+        #expect(imported.stderr.contains("\r\u{1B}[K"), "the progress line is written over and cleared")
+
+        let window = ["export", "--start", "2027-01-04", "--end", "2027-02-01"]
+        let exported = try await calport.runOnTerminal(
+            window, stdoutPath: directory.appendingPathComponent("export.ics").path, environment: environment)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1 == 31)
+        // The view holds the 30 singles and the series' 4 Mondays in January; then one series is read.
+        #expect(exported.stderr.contains("calport: 34 events"), "\(exported.stderr)")
+        #expect(exported.stderr.contains("34 events; 0 of 1 series"), "\(exported.stderr)")
+
+        let piped = try await calport.run(window, environment: environment)
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("series") && !piped.stderr.contains("\u{1B}"), "\(piped.stderr)")
+    }
+
     @Test func aMissingHelperIsNamedAndTheRunFailsAtOnce() async throws {
         let calport = try CalportBinary()
         let run = try await calport.run(

@@ -167,6 +167,19 @@ private func lines(_ text: String) -> [String] { text.split(separator: "\n").map
     #expect(lines.last == "\r\u{1B}[K")
 }
 
+/// 120 of 400 events in 3 s are 40 a second, so the 280 left take 7 s; with nothing left, no time.
+@Test func progressThroughKnownItemsSaysRateAndTimeLeft() {
+    #expect(
+        Progress.line(done: 120, of: 400, "events", seconds: 3)
+            == "calport: 120 of 400 events, 40 events/s, 0:07 left")
+    #expect(
+        Progress.line(done: 3_000, of: 3_000, "series", prefix: "12,500 events; ", seconds: 60)
+            == "calport: 12,500 events; 3,000 of 3,000 series, 50 series/s")
+    #expect(
+        Progress.line(done: 10, of: 1_000, "events", seconds: 10)
+            == "calport: 10 of 1,000 events, 1 events/s, 16:30 left")
+}
+
 @Test func importNamesTheFileOfWhatItCannotSend() throws {
     let inputs = try temporaryDirectory()
     let file = inputs.appendingPathComponent("a.ics")

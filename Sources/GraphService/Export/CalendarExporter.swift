@@ -41,16 +41,42 @@ public struct ExportResult: Sendable {
     public var timeZone: String
 }
 
+/// How far an export has come, for a progress display: the calendar view is read first, page by
+/// page, then each recurring series it showed.
+public struct ExportProgress: Sendable, Hashable {
+    /// Occurrences and single events read from `calendarView` so far.
+    public var occurrences: Int
+    /// Recurring series whose master and instances have been read.
+    public var seriesRead: Int
+    /// Recurring series the calendar view has shown so far; final once the view is read.
+    public var seriesTotal: Int
+    /// Whether every page of the calendar view has been read, so that `seriesTotal` is final.
+    public var viewRead: Bool
+
+    /// Progress with the given counts.
+    public init(occurrences: Int, seriesRead: Int, seriesTotal: Int, viewRead: Bool) {
+        self.occurrences = occurrences
+        self.seriesRead = seriesRead
+        self.seriesTotal = seriesTotal
+        self.viewRead = viewRead
+    }
+}
+
 /// Reads a window of a calendar with Graph v1.0 members only: the mailbox's zone, then
 /// `calendarView` page by page (one page held at a time), then for each recurring series its
 /// master from `/events/{id}` and its exceptions and cancellations from `/events/{id}/instances`.
 public struct CalendarExporter: Sendable {
     public var client: GraphClient
+    /// Told after each page of the calendar view and each series read; called from concurrent
+    /// tasks.
+    public var progress: @Sendable (ExportProgress) -> Void
     /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 an page without it.
     public static let pageSize = 1000
 
-    public init(client: GraphClient) {
+    /// An exporter that reads through `client` and tells `progress` how far it has come.
+    public init(client: GraphClient, progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }) {
         self.client = client
+        self.progress = progress
     }
 
     /// The events in the window.
@@ -73,9 +99,15 @@ public struct CalendarExporter: Sendable {
         var collector = ExportCollector(keepValues: request.keepValues)
         var series: [String] = []  // master ids, in the order the view first shows them
         var seen: Set<String> = []
+        var occurrences = 0
         try await GraphPager(client: client).forEachPage(
             client.endpoints.graph(calendar + "/calendarView", query: query), headers: headers
         ) { (page: [JSONValue]) throws(GraphServiceError) in
+            defer {
+                occurrences += page.count
+                progress(
+                    ExportProgress(occurrences: occurrences, seriesRead: 0, seriesTotal: series.count, viewRead: false))
+            }
             for occurrence in page {
                 if request.instances {
                     collector.addOccurrence(occurrence)
@@ -92,12 +124,20 @@ public struct CalendarExporter: Sendable {
         if !series.isEmpty {
             let window = SeriesWindow(start: start, end: end)
             let reader = SeriesReader(client: client, headers: headers, window: window)
+            let total = series.count
+            let seriesProgress = { [occurrences, progress] (read: Int) in
+                progress(ExportProgress(occurrences: occurrences, seriesRead: read, seriesTotal: total, viewRead: true))
+            }
+            seriesProgress(0)
             // Series are read side by side; the client's gate keeps four requests in flight.
             let read = await withTaskGroup(of: (String, Result<[JSONValue], GraphServiceError>).self) { group in
                 for masterID in series {
                     group.addTask { (masterID, await reader.read(masterID)) }
                 }
-                return await group.reduce(into: [String: Result<[JSONValue], GraphServiceError>]()) { $0[$1.0] = $1.1 }
+                return await group.reduce(into: [String: Result<[JSONValue], GraphServiceError>]()) {
+                    $0[$1.0] = $1.1
+                    seriesProgress($0.count)
+                }
             }
             for masterID in series {
                 guard let outcome = read[masterID] else { continue }

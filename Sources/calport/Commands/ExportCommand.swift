@@ -41,13 +41,24 @@ enum ExportCommand {
         let request = ExportRequest(
             start: startText, end: endText, calendarID: arguments.value(calendar), timeZone: arguments.value(zone),
             instances: arguments.isSet(instances), keepValues: arguments.value(format) == "graph")
+        let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
+        let exporter = CalendarExporter(client: client) { step in
+            if step.viewRead {
+                progress.update(
+                    done: step.seriesRead, of: step.seriesTotal, "series",
+                    prefix: "\(step.occurrences.grouped) events; ")
+            } else {
+                progress.update(reading: step.occurrences, "events")
+            }
+        }
         let result = ServiceOptions.wait { () -> Result<ExportResult, GraphServiceError> in
             do throws(GraphServiceError) {
-                return .success(try await CalendarExporter(client: client).export(request))
+                return .success(try await exporter.export(request))
             } catch {
                 return .failure(error)
             }
         }
+        progress.finish()
         switch result {
         case .failure(let error):
             terminal.writeError("calport export: error: \(error)\n")

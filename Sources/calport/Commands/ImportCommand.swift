@@ -72,13 +72,11 @@ enum ImportCommand {
             terminal.writeError("calport import: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         }
-        let showsProgress = !arguments.isSet(CommonOptions.quiet) && isatty(STDERR_FILENO) != 0
+        let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let importer = CalendarImporter(
             client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
             options: options,
-            progress: { done, total in
-                if showsProgress { output.error("\rcalport import: \(done)/\(total)") }
-            })
+            progress: { done, total in progress.update(done: done, of: total, "events") })
         let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
         if arguments.isSet(dryRun) && inputs.allSatisfy({ (requested ?? $0.detectedFormat) == .iCalendar }) {
             return streamingDryRun(
@@ -100,7 +98,7 @@ enum ImportCommand {
                 return .failure(error)
             }
         }
-        if showsProgress { terminal.writeError("\n") }  // end the progress line
+        progress.finish()
         switch outcome {
         case .failure(let error):
             terminal.writeError("calport import: error: \(error)\n")

@@ -8,6 +8,7 @@ final class Progress: @unchecked Sendable {
     private let started = Date()
     private let lock = NSLock()
     private var lastShown = Date.distantPast
+    private var lastKind = ""
     private var shown = false
 
     init(enabled: Bool, write: @escaping (String) -> Void) {
@@ -33,15 +34,30 @@ final class Progress: @unchecked Sendable {
         show { Self.line(bytes: bytes, of: total, events: events, seconds: $0) }
     }
 
-    /// Writes the line made from the seconds since the start over the last one, unless one was
-    /// shown less than a tenth of a second ago.
-    private func show(_ line: (Double) -> String) {
+    /// Reports progress through a known number of items (events imported, series read): how
+    /// many are done, their rate and, from it, the time left; at most ten times a second.
+    func update(done: Int, of total: Int, _ noun: String, prefix: String = "") {
+        show(kind: noun) { Self.line(done: done, of: total, noun, prefix: prefix, seconds: $0) }
+    }
+
+    /// Reports progress through an unknown number of items: how many so far and their rate.
+    func update(reading count: Int, _ noun: String) {
+        show(kind: "reading " + noun) {
+            "calport: \(count.grouped) \(noun), \(Int(Double(count) / max($0, 0.001)).grouped) \(noun)/s"
+        }
+    }
+
+    /// Writes the line made from the seconds since the start over the last one, unless one of the
+    /// same kind was shown less than a tenth of a second ago: a new phase (reading the view, then
+    /// the series) is shown at once.
+    private func show(kind: String = "", _ line: (Double) -> String) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
-        guard now.timeIntervalSince(lastShown) >= 0.1 else { return }
+        guard now.timeIntervalSince(lastShown) >= 0.1 || kind != lastKind else { return }
         lastShown = now
+        lastKind = kind
         shown = true
         write("\r\u{1B}[K" + line(now.timeIntervalSince(started)))
     }
@@ -57,10 +73,26 @@ final class Progress: @unchecked Sendable {
         if let total, total > 0 { text += " of \(mebibytes(total))" }
         text += " MiB, \(events.grouped) events, \(Int(Double(events) / elapsed).grouped) events/s"
         if let total, total > bytes, bytes > 0 {
-            let left = Int((Double(total - bytes) / (Double(bytes) / elapsed)).rounded())
-            text += ", \(left / 60):\(left % 60 < 10 ? "0" : "")\(left % 60) left"
+            text += ", " + timeLeft(seconds: Double(total - bytes) / (Double(bytes) / elapsed)) + " left"
         }
         return text
+    }
+
+    /// `calport: 120 of 400 events, 40 events/s, 0:07 left`, after `prefix` when there is one.
+    static func line(done: Int, of total: Int, _ noun: String, prefix: String = "", seconds: Double) -> String {
+        let elapsed = max(seconds, 0.001)
+        var text = "calport: \(prefix)\(done.grouped) of \(total.grouped) \(noun)"
+        text += ", \(Int(Double(done) / elapsed).grouped) \(noun)/s"
+        if total > done, done > 0 {
+            text += ", " + timeLeft(seconds: Double(total - done) / (Double(done) / elapsed)) + " left"
+        }
+        return text
+    }
+
+    /// Minutes and seconds, `m:ss`.
+    private static func timeLeft(seconds: Double) -> String {
+        let left = Int(seconds.rounded())
+        return "\(left / 60):\(left % 60 < 10 ? "0" : "")\(left % 60)"
     }
 
     /// Clears the progress line before the final report.

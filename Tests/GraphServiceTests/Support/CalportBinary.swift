@@ -72,6 +72,31 @@ struct CalportBinary {
     }
 }
 
+extension CalportBinary {
+    /// Runs calport with its standard error (and input) on a pseudo-terminal, as a user at a
+    /// terminal would, through util-linux `script`; standard output goes to `stdoutPath`. Returns
+    /// what the terminal showed.
+    func runOnTerminal(_ arguments: [String], stdoutPath: String, environment: [String: String]) async throws -> Run {
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = ([url.path] + arguments).map(quoted).joined(separator: " ") + " >" + quoted(stdoutPath)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TERM": "xterm"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        process.environment = base.merging(environment) { $1 }
+        let terminal = Pipe()
+        process.standardOutput = terminal
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let shown = terminal.fileHandleForReading.readDataToEndOfFile()
+        await process.exited()
+        return Run(
+            status: process.terminationStatus, stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            stderr: String(decoding: shown, as: UTF8.self), killed: false)
+    }
+}
+
 extension Process {
     /// Waits for the process to end without blocking a thread of the test's cooperative pool (two on
     /// this machine's two cores: a blocked one delays every other test's timers).
