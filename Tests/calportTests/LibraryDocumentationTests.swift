@@ -85,4 +85,65 @@ import Testing
                 rawValue: "public symbols without a doc comment (add a /// line saying what each is for):\n"
                     + found.map { "\($0.place): \($0.key)" }.joined(separator: "\n")))
     }
+
+    /// What an article's code takes as given, declared before it: the token and events a program has.
+    static let articlePreludes = [
+        "GraphService": "import CalendarModel\nlet token = \"eyJ0eXAi\"\nlet events: [Event] = []\n"
+    ]
+
+    /// The Swift code blocks of `markdown`, in order.
+    static func swiftBlocks(of markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                blocks.append(current!.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// Each library's getting-started article, its code blocks put together as one program, type-checks
+    /// against the modules the test build made: an article naming an API that was renamed or removed
+    /// fails here, not in a reader's editor.
+    @Test(.timeLimit(.minutes(3))) func everyGettingStartedArticleCompiles() async throws {
+        let modules = try modulesDirectory()
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for library in Self.libraries {
+            let article = packageRoot.appendingPathComponent("Sources/\(library)/\(library).docc/GettingStarted.md")
+            let blocks = Self.swiftBlocks(of: try String(contentsOf: article, encoding: .utf8))
+            #expect(!blocks.isEmpty, "\(library)'s GettingStarted.md has no Swift code")
+            // One main.swift per article: its blocks continue one another (a later one uses `parsed`).
+            let directory = scratch.appendingPathComponent(library)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let program = directory.appendingPathComponent("main.swift")
+            let code = (Self.articlePreludes[library] ?? "") + blocks.joined(separator: "\n") + "\n"
+            try Data(code.utf8).write(to: program)
+            let errors = directory.appendingPathComponent("errors")
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "swiftc", "-typecheck", "-I", modules.path, "-I",
+                packageRoot.appendingPathComponent("Sources/CLibical").path, "-Xcc", "-I/usr/include/libical",
+                program.path,
+            ]
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            let complaints = try String(contentsOf: errors, encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("error:") }
+            #expect(
+                process.terminationStatus == 0,
+                Comment(
+                    rawValue: "\(library)'s GettingStarted.md does not compile:\n" + complaints.joined(separator: "\n"))
+            )
+        }
+    }
 }
