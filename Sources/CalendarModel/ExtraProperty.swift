@@ -50,7 +50,7 @@ public struct ExtraProperty: Hashable, Sendable {
 /// A component the model does not interpret (VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-…),
 /// kept whole with its properties and sub-components.
 public struct ExtraComponent: Hashable, Sendable {
-    /// The component's name, upper-cased (`VTODO`, `X-CALPORT-THING`).
+    /// The component's name, upper-cased (`VTODO`, `VFREEBUSY`, `X-…`).
     public var name: String
     /// Its properties in source order, verbatim.
     public var properties: [ExtraProperty]

@@ -7,7 +7,8 @@ public struct ScannedComponent: Sendable {
         /// A VEVENT, with the UID it is read with and the year its DTSTART names (nil when it has none,
         /// it is invalid, or the event is one the reader drops).
         case event(uid: String, startYear: Int?)
-        /// A VTIMEZONE, decoded whole: the reader needs every zone before it reads the events.
+        /// A VTIMEZONE, decoded whole, so that the second pass can resolve events that come before
+        /// their VTIMEZONE.
         case timeZone(TimeZoneDefinition)
         /// Any other component, or a VTIMEZONE that could not be read.
         case other

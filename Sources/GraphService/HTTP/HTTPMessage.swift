@@ -27,7 +27,7 @@ public struct HTTPRequest: Sendable, Hashable {
 public struct HTTPResponse: Sendable, Hashable {
     /// The HTTP status code (200, 404, 429, …).
     public var status: Int
-    /// Header fields by lower-cased name (`retry-after`, `location`); the first wins when a name repeats.
+    /// Header fields by lower-cased name (`retry-after`, `location`), one value each.
     public var headers: [String: String]
     /// The body bytes; empty for none (a 204).
     public var body: [UInt8]

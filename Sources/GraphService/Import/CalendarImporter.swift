@@ -30,8 +30,8 @@ public struct CalendarImporter: Sendable {
     public var client: GraphClient
     /// A calendar id; nil for the default calendar.
     public var calendarID: String?
-    /// How often and how long to wait when Graph throttles single items of a `$batch` (a 429 for one
-    /// item inside a 200): the client's own policy retries whole requests only.
+    /// How often and how long to wait when Graph throttles single items of a `$batch` (a 429, 503 or
+    /// 504 for one item inside a 200 answer): the client's own policy retries whole requests only.
     public var retry: RetryPolicy
     /// Where progress is recorded and resumed from; nil for none.
     public var journalPath: String?

@@ -11,7 +11,8 @@ public enum ImportOutcome: Sendable, Hashable {
     /// Deleted by this run: cancelled in the input, or gone from it with `--prune`.
     case deleted
     /// Not done, with the reason: Graph's error, still throttled after the retries, a UID met twice,
-    /// an edited event left alone without `force`, or "not attempted" when the run stopped first.
+    /// an event edited in the calendar (or newer there) left alone without `force`, or "not
+    /// attempted" when the run stopped first.
     case failed(reason: String)
 
     var isFailure: Bool {
