@@ -80,7 +80,7 @@ public struct CalendarExporter: Sendable {
     /// Told after each page of the calendar view and each series read; called from concurrent
     /// tasks.
     public var progress: @Sendable (ExportProgress) -> Void
-    /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 an page without it.
+    /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 a page without it.
     public static let pageSize = 1000
 
     /// An exporter that reads through `client` and tells `progress` how far it has come.
