@@ -1,14 +1,20 @@
 /// A property parameter: a name and its (possibly several) values, decoded (no quotes, no RFC 6868
 /// `^` escapes).
 public struct Parameter: Hashable, Sendable {
+    /// The parameter's name, upper-cased when read from iCalendar (`LANGUAGE`, `X-CALPORT-URI`), since
+    /// iCalendar names compare case-insensitively.
     public var name: String
+    /// Its values, decoded: a parameter can have several, comma-separated (`MEMBER`, `DELEGATED-TO`,
+    /// RFC 5545 §3.2); most have one.
     public var values: [String]
 
+    /// The parameter `name` with all of `values`.
     public init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
 
+    /// The parameter `name` with the single value `value`: `Parameter("LANGUAGE", "en")`.
     public init(_ name: String, _ value: String) {
         self.init(name: name, values: [value])
     }
@@ -19,10 +25,16 @@ public struct Parameter: Hashable, Sendable {
 /// `value` is the value exactly as it was written in the source format (escapes included),
 /// because without knowing the property we cannot know how to decode it.
 public struct ExtraProperty: Hashable, Sendable {
+    /// The property's name, upper-cased when read from iCalendar (`X-WR-CALNAME`, `TZURL`), or a
+    /// `X-CALPORT-GRAPH-…` name for a Graph member iCalendar has no property for.
     public var name: String
+    /// The property's parameters, in source order.
     public var parameters: [Parameter]
+    /// The value exactly as written (escapes included, unfolded).
     public var value: String
 
+    /// The property `name` with `parameters` and `value`, written as given: escape the value
+    /// (RFC 5545 §3.3.11) yourself when it is TEXT.
     public init(name: String, parameters: [Parameter] = [], value: String) {
         self.name = name
         self.parameters = parameters
@@ -38,10 +50,14 @@ public struct ExtraProperty: Hashable, Sendable {
 /// A component the model does not interpret (VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-…),
 /// kept whole with its properties and sub-components.
 public struct ExtraComponent: Hashable, Sendable {
+    /// The component's name, upper-cased (`VTODO`, `VFREEBUSY`, `X-…`).
     public var name: String
+    /// Its properties in source order, verbatim.
     public var properties: [ExtraProperty]
+    /// Its sub-components (a VTODO's VALARMs, …), in source order.
     public var components: [ExtraComponent]
 
+    /// The component `name` with `properties` and sub-components `components`.
     public init(name: String, properties: [ExtraProperty] = [], components: [ExtraComponent] = []) {
         self.name = name
         self.properties = properties

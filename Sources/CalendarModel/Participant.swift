@@ -7,6 +7,8 @@ public struct Participant: Hashable, Sendable {
     /// Parameters the model does not interpret (SENT-BY, DIR, LANGUAGE, X-…), kept verbatim.
     public var parameters: [Parameter]
 
+    /// The participant at `address` (a URI such as `mailto:ana@example.com`, not a bare e-mail
+    /// address), with the name shown for it and uninterpreted parameters.
     public init(address: String, commonName: String? = nil, parameters: [Parameter] = []) {
         self.address = address
         self.commonName = commonName
@@ -23,14 +25,29 @@ public struct Participant: Hashable, Sendable {
 
 /// An attendee: a participant with a role, a reply and a kind (RFC 5545 §3.8.4.1).
 public struct Attendee: Hashable, Sendable {
+    /// Who the attendee is: the ATTENDEE's address, CN and uninterpreted parameters.
     public var participant: Participant
+    /// The attendee's part in the meeting (ROLE, RFC 5545 §3.2.16; Graph's attendee `type`); nil
+    /// when not given, which RFC 5545 reads as a required participant.
     public var role: AttendeeRole?
+    /// The attendee's reply (PARTSTAT, RFC 5545 §3.2.12; Graph's `status.response`); nil when not
+    /// given, which RFC 5545 reads as no reply yet (NEEDS-ACTION).
     public var participationStatus: ParticipationStatus?
+    /// Whether the organizer asks this attendee to reply (RSVP, RFC 5545 §3.2.17); nil when not given,
+    /// which RFC 5545 reads as false. Graph has no such member.
     public var rsvp: Bool?
+    /// What kind of calendar user the attendee is (CUTYPE, RFC 5545 §3.2.3); nil when not given,
+    /// which RFC 5545 reads as an individual. Graph's `resource` attendees are `.resource`.
     public var userType: CalendarUserType?
+    /// The calendar user addresses (`mailto:` URIs) this attendee delegated the invitation to
+    /// (DELEGATED-TO, RFC 5545 §3.2.5); empty when none. Graph has no delegation.
     public var delegatedTo: [String]
+    /// The calendar user addresses (`mailto:` URIs) that delegated the invitation to this attendee
+    /// (DELEGATED-FROM, RFC 5545 §3.2.4); empty when none. Graph has no delegation.
     public var delegatedFrom: [String]
 
+    /// An attendee who is `participant`, with the ROLE, PARTSTAT, RSVP, CUTYPE and delegation given;
+    /// those left out are not said (nil or empty).
     public init(
         participant: Participant, role: AttendeeRole? = nil, participationStatus: ParticipationStatus? = nil,
         rsvp: Bool? = nil, userType: CalendarUserType? = nil, delegatedTo: [String] = [], delegatedFrom: [String] = []
@@ -47,18 +64,30 @@ public struct Attendee: Hashable, Sendable {
 
 /// The part an attendee plays in a meeting (ROLE).
 public enum AttendeeRole: Hashable, Sendable {
+    /// CHAIR, REQ-PARTICIPANT, OPT-PARTICIPANT and NON-PARTICIPANT (RFC 5545 §3.2.16). Graph's
+    /// attendee `type` `required` and `optional` are the second and third; its `resource` is a
+    /// non-participant of kind RESOURCE; a chair is sent to Graph as `required`.
     case chair, required, optional, nonParticipant
+    /// A ROLE RFC 5545 does not define (an X- or IANA name), kept as written.
     case other(String)
 }
 
 /// An attendee's reply (PARTSTAT).
 public enum ParticipationStatus: Hashable, Sendable {
+    /// NEEDS-ACTION, ACCEPTED, DECLINED, TENTATIVE and DELEGATED, the replies RFC 5545 §3.2.12 allows
+    /// on a VEVENT. Graph's `none` and `notResponded` are `needsAction`, `accepted` and `organizer`
+    /// `accepted`, `tentativelyAccepted` `tentative`, `declined` `declined`; Graph has no delegation.
     case needsAction, accepted, declined, tentative, delegated
+    /// A PARTSTAT kept as written: an X- or IANA value, or one RFC 5545 defines for to-dos only
+    /// (COMPLETED, IN-PROCESS).
     case other(String)
 }
 
 /// What kind of calendar user an attendee is (CUTYPE).
 public enum CalendarUserType: Hashable, Sendable {
+    /// INDIVIDUAL (a person), GROUP, RESOURCE (a projector, a car), ROOM and UNKNOWN, the CUTYPE
+    /// values of RFC 5545 §3.2.3. Graph knows only people and resources: a room is sent as a `resource`.
     case individual, group, resource, room, unknown
+    /// A CUTYPE RFC 5545 does not define (an X- or IANA name), kept as written.
     case other(String)
 }

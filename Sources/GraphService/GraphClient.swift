@@ -5,11 +5,16 @@ import GraphEvents
 /// mailbox (a `$batch` counting the items it runs at once), transient failures retried, one token
 /// refresh on HTTP 401.
 public struct GraphClient: Sendable {
+    /// The API root and sign-in settings requests are made against.
     public var endpoints: GraphEndpoints
     private let tokens: any TokenProvider
     private let sender: RetryingSender
     private let gate: RequestGate
 
+    /// A client for `endpoints` signing requests with tokens from `tokens`, sent by `transport`, retried
+    /// by `retry`, at most `gate`'s limit of operations at once (share one gate among clients of one
+    /// mailbox). `onRetry` is told of each retry: the request as `METHOD /path`, why, and the delay in
+    /// seconds.
     public init(
         endpoints: GraphEndpoints, tokens: any TokenProvider, transport: any HTTPTransport = HelperTransport(),
         retry: RetryPolicy = RetryPolicy(), gate: RequestGate = RequestGate(limit: 4),

@@ -14,11 +14,18 @@ public struct GraphEndpoints: Sendable, Hashable {
     /// The delegated permissions calport asks for.
     public static let scopes = ["Calendars.ReadWrite", "User.Read", "MailboxSettings.Read", "offline_access"]
 
+    /// The Graph API root requests are made under (``defaultGraphURL``; a national cloud's root, such as
+    /// `https://graph.microsoft.us/v1.0`, or a test server's).
     public var graphURL: URL
+    /// The sign-in authority the OAuth endpoints are under (``defaultAuthorityURL``).
     public var authorityURL: URL
+    /// The tenant to sign in to: ``defaultTenant`` (`common`, any account), `organizations`,
+    /// `consumers`, a domain or a tenant id.
     public var tenant: String
+    /// The application (client) id signed in as; ``defaultClientID`` unless an organisation registered its own.
     public var clientID: String
 
+    /// Endpoints with the defaults for whatever is not given: Graph v1.0, the Microsoft identity platform, `common`.
     public init(
         graphURL: URL = defaultGraphURL, authorityURL: URL = defaultAuthorityURL, tenant: String = defaultTenant,
         clientID: String = defaultClientID

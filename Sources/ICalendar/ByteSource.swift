@@ -11,6 +11,7 @@ public protocol ByteSource {
 public struct InMemoryByteSource: ByteSource {
     private var bytes: [UInt8]?
 
+    /// A source handing over `bytes` (a whole .ics file's UTF-8) as its one chunk.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public mutating func nextChunk() -> [UInt8]? {

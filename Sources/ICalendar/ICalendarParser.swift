@@ -18,7 +18,11 @@ public struct ICalendarParser: Sendable {
 
     /// The outcome of a parse: the document, what went wrong, and how many components were dropped.
     public struct Result: Sendable {
+        /// The calendar as read: its properties, every valid event (series masters and overrides as
+        /// separate events), its VTIMEZONEs and other components, in input order.
         public var document: CalendarDocument
+        /// Everything reading found wrong or lossy, each with its code, severity, line and UID, in the
+        /// order found (an unknown TZID once the whole input is read).
         public var diagnostics: [Diagnostic]
         /// Events (and other components) that could not be kept because they were invalid.
         public var droppedComponents: Int

@@ -2,7 +2,9 @@ import CalendarModel
 
 /// One decoded top-level component of a calendar.
 public enum ICalendarItem: Sendable {
+    /// A VEVENT: a single event, a series master, or an override (one with a RECURRENCE-ID).
     case event(Event)
+    /// A VTIMEZONE.
     case timeZone(TimeZoneDefinition)
     /// VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-components: kept whole.
     case other(ExtraComponent)

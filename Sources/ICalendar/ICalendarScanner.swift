@@ -2,15 +2,19 @@ import CalendarModel
 
 /// A top-level component as `ICalendarScanner` sees it.
 public struct ScannedComponent: Sendable {
+    /// What a top-level component is, with what the second pass needs of it.
     public enum Kind: Sendable {
         /// A VEVENT, with the UID it is read with and the year its DTSTART names (nil when it has none,
         /// it is invalid, or the event is one the reader drops).
         case event(uid: String, startYear: Int?)
+        /// A VTIMEZONE, decoded whole, so that the second pass can resolve events that come before
+        /// their VTIMEZONE.
         case timeZone(TimeZoneDefinition)
         /// Any other component, or a VTIMEZONE that could not be read.
         case other
     }
 
+    /// What the component is: an event (with its UID), a time zone, or something else.
     public var kind: Kind
     /// The byte offset of its `BEGIN` line in the input.
     public var offset: Int
@@ -27,6 +31,8 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// The first and last start years of events known to decode.
     private var confirmedYears: (first: Int, last: Int)?
 
+    /// A scanner of `source`, naming `file` in its diagnostics (nil for standard input or bytes),
+    /// within `limits`.
     public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
         components = ComponentReader(source: source, file: file, limits: limits)
         context = DecodingContext(file: file)

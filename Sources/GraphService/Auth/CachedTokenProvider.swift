@@ -10,6 +10,9 @@ public actor CachedTokenProvider: TokenProvider {
     /// Seconds before expiry at which a token counts as expired, so it does not lapse mid-request.
     private static let skew: TimeInterval = 300
 
+    /// A provider reading `cache` (written by ``DeviceCodeLogin``) when first asked. It refreshes through
+    /// the token endpoint of `endpoints` over `transport`, with the client and tenant the cached tokens
+    /// were issued to, and saves the new tokens in `cache`.
     public init(
         cache: TokenCache, endpoints: GraphEndpoints, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy()
     ) {

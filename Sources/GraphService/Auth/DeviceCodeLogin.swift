@@ -2,10 +2,13 @@ import Foundation
 
 /// What the user is asked to do to sign in: open `verificationURL` and enter `userCode`.
 public struct DeviceCodePrompt: Sendable, Hashable {
+    /// The short code the user types on the verification page (`user_code`, RFC 8628 §3.2).
     public var userCode: String
+    /// The page where the user enters the code (`verification_uri`, e.g. `https://microsoft.com/devicelogin`).
     public var verificationURL: String
     /// The sign-in service's own sentence saying the same, when it sent one.
     public var message: String?
+    /// Seconds the code stays valid from now (`expires_in`; 900 when the service does not say).
     public var expiresIn: Double
 }
 
@@ -15,6 +18,8 @@ public struct DeviceCodeLogin: Sendable {
     /// Waits between polls; tests shorten it.
     private let sleep: @Sendable (Double) async -> Void
 
+    /// A sign-in as app `endpoints.clientID` in tenant `endpoints.tenant`, over `transport`; `sleep`
+    /// waits the given number of seconds between polls of the token endpoint.
     public init(
         endpoints: GraphEndpoints, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(),
         sleep: @escaping @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds($0)) }

@@ -3,6 +3,7 @@
 public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     private let text: String
 
+    /// Wraps `text` (an access or refresh token, a device code) so that printing it shows `<redacted>`.
     public init(_ text: String) {
         self.text = text
     }

@@ -3,14 +3,20 @@ import GraphEvents
 
 /// Tokens from a sign-in, as kept in the cache file.
 public struct CachedTokens: Sendable, Hashable {
+    /// The bearer token sent on Graph requests (OAuth 2.0 `access_token`).
     public var accessToken: Secret
+    /// The token that gets a new access token without signing in again (`refresh_token`, given for the
+    /// `offline_access` scope); nil when the sign-in service gave none, and then an expired access token
+    /// means signing in again.
     public var refreshToken: Secret?
     /// When the access token stops working.
     public var expiresAt: Date
     /// The app and tenant the tokens belong to, so a refresh uses the same.
     public var clientID: String
+    /// The tenant (directory) signed in to: `common`, `organizations`, a domain or a tenant id.
     public var tenant: String
 
+    /// Tokens as the token endpoint gave them for app `clientID` in `tenant`, valid until `expiresAt`.
     public init(accessToken: Secret, refreshToken: Secret?, expiresAt: Date, clientID: String, tenant: String) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -23,8 +29,11 @@ public struct CachedTokens: Sendable, Hashable {
 /// The login cache: one JSON file in the user's config directory, created 0600 in a 0700 directory,
 /// replaced atomically.
 public struct TokenCache: Sendable, Hashable {
+    /// The cache file's path.
     public var path: String
 
+    /// The cache at `path`; nothing is read or created until ``load()`` or ``save(_:)``. The usual
+    /// path is ``defaultPath(environment:)``.
     public init(path: String) {
         self.path = path
     }

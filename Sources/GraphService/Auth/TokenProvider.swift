@@ -10,6 +10,8 @@ public protocol TokenProvider: Sendable {
 public struct StaticTokenProvider: TokenProvider {
     private let token: Secret
 
+    /// A provider that answers every request with `token`. It cannot refresh: a 401 after it is
+    /// ``GraphServiceError/notSignedIn(_:)``.
     public init(token: Secret) {
         self.token = token
     }

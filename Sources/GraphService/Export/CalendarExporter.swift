@@ -4,8 +4,11 @@ import GraphEvents
 
 /// What to export: a time window of one calendar, in a zone, as series or flat occurrences.
 public struct ExportRequest: Sendable, Hashable {
-    /// Window start and end: `YYYY-MM-DD` or an ISO 8601 date-time; without an offset, UTC (as Graph reads them).
+    /// The window's start: `YYYY-MM-DD` (its midnight) or an ISO 8601 date-time; without an offset,
+    /// UTC (as Graph reads them).
     public var start: String
+    /// The window's end, in the same forms as ``start``. Graph's `calendarView` returns the events that
+    /// overlap the window, a series' occurrences one by one.
     public var end: String
     /// A calendar id; nil for the default calendar.
     public var calendarID: String?
@@ -16,6 +19,8 @@ public struct ExportRequest: Sendable, Hashable {
     /// Whether to keep the Graph objects as sent (for `--format graph`); the events are always mapped.
     public var keepValues: Bool
 
+    /// The window from `start` to `end` of calendar `calendarID` (nil: the default one), with times in
+    /// `timeZone` (nil: the mailbox's), as series or, with `instances`, as flat occurrences.
     public init(
         start: String, end: String, calendarID: String? = nil, timeZone: String? = nil, instances: Bool = false,
         keepValues: Bool = true
@@ -35,7 +40,11 @@ public struct ExportResult: Sendable {
     /// `cancelledOccurrences` worked out from its instances), or occurrences with `--instances`;
     /// empty unless the request kept them.
     public var values: [JSONValue]
+    /// The exported events mapped to the model, in the order of ``values``: series as masters with
+    /// their overrides (RECURRENCE-ID) and EXDATEs, or flat occurrences with `instances`.
     public var events: [Event]
+    /// What mapping the Graph objects reported: members skipped, series whose zone moved, and so on,
+    /// each located at its object in ``values`` (`$.value[3]`).
     public var diagnostics: [Diagnostic]
     /// The zone the times are in.
     public var timeZone: String
@@ -66,11 +75,12 @@ public struct ExportProgress: Sendable, Hashable {
 /// `calendarView` page by page (one page held at a time), then for each recurring series its
 /// master from `/events/{id}` and its exceptions and cancellations from `/events/{id}/instances`.
 public struct CalendarExporter: Sendable {
+    /// The client the export's requests go through, signed in to the mailbox read.
     public var client: GraphClient
     /// Told after each page of the calendar view and each series read; called from concurrent
     /// tasks.
     public var progress: @Sendable (ExportProgress) -> Void
-    /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 an page without it.
+    /// The page size asked for with `Prefer: odata.maxpagesize`; Graph sends 10 a page without it.
     public static let pageSize = 1000
 
     /// An exporter that reads through `client` and tells `progress` how far it has come.

@@ -7,6 +7,7 @@ public actor RequestGate {
     /// First come, first served, so that a batch waiting for four slots is not overtaken forever.
     private var waiting: [(slots: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
+    /// A gate letting `limit` operations (at least one) through at once; 4 is Graph's limit per mailbox.
     public init(limit: Int = 4) {
         self.limit = max(limit, 1)
     }

@@ -6,8 +6,11 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumAttempts: Int
     /// The first backoff in seconds; it doubles with each attempt, up to `maximumDelay`.
     public var baseDelay: Double
+    /// The longest wait in seconds between attempts, for backoff and for a server's `Retry-After` alike.
     public var maximumDelay: Double
 
+    /// A policy of `maximumAttempts` attempts in all, waits starting near `baseDelay` seconds and
+    /// doubling up to `maximumDelay` seconds.
     public init(maximumAttempts: Int = 8, baseDelay: Double = 0.5, maximumDelay: Double = 30) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay

@@ -4,12 +4,15 @@ import GraphEvents
 /// What an import may do beyond creating: how it treats participants, whether it deletes what
 /// left the input, and whether it overwrites events edited in the calendar.
 public struct ImportOptions: Sendable, Hashable {
+    /// Whether Graph is given the attendees (and so mails them) and how addresses are rewritten.
     public var participants: ParticipantPolicy
     /// Delete the events that carry a source's identity but are gone from its input.
     public var prune: Bool
     /// Overwrite events edited in the calendar since the last import, and newer versions.
     public var force: Bool
 
+    /// Options inviting no one, deleting nothing that left the input and leaving edited events alone,
+    /// unless told otherwise.
     public init(participants: ParticipantPolicy = ParticipantPolicy(), prune: Bool = false, force: Bool = false) {
         self.participants = participants
         self.prune = prune
@@ -23,16 +26,23 @@ public struct ImportOptions: Sendable, Hashable {
 /// series' overrides and cancellations. The journal makes a rerun faster; correctness does not
 /// depend on it.
 public struct CalendarImporter: Sendable {
+    /// The client the import's requests go through, signed in to the mailbox written.
     public var client: GraphClient
     /// A calendar id; nil for the default calendar.
     public var calendarID: String?
+    /// How often and how long to wait when Graph throttles single items of a `$batch` (a 429, 503 or
+    /// 504 for one item inside a 200 answer): the client's own policy retries whole requests only.
     public var retry: RetryPolicy
     /// Where progress is recorded and resumed from; nil for none.
     public var journalPath: String?
+    /// What the import may do beyond creating: invite, prune, overwrite edits.
     public var options: ImportOptions
     /// Told after each step, with items done so far and in all.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
 
+    /// An importer writing to calendar `calendarID` (nil: the default one) through `client`, with
+    /// `options`, recording progress in the journal at `journalPath` (nil: none) and telling `progress`
+    /// after each step.
     public init(
         client: GraphClient, calendarID: String? = nil, retry: RetryPolicy = RetryPolicy(), journalPath: String? = nil,
         options: ImportOptions = ImportOptions(),
@@ -144,6 +154,8 @@ public struct CalendarImporter: Sendable {
     /// events by UID, and the mailbox's domain (for counting invitations; read only with `invite`).
     public struct Snapshot: Sendable {
         var targets: [String: [String: TargetEvent]] = [:]
+        /// The mailbox's e-mail domain, lower-cased (`example.com`, from `/me`'s `mail` or
+        /// `userPrincipalName`), to count invitations going outside it; read only with `invite`, else nil.
         public internal(set) var mailboxDomain: String?
         /// UIDs decided so far, by source, for pruning and for telling a UID met twice.
         var seen: [String: Set<String>] = [:]

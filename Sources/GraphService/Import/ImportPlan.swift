@@ -17,6 +17,7 @@ public struct PlannedItem: Sendable, Hashable {
     public var key: String
     /// The event's subject, for the report.
     public var label: String
+    /// What the item does: create, update an occurrence, or cancel one.
     public var action: Action
     /// The source event's identity and version, when the writer annotated them.
     public var source: SourceVersion = SourceVersion()
@@ -27,15 +28,18 @@ public struct PlannedItem: Sendable, Hashable {
 
 /// What identifies a source event and orders its versions (RFC 5545 §3.8.7.4, §3.8.7.3).
 public struct SourceVersion: Sendable, Hashable {
+    /// The source event's UID; nil when the writer did not annotate it.
     public var uid: String?
     /// RECURRENCE-ID in basic format (UTC time or date), for an override.
     public var recurrenceID: String?
+    /// The source event's SEQUENCE (RFC 5545 §3.8.7.4); nil when it had none, which counts as 0.
     public var sequence: Int?
     /// LAST-MODIFIED in basic format, UTC.
     public var lastModified: String?
     /// STATUS:CANCELLED, or a METHOD:CANCEL calendar: the event is to be removed, not created.
     public var cancelled = false
 
+    /// A version with the parts given; those left out are unknown and decide nothing.
     public init(
         uid: String? = nil, recurrenceID: String? = nil, sequence: Int? = nil, lastModified: String? = nil,
         cancelled: Bool = false
@@ -73,6 +77,7 @@ public struct SourceVersion: Sendable, Hashable {
 
 /// The POST entries of `GraphEventWriter` (style `.post`) sorted into creates and series changes.
 public struct ImportPlan: Sendable, Hashable {
+    /// The POSTs: single events and series masters, in input order.
     public var creates: [PlannedItem]
     /// Updates and cancellations, in input order; each names its master's key.
     public var changes: [PlannedItem]

@@ -10,6 +10,9 @@ public enum ImportOutcome: Sendable, Hashable {
     case unchanged
     /// Deleted by this run: cancelled in the input, or gone from it with `--prune`.
     case deleted
+    /// Not done, with the reason: Graph's error, still throttled after the retries, a UID met twice,
+    /// an event edited in the calendar (or newer there) left alone without `force`, or "not
+    /// attempted" when the run stopped first.
     case failed(reason: String)
 
     var isFailure: Bool {
@@ -20,10 +23,16 @@ public enum ImportOutcome: Sendable, Hashable {
 
 /// One planned item's outcome.
 public struct ImportResult: Sendable, Hashable {
+    /// The item's key: the `transactionId` of a create (from calendar, source, UID and content, so
+    /// the same content gives the same key on a rerun), a series change's key, or `prune/` and the
+    /// event's Graph id. The journal records outcomes by it.
     public var key: String
+    /// What the report calls the item: the event's subject, or for a prune its UID and source.
     public var label: String
+    /// What became of the item.
     public var outcome: ImportOutcome
 
+    /// The `outcome` of the item `key`, reported as `label`.
     public init(key: String, label: String, outcome: ImportOutcome) {
         self.key = key
         self.label = label
@@ -46,6 +55,7 @@ public struct MailSummary: Sendable, Hashable {
     /// The mailbox's domain, when known (it is read from `/me`).
     public var mailboxDomain: String?
 
+    /// A summary of no messages, for an unknown mailbox domain.
     public init() {}
 
     /// How many of `addresses` are outside the mailbox's domain; nil when the domain is unknown.
@@ -94,16 +104,22 @@ public struct MailSummary: Sendable, Hashable {
 public struct ImportReport: Sendable, Hashable {
     /// Each item's outcome, in plan order.
     public var results: [ImportResult]
+    /// The mail Graph sent because of the steps that succeeded (none unless attendees were given to Graph).
     public var mail: MailSummary
 
+    /// A report of `results` and `mail`.
     public init(results: [ImportResult] = [], mail: MailSummary = MailSummary()) {
         self.results = results
         self.mail = mail
     }
 
+    /// How many items this run created.
     public var created: Int { count(.created) }
+    /// How many items this run brought up to date.
     public var updated: Int { count(.updated) }
+    /// How many items already were as the input has them.
     public var unchanged: Int { count(.unchanged) }
+    /// How many items this run deleted (cancelled, or pruned).
     public var deleted: Int { count(.deleted) }
     /// The failed items with their reasons.
     public var failures: [(label: String, reason: String)] {

@@ -4,8 +4,11 @@ import GraphEvents
 public struct ImportSource: Sendable, Hashable {
     /// `--source NAME`, by default the input's file name.
     public var name: String
+    /// What importing this source does: its creates and its series' changes.
     public var plan: ImportPlan
 
+    /// The source `name` with `plan`; ``planning(_:name:)`` makes both from events. Keep the name the
+    /// same from run to run: the calendar's events are tied to it, so that a rerun updates them.
     public init(name: String, plan: ImportPlan) {
         self.name = name
         self.plan = plan

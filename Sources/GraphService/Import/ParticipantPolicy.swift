@@ -6,6 +6,7 @@ import GraphEvents
 /// invitations to all the attendees"). The organizer is never sent: Graph makes the mailbox owner
 /// the organizer whatever the body says, so a foreign one is kept like the attendees.
 public struct ParticipantPolicy: Sendable, Hashable {
+    /// What becomes of the attendees (`--attendees none|invite`).
     public enum Attendees: String, Sendable, Hashable {
         /// Keep them in calport's property; send no invitation.
         case keep = "none"
@@ -13,10 +14,13 @@ public struct ParticipantPolicy: Sendable, Hashable {
         case invite
     }
 
+    /// Whether attendees are kept aside (`.keep`, the default) or given to Graph, which invites them.
     public var attendees: Attendees
     /// Domain rewrites (`--map-address old.example=new.example`), applied to every address first.
     public var addressMap: [String: String]
 
+    /// A policy for `attendees`, with `addressMap` rewriting the domain of each address before anything
+    /// else (its keys, the old domains, compare case-insensitively).
     public init(attendees: Attendees = .keep, addressMap: [String: String] = [:]) {
         self.attendees = attendees
         self.addressMap = addressMap.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }

@@ -3,9 +3,13 @@
 /// An occurrence is listed when it overlaps the span, as Graph's calendarView lists them: it starts
 /// before `end` and ends after `start`; a zero-length occurrence is listed when it starts in the span.
 public struct ExpansionWindow: Hashable, Sendable {
+    /// The span's first second, inclusive, as UTC seconds since 1970.
     public var start: Int
+    /// The span's end, exclusive, as UTC seconds since 1970.
     public var end: Int
 
+    /// The span from `start` up to `end`, UTC seconds since 1970; ``init(_:)`` makes one from a
+    /// Foundation `DateInterval`.
     public init(start: Int, end: Int) {
         self.start = start
         self.end = end
@@ -24,6 +28,7 @@ public struct ExpansionOptions: Hashable, Sendable {
     /// Nil lists every occurrence in the window.
     public var maximumOccurrencesPerSeries: Int?
 
+    /// Options listing at most `maximumOccurrencesPerSeries` occurrences of each series (nil: all).
     public init(maximumOccurrencesPerSeries: Int? = nil) {
         self.maximumOccurrencesPerSeries = maximumOccurrencesPerSeries
     }

@@ -15,10 +15,16 @@ public struct Occurrence: Hashable, Sendable {
     public var recurrenceID: CalendarTime { times.recurrenceID }
     /// `recurrenceID` as UTC seconds.
     public let recurrenceInstant: Int
+    /// When the occurrence starts, in the form of its event's DTSTART (a date, floating, UTC, or in
+    /// DTSTART's zone); an override's own DTSTART when it moved the occurrence.
     public var start: CalendarTime { times.start }
+    /// When it ends, exclusive: the start plus the event's length (DTEND − DTSTART exactly, or DURATION
+    /// with its days on the wall clock); a day after for a date without an end, the start itself for a
+    /// time without one.
     public var end: CalendarTime { times.end }
     /// `start` and `end` as UTC seconds since 1970 (floating times and dates read in the expansion's zone).
     public let startInstant: Int
+    /// `end` as UTC seconds since 1970, read as ``startInstant`` is.
     public let endInstant: Int
     /// The master, or the override that replaced this occurrence, shared by all the occurrences it supplies.
     public let source: SharedEvent
@@ -93,10 +99,12 @@ public struct Occurrence: Hashable, Sendable {
 /// An event shared, not copied, by the occurrences it supplies: copying a whole `Event` per occurrence
 /// would cost more than computing the occurrence.
 public final class SharedEvent: Hashable, Sendable {
+    /// The VEVENT (a master or an override) whose properties the occurrences it supplies have.
     public let event: Event
     /// Whether the event is a recurring master or an override, worked out once for all its occurrences.
     public let belongsToSeries: Bool
 
+    /// Wraps `event` for sharing among the occurrences it supplies.
     public init(_ event: Event) {
         self.event = event
         belongsToSeries = event.isRecurring || event.recurrenceID != nil

@@ -4,10 +4,12 @@ import CalendarModel
 /// single properties, properties in the wrong component, DTEND after DTSTART, RRULE parts that
 /// contradict each other, alarm contents.
 public struct ICalendarValidator: Sendable {
+    /// A validator with the parser's default limits.
     public init() {}
 
     /// What validating a file found, and the calendar as read, for checks a caller adds.
     public struct Report: Sendable {
+        /// The calendar as ``ICalendarParser`` reads it from the same bytes.
         public var document: CalendarDocument
         /// What parsing reports, then the structural checks, in line order.
         public var diagnostics: [Diagnostic]

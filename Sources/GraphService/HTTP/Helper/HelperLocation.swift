@@ -4,12 +4,16 @@ import Foundation
 /// executable (as git finds `git-remote-https`), so that an installed calport and a test bundle in
 /// the build directory both find theirs.
 public struct HelperLocation: Sendable, Hashable {
+    /// The helper's file name, looked for beside the running program.
     public static let programName = "calport-http"
+    /// The environment variable that names the helper's path, overriding the search; empty counts as unset.
     public static let environmentVariable = "CALPORT_HTTP_HELPER"
 
     /// The helper's path, or why there is none, saying what is missing and where it was looked for.
     public let path: Result<String, Missing>
 
+    /// Why no helper was found: its `description` says which path was tried and how to fix it
+    /// (install `calport-http` there, or set `CALPORT_HTTP_HELPER`).
     public struct Missing: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String
     }

@@ -2,10 +2,12 @@ import Foundation
 
 /// What calport asks `calport-http` to do: send `request`, giving up after `timeout` seconds.
 public struct HelperRequest: Sendable, Hashable {
+    /// The request to send, as it goes on the wire.
     public let request: HTTPRequest
     /// Seconds, given to URLSession as the request's timeout; framed as whole milliseconds.
     public let timeout: TimeInterval
 
+    /// Asks for `request` to be sent with `timeout` seconds (a negative timeout counts as 0).
     public init(request: HTTPRequest, timeout: TimeInterval) {
         self.request = request
         self.timeout = max(timeout, 0)
@@ -40,6 +42,7 @@ public struct HelperRequest: Sendable, Hashable {
 
 /// What `calport-http` answers: the response, or why no response arrived.
 public enum HelperReply: Sendable, Hashable {
+    /// The response that arrived, whatever its status: HTTP errors are the client's to judge.
     case response(HTTPResponse)
     /// The transport failure's reason, as URLSession gave it.
     case failure(String)

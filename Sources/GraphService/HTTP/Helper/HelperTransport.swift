@@ -6,12 +6,16 @@ import Foundation
 public struct HelperTransport: HTTPTransport {
     /// Seconds a request may take before it counts as dropped.
     public var timeout: TimeInterval
+    /// Where the `calport-http` program is, found when the transport is made; without one each request
+    /// fails, and is not retried.
     public var helper: HelperLocation
 
     /// Seconds a helper gets beyond `timeout` to start and to report URLSession's own timeout,
     /// before it is killed as hung.
     static let grace: TimeInterval = 10
 
+    /// A transport giving each request `timeout` seconds, sent by the helper at `helper` (by default the
+    /// one beside the running program).
     public init(timeout: TimeInterval = 60, helper: HelperLocation = HelperLocation()) {
         self.timeout = timeout
         self.helper = helper
