@@ -69,6 +69,15 @@ extension Libical {
         return rule
     }
 
+    /// The first `NAME=VALUE` part of RRULE text that libical cannot read beside FREQ (`BYMONTHDAY=32`),
+    /// to name in a diagnostic; nil when each part reads on its own.
+    static func unreadablePart(_ text: String) -> String? {
+        let parts = text.split(separator: ";").map(String.init)
+        guard let frequency = parts.first(where: { $0.uppercased().hasPrefix("FREQ=") }) else { return "FREQ" }
+        if parseRecurrence(frequency) == nil { return frequency }
+        return parts.first { $0 != frequency && parseRecurrence("\(frequency);\($0)") == nil }
+    }
+
     /// Writes a rule as RRULE text through libical.
     static func formatRecurrence(_ rule: RecurrenceRule, untilText: String?) -> String {
         // The struct is set up by icalrecurrencetype_clear where it lies: declaring it a Swift variable

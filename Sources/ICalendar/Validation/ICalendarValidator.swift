@@ -144,7 +144,15 @@ private struct Checks {
         let startIsDate = start.flatMap { Libical.parseTime($0.value)?.isDate } ?? false
         for rule in event.properties where rule.name == "RRULE" || rule.name == "EXRULE" {
             // Every MUST and MUST NOT of §3.3.10 the rule breaks, as an error naming the part.
-            guard let parsed = Libical.parseRecurrence(rule.value) else { continue }
+            guard let parsed = Libical.parseRecurrence(rule.value) else {
+                if let part = Libical.unreadablePart(rule.value) {
+                    report(
+                        .error, "invalid-rrule",
+                        "\(rule.name) part \(part) is not a value RFC 5545 §3.3.10's grammar allows (recur-rule-part)",
+                        rule.line, uid)
+                }
+                continue
+            }
             for finding in RecurrenceRuleCheck(parsed, startIsDate: startIsDate).findings {
                 report(.error, "invalid-rrule", "\(rule.name) part \(finding.part): \(finding.reason)", rule.line, uid)
             }
