@@ -181,4 +181,23 @@ struct RecurrenceRuleCheckTests {
         #expect(midnights == ["20240229T000000", "20280229T000000", "20320229T000000"])
         #expect(!diagnostics.contains { $0.code == "rule-produces-nothing" })
     }
+
+    /// The cases RFC 5545 leaves to "information derived from DTSTART" (docs/recurrence.md's table).
+    @Test func ambiguousCasesAsDecided() {
+        // BYWEEKNO and no day: DTSTART's weekday (Monday) of week 20; 2025's week 1 starts 30 December 2024.
+        #expect(
+            expand(["DTSTART:20240101T090000Z", "RRULE:FREQ=YEARLY;BYWEEKNO=20;COUNT=3"]).starts == [
+                "20240101T090000", "20240513T090000", "20250512T090000",
+            ])
+        // YEARLY;BYMONTHDAY=15 without BYMONTH expands to every month (the table's "Expand").
+        #expect(
+            expand(["DTSTART:20240101T090000Z", "RRULE:FREQ=YEARLY;BYMONTHDAY=15;COUNT=3"]).starts == [
+                "20240101T090000", "20240115T090000", "20240215T090000",
+            ])
+        // INTERVAL=2 counts calendar years from DTSTART's (2024, 2026, …); week 1's Monday may lie in
+        // the December before: 2024-12-30 (of 2025's week 1), none in 2026, 2028-01-03, 2030-12-30.
+        #expect(
+            expand(["DTSTART:20241230T090000Z", "RRULE:FREQ=YEARLY;INTERVAL=2;BYWEEKNO=1;BYDAY=MO;COUNT=4"]).starts
+                == ["20241230T090000", "20280103T090000", "20301230T090000", "20340102T090000"])
+    }
 }
