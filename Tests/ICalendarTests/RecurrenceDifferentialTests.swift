@@ -143,12 +143,23 @@ struct RecurrenceDifferentialTests {
         return nil
     }
 
-    @Test func agreesWithLibical() {
+    /// Runs `work` on a thread of its own: seconds of libical or of waiting for Python on one of the
+    /// test runner's few cooperative threads would starve the tests running beside these.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    @Test func agreesWithLibical() async throws {
+        let pairs = try await Self.offThePool {
+            Self.comparable().map { item in (item, Self.calport(item), Self.libical(item)) }
+        }
         var compared = 0
         var agreed = 0
         var unexplained: [String] = []
-        for item in Self.comparable() {
-            guard let ours = Self.calport(item), let theirs = Self.libical(item) else { continue }
+        for (item, ours, theirs) in pairs {
+            guard let ours, let theirs else { continue }
             compared += 1
             if ours == theirs {
                 agreed += 1
@@ -161,7 +172,7 @@ struct RecurrenceDifferentialTests {
         #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
     }
 
-    @Test func agreesWithDateutil() throws {
+    @Test func agreesWithDateutil() async throws {
         let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/.venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
@@ -190,19 +201,22 @@ struct RecurrenceDifferentialTests {
                     out.append(None)
             print(json.dumps(out))
             """
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
         let lines = cases.map { "[\"\($0.rule)\", \"\(text(.floating($0.start)))\"]\n" }.joined()
-        input.fileHandleForWriting.write(Data(lines.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await Self.offThePool {
+            let process = Process()
+            process.executableURL = python
+            process.arguments = ["-c", script]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            input.fileHandleForWriting.write(Data(lines.utf8))
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         let answers = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
         var compared = 0
         var agreed = 0
