@@ -155,6 +155,28 @@ struct DecodingContext {
     }
 }
 
+extension DecodingContext {
+    /// The rule as expansion reads it (RecurrenceRuleCheck): each broken MUST or MUST NOT of RFC 5545
+    /// §3.3.10 reported as `invalid-rrule` naming the part; nil, with a warning, when nothing of the
+    /// rule is left to mean and DTSTART is its only instance. The model holds what is expanded, so
+    /// convert writes a rule that means what expand lists.
+    mutating func checked(_ rule: RecurrenceRule, line: ContentLine, start: CalendarTime?) -> RecurrenceRule? {
+        let check = RecurrenceRuleCheck(rule, startIsDate: start?.isDate ?? false)
+        for finding in check.findings {
+            report(
+                finding.ignoredAsTheRFCSays ? .note : .warning, "invalid-rrule",
+                "\(line.name) part \(finding.part): \(finding.reason)", line: line.line)
+        }
+        if check.usableRule == nil {
+            report(
+                .warning, "invalid-rrule",
+                "\(line.name) '\(line.value)' has no meaning left and is left out; the event is kept, DTSTART its first instance",
+                line: line.line)
+        }
+        return check.usableRule
+    }
+}
+
 extension String {
     var trimmingSpaces: Substring {
         var slice = self[...]

@@ -145,7 +145,9 @@ extension Event {
         case "URL": url = line.value
         case "CONFERENCE": conferences.append(Conference(line: line))
         case "RRULE", "EXRULE":
-            guard let rule = context.recurrence(line, start: start) else { return false }
+            guard let read = context.recurrence(line, start: start) else { return false }
+            // A rule RFC 5545 leaves no meaning to keeps its event, as a single event (DTSTART).
+            guard let rule = context.checked(read, line: line, start: start) else { break }
             if line.name == "RRULE" { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
         case "RDATE":
             guard let dates = context.recurrenceDates(line) else { return false }

@@ -36,6 +36,7 @@ extension RecurrenceRule {
             throw refusal("graph-unsupported-frequency", "Graph repeats daily at most often")
         }
         recurrence.interval = interval
+        try checkGraphKeepsDays(recurrence, start: start)
         switch end {
         case .never: recurrence.rangeType = .noEnd
         case .count(let count):
@@ -129,6 +130,44 @@ extension RecurrenceRule {
         throw refusal(
             "graph-unsupported-by-month-day",
             "Graph has no day \(days.map(String.init).joined(separator: ",")) of the month")
+    }
+
+    /// Graph moves an absolute day 29 to 31 to the last day of a shorter month (and 29 February to
+    /// the 28th), where the RRULE skips that month (RFC 5545 §3.3.10: invalid dates are ignored). The
+    /// pattern is kept only when no month the series passes through, over its whole range (twenty
+    /// years for an endless one), is shorter than the day.
+    private func checkGraphKeepsDays(_ recurrence: PatternedRecurrence, start: CalendarDate)
+        throws(GraphRecurrenceRefusal)
+    {
+        guard recurrence.type == .absoluteMonthly || recurrence.type == .absoluteYearly else { return }
+        let day = recurrence.dayOfMonth
+        // Day 31 written for "the last day" (BYMONTHDAY=-1, or 28…31 with BYSETPOS=-1) is what Graph means.
+        let ruleDays = byMonthDay.isEmpty ? [start.day] : byMonthDay
+        guard day >= 29, ruleDays == [day] else { return }
+        let stepMonths = interval * (recurrence.type == .absoluteYearly ? 12 : 1)
+        let firstMonth = recurrence.type == .absoluteYearly ? recurrence.month : start.month
+        var months = start.year * 12 + firstMonth - 1
+        var remaining = Int.max
+        var lastMonth = (start.year + 20) * 12 + start.month - 1
+        switch end {
+        case .count(let count): remaining = count
+        case .until(let until): lastMonth = until.date.year * 12 + until.date.month - 1
+        case .never: break
+        }
+        while remaining > 0 && (months <= lastMonth || remaining != .max) && months < 10_000 * 12 {
+            let (year, month) = (months / 12, months % 12 + 1)
+            let length = CalendarDate.daysIn(month: month, year: year)
+            months += stepMonths
+            // Graph's first occurrence is the first fitting day on or after the start.
+            guard CalendarDate(year: year, month: month, day: Swift.min(day, length)) >= start else { continue }
+            if length < day {
+                throw refusal(
+                    "graph-pattern-differs",
+                    "Graph would put day \(day) on \(year)-\(month < 10 ? "0" : "")\(month)-\(length), a month the RRULE skips"
+                )
+            }
+            if remaining != .max { remaining -= 1 }
+        }
     }
 
     private func refusal(_ code: String, _ reason: String) -> GraphRecurrenceRefusal {

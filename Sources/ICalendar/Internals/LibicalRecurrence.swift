@@ -47,6 +47,14 @@ extension Libical {
         // libical reads an ordinal too long for its Int16 without complaint and then writes one it
         // cannot read back; RFC 5545 ordwk is 1 to 53.
         guard rule.byDay.allSatisfy({ abs($0.ordinal ?? 0) <= 53 }) else { return nil }
+        // libical reads `0MO` as plain Monday; the model keeps the 0 so that RecurrenceRuleCheck can
+        // report it rather than expand every Monday.
+        let written = byDayElements(text)
+        if written.count == rule.byDay.count {
+            for (index, element) in written.enumerated() where element.hasExplicitZero {
+                rule.byDay[index].ordinal = 0
+            }
+        }
         // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
         if text.uppercased().contains("WKST=") {
             rule.weekStart = weekdays[Int(recur.week_start.rawValue) - 1]
@@ -59,6 +67,15 @@ extension Libical {
             }
         }
         return rule
+    }
+
+    /// The first `NAME=VALUE` part of RRULE text that libical cannot read beside FREQ (`BYMONTHDAY=32`),
+    /// to name in a diagnostic; nil when each part reads on its own.
+    static func unreadablePart(_ text: String) -> String? {
+        let parts = text.split(separator: ";").map(String.init)
+        guard let frequency = parts.first(where: { $0.uppercased().hasPrefix("FREQ=") }) else { return "FREQ" }
+        if parseRecurrence(frequency) == nil { return frequency }
+        return parts.first { $0 != frequency && parseRecurrence("\(frequency);\($0)") == nil }
     }
 
     /// Writes a rule as RRULE text through libical.
@@ -118,6 +135,17 @@ extension Libical {
         }
         for part in rule.extraParts { text += ";\(part.name)=\(part.value)" }
         return text
+    }
+
+    /// The BYDAY elements as written, and whether each gives a numeric ordinal of zero (`0MO`, `+0FR`).
+    private static func byDayElements(_ text: String) -> [(text: Substring, hasExplicitZero: Bool)] {
+        guard
+            let part = text.uppercased().split(separator: ";").first(where: { $0.hasPrefix("BYDAY=") })
+        else { return [] }
+        return part.dropFirst(6).split(separator: ",").map { element in
+            let digits = element.drop { $0 == "+" || $0 == "-" || $0 == " " }.prefix { $0.isNumber }
+            return (element, !digits.isEmpty && digits.allSatisfy { $0 == "0" })
+        }
     }
 
     private static func list<T>(_ array: inout T) -> [Int] {

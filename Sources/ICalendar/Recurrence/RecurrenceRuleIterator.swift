@@ -7,6 +7,23 @@ import CalendarModel
 /// are never produced. Each period (year, month, week, day, hour, minute or second, every INTERVAL) is
 /// expanded on its own and BYSETPOS picks from it, so memory stays one period's worth.
 public struct RecurrenceRuleIterator: IteratorProtocol, Sequence, Sendable {
+    /// Why an iterator produced no more instances.
+    public enum Stop: Hashable, Sendable {
+        /// COUNT instances were produced, UNTIL was passed, or the caller's horizon was reached.
+        case ended
+        /// The rule was still short of its COUNT at 9999-12-31, the last day iCalendar can write.
+        case endOfCalendar
+        /// `emptyPeriodLimit` periods in a row held no instance: a rule such as
+        /// `FREQ=SECONDLY;BYSECOND=1;BYSETPOS=2` that can never produce one is not searched for ever.
+        case emptyPeriods
+    }
+
+    /// How many consecutive empty periods end the search for the next instance. The sparsest rules
+    /// that do produce (29 February on a Monday, FREQ=SECONDLY on one second a day) leave far fewer.
+    public static let emptyPeriodLimit = 100_000
+    /// The last wall time iCalendar can write (RFC 5545 §3.3.4: four-digit years).
+    static let lastWritable = LocalDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59)
+
     private let plan: RulePlan
     private let start: Int
     private let count: Int?
@@ -23,17 +40,33 @@ public struct RecurrenceRuleIterator: IteratorProtocol, Sequence, Sendable {
     private var produced = 0
     private var startDone = false
     private var finished = false
+    /// Whether DTSTART is an instance whatever the rule says: true for RRULE (§3.8.5.1), false for
+    /// EXRULE, whose instances are only those the rule itself gives.
+    private let startIsInstance: Bool
+    /// Periods expanded since the last one that held an instance.
+    private var emptyRun = 0
+    private let userHorizon: Int
+    /// Why the iterator stopped, once `next()` has returned nil.
+    public private(set) var stop: Stop?
+    /// How many instances have been produced, DTSTART included.
+    public var producedCount: Int { produced }
+    /// COUNT, when the rule has one.
+    public var countLimit: Int? { count }
 
     /// An iterator over `rule` from `start`; `until` is UNTIL as a wall time on DTSTART's clock, and
-    /// nothing after `horizon` (default: the year 9999) is produced.
-    public init(rule: RecurrenceRule, start: LocalDateTime, until: LocalDateTime? = nil, horizon: LocalDateTime? = nil)
-    {
+    /// nothing after `horizon` (default: the end of 9999-12-31) is produced. `startIsInstance` false
+    /// (for an EXRULE) makes DTSTART an instance only when the rule gives it.
+    public init(
+        rule: RecurrenceRule, start: LocalDateTime, until: LocalDateTime? = nil, horizon: LocalDateTime? = nil,
+        startIsInstance: Bool = true
+    ) {
         plan = RulePlan(rule: rule, start: start)
+        self.startIsInstance = startIsInstance
         self.start = start.secondsSinceEpoch
         if case .count(let limit) = rule.end { count = limit } else { count = nil }
         self.until = until?.secondsSinceEpoch
-        self.horizon = Swift.min(
-            horizon?.secondsSinceEpoch ?? .max, LocalDateTime(year: 9999, month: 12, day: 31).secondsSinceEpoch)
+        userHorizon = horizon?.secondsSinceEpoch ?? .max
+        self.horizon = Swift.min(userHorizon, Self.lastWritable.secondsSinceEpoch)
         let startDay = start.date.daysSinceEpoch
         switch plan.frequency {
         case .yearly: periodBase = start.date.year
@@ -77,23 +110,46 @@ public struct RecurrenceRuleIterator: IteratorProtocol, Sequence, Sendable {
             if let count, produced >= count { break }
             if !startDone {
                 startDone = true
-                if let until, start > until { break }
-                produced += 1
-                return start
+                // DTSTART is the first instance even when UNTIL comes before it (§3.8.5.1: "The
+                // DTSTART property defines the first instance"), as `validate` says.
+                if startIsInstance {
+                    produced += 1
+                    return start
+                }
             }
             guard pendingIndex < pending.count else {
-                if !expandNextPeriod() { break }
+                if emptyRun >= Self.emptyPeriodLimit {
+                    stop = .emptyPeriods
+                    break
+                }
+                if !expandNextPeriod() {
+                    noteCalendarEnd()
+                    break
+                }
+                emptyRun = pending.isEmpty ? emptyRun + 1 : 0
                 continue
             }
             let candidate = pending[pendingIndex]
             pendingIndex += 1
-            if candidate <= start { continue }
+            if startIsInstance ? candidate <= start : candidate < start { continue }
+            if candidate > horizon {
+                noteCalendarEnd()
+                break
+            }
             if let until, candidate > until { break }
             produced += 1
             return candidate
         }
         finished = true
+        if stop == nil { stop = .ended }
         return nil
+    }
+
+    /// Records that the rule still had instances to give when 9999-12-31 (not the caller's horizon,
+    /// nor UNTIL) ended it.
+    private mutating func noteCalendarEnd() {
+        let last = Self.lastWritable.secondsSinceEpoch
+        if userHorizon >= last && (until ?? .max) > last { stop = .endOfCalendar }
     }
 
     /// Seconds between sub-daily periods.

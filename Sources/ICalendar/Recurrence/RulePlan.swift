@@ -44,6 +44,10 @@ struct RulePlan: Sendable {
         case .yearly where !hasDayParts && byWeekNumber.isEmpty:
             byMonthDay = [start.date.day]
             if byMonth.isEmpty { byMonth = [start.date.month] }
+        case .yearly where !hasDayParts:
+            // BYWEEKNO names weeks and no day within them: the day is DTSTART's weekday, as §3.3.10's
+            // own example derives the day of "FREQ=YEARLY;BYMONTH=1" from DTSTART (docs/recurrence.md).
+            byDay = [WeekdayNumber(start.date.weekday)]
         case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty:
             byMonthDay = [start.date.day]
         case .weekly where rule.byDay.isEmpty:

@@ -35,19 +35,24 @@ struct SeriesInstances: Sendable {
         self.clock = clock
         let wall = start.localDateTime
         // Without a rule, DTSTART alone is the rule part of the set.
-        let ruleList =
-            master.recurrenceRules.isEmpty
-            ? [RecurrenceRule(frequency: .daily, end: .count(1))] : master.recurrenceRules
-        func iterator(_ rule: RecurrenceRule) -> RecurrenceRuleIterator {
+        // Rules as RFC 5545 §3.3.10 lets them be read (RecurrenceRuleCheck, as reading applies it too):
+        // BYHOUR and the like ignored on a DATE DTSTART, forbidden parts left out, meaningless rules dropped.
+        let checked = { (rules: [RecurrenceRule]) in
+            rules.compactMap { RecurrenceRuleCheck($0, startIsDate: start.isDate).usableRule }
+        }
+        let usable = checked(master.recurrenceRules)
+        let ruleList = usable.isEmpty ? [RecurrenceRule(frequency: .daily, end: .count(1))] : usable
+        func iterator(_ rule: RecurrenceRule, startIsInstance: Bool) -> RecurrenceRuleIterator {
             var iterator = RecurrenceRuleIterator(
                 rule: rule, start: wall,
                 until: SeriesInstances.untilWall(rule.end, start: start, clock: clock, zones: zones),
-                horizon: horizon)
+                horizon: horizon, startIsInstance: startIsInstance)
             iterator.skip(to: skipTo)
             return iterator
         }
-        rules = ruleList.map(iterator)
-        exclusions = master.exceptionRules.map(iterator)
+        rules = ruleList.map { iterator($0, startIsInstance: true) }
+        // An EXRULE removes DTSTART only when DTSTART is one of its own instances.
+        exclusions = checked(master.exceptionRules).map { iterator($0, startIsInstance: false) }
         heads = []
         exclusionHeads = []
         dates = master.recurrenceDates.map { date in
@@ -77,6 +82,15 @@ struct SeriesInstances: Sendable {
             let wall = clock.wall(at: zones.instant(until))
             // An all-day series ends on the day UNTIL falls on.
             return start.isDate ? LocalDateTime(date: wall.date) : wall
+        }
+    }
+
+    /// The rules that stopped for a reason the caller should hear of (9999-12-31, empty periods), with
+    /// how many instances each gave and its COUNT.
+    var unusualStops: [(stop: RecurrenceRuleIterator.Stop, produced: Int, count: Int?)] {
+        rules.compactMap { rule in
+            guard let stop = rule.stop, stop != .ended else { return nil }
+            return (stop, rule.producedCount, rule.countLimit)
         }
     }
 

@@ -139,9 +139,37 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         while let base = instances?.next() {
             if base.instant > stop { break }
             guard let occurrence = plan?.occurrence(for: base, zones: zones) else { continue }
+            // RFC 5545 §3.3.4 writes four-digit years: an occurrence ending after 9999-12-31 cannot be written.
+            if occurrence.end.date.year > 9999 {
+                report(
+                    "beyond-year-9999",
+                    "an occurrence starting \(DateTimeText.format(occurrence.start)) ends after 9999-12-31, the last day iCalendar can write; it and any later ones are left out"
+                )
+                break
+            }
             if window.overlaps(start: occurrence.startInstant, end: occurrence.endInstant) { return occurrence }
+        }
+        for (reason, produced, count) in instances?.unusualStops ?? [] {
+            let short = count.map { " after \(produced) of its COUNT=\($0) instances" } ?? ""
+            switch reason {
+            case .endOfCalendar:
+                report(
+                    "beyond-year-9999",
+                    "the rule reaches 9999-12-31, the last day iCalendar can write, and stops there\(short)")
+            case .emptyPeriods:
+                report(
+                    "rule-produces-nothing",
+                    "no instance in \(RecurrenceRuleIterator.emptyPeriodLimit) consecutive periods of the rule; expansion stopped\(short)"
+                )
+            case .ended: break
+            }
         }
         instances = nil
         return nil
+    }
+
+    private mutating func report(_ code: String, _ message: String) {
+        guard !diagnostics.contains(where: { $0.code == code }) else { return }
+        diagnostics.append(Diagnostic(.warning, code: code, message: message, uid: uid))
     }
 }

@@ -24,6 +24,7 @@ public struct ICalendarValidator: Sendable {
     static let restatedByChecks: [String: String] = [
         "dtend-and-duration": "dtend-and-duration", "duplicate-property": "repeated-property",
         "repeated-property": "repeated-property", "missing-uid": "missing-property",
+        "invalid-rrule": "invalid-rrule",
     ]
 
     /// The diagnostics of `validate` and the document the parse gave, reading the file once.
@@ -138,6 +139,22 @@ private struct Checks {
             {
                 report(
                     .error, "end-before-start", "DTEND \(end.value) is not after DTSTART \(start.value)", end.line, uid)
+            }
+        }
+        let startIsDate = start.flatMap { Libical.parseTime($0.value)?.isDate } ?? false
+        for rule in event.properties where rule.name == "RRULE" || rule.name == "EXRULE" {
+            // Every MUST and MUST NOT of §3.3.10 the rule breaks, as an error naming the part.
+            guard let parsed = Libical.parseRecurrence(rule.value) else {
+                if let part = Libical.unreadablePart(rule.value) {
+                    report(
+                        .error, "invalid-rrule",
+                        "\(rule.name) part \(part) is not a value RFC 5545 §3.3.10's grammar allows (recur-rule-part)",
+                        rule.line, uid)
+                }
+                continue
+            }
+            for finding in RecurrenceRuleCheck(parsed, startIsDate: startIsDate).findings {
+                report(.error, "invalid-rrule", "\(rule.name) part \(finding.part): \(finding.reason)", rule.line, uid)
             }
         }
         for rule in event.properties where rule.name == "RRULE" {

@@ -33,7 +33,7 @@ enum ConvertCommand {
     static let spec = CommandSpec(
         name: "convert", abstract: "Convert calendars between iCalendar and Microsoft Graph event JSON.",
         options: [
-            from, to, output, outputDirectory, streaming, expandUnsupported,
+            from, to, output, outputDirectory, streaming, expandUnsupported, ExpandCommand.cap,
         ] + InputLimits.options + CommonOptions.reporting + [CommonOptions.help],
         positionals: "[FILE…|-]")
 
@@ -82,6 +82,10 @@ enum ConvertCommand {
                     throw UsageError(message: "--expand-unsupported expects START/END and --to graph or graph-post")
                 }
                 target.expansion = try ExpandWindow(start: parts[0], end: parts[1], zone: nil).window
+                // The same cap as `calport expand`: a SECONDLY series is not written as millions of events.
+                target.expansionOptions = ExpansionOptions(
+                    maximumOccurrencesPerSeries: try ExpandCommand.maximumOccurrences(
+                        arguments.value(ExpandCommand.cap)))
             } catch {
                 terminal.writeError("calport convert: error: \(error.message)\n")
                 return .usage

@@ -285,7 +285,7 @@ enum ExpandCommand {
     }
 
     /// `--max-occurrences`: a positive cap, 0 for none, 100000 when not given.
-    private static func maximumOccurrences(_ text: String?) throws(UsageError) -> Int? {
+    static func maximumOccurrences(_ text: String?) throws(UsageError) -> Int? {
         guard let text else { return 100_000 }
         guard let value = Int(text), value >= 0 else {
             throw UsageError(message: "--max-occurrences expects a whole number, found '\(text)'")

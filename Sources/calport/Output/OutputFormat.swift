@@ -19,6 +19,8 @@ struct OutputFormat: Equatable {
     var kind: Kind
     /// For Graph output: the window in which series Graph cannot hold are written as single events.
     var expansion: ExpansionWindow?
+    /// For `expansion`: the cap on single events per series (`--max-occurrences`).
+    var expansionOptions = ExpansionOptions(maximumOccurrencesPerSeries: 100_000)
 
     static let iCalendar = OutputFormat(kind: .iCalendar)
     static let graph = OutputFormat(kind: .graph)
@@ -100,7 +102,8 @@ struct OutputFormat: Equatable {
         else { return (members, []) }
         var events: [Event] = []
         var occurrences = DocumentOccurrences(
-            document: CalendarDocument(events: members, timeZones: timeZones), window: window)
+            document: CalendarDocument(events: members, timeZones: timeZones), window: window,
+            options: expansionOptions)
         var count = 0
         while let occurrence = occurrences.next() {
             var single = occurrence.standaloneEvent
