@@ -10,9 +10,10 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func importsFiveHundredEventsThroughFaultsAndAKill() async throws {
         let emulator = try GraphEmulator([
             "--fault-every", "3", "--faults", "429,drop-after,503,item429,drop,slow,504", "--retry-after", "1",
-            // Each operation takes 20 ms, 4 at a time: the 480 creates take over 2 s, so the kill
-            // at 150 lands mid-way even when polling the emulator is slow on a loaded machine.
-            "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.02",
+            // Each operation takes 60 ms, 4 at a time: the 480 creates take over 7 s, so the kill
+            // at 150 lands mid-way even when polling the emulator is slow on a loaded machine (at
+            // 20 ms, a load average of 14 once let all 480 through before the poll saw 150).
+            "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.06",
         ])
         let calport = try CalportBinary()
         let fixture = ImportFixture()
