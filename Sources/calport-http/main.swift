@@ -25,7 +25,7 @@ if let unreachable = ConnectionProbe(timeout: min(connectTimeout, exchange.timeo
     do {
         reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
     } catch {
-        reply = .failure(error.reason)
+        reply = error.isRetryable ? .failure(error.reason) : .unreachable(error.reason)
     }
 }
 let frame: [UInt8]
