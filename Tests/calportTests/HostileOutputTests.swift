@@ -163,3 +163,14 @@ func aLargeStreamedInputConvertedOntoItselfIsIntact() throws {
     #expect(run.errors.contains("2 files, 0 events, 0 warnings, 2 failed"))
     #expect(!FileManager.default.fileExists(atPath: target))
 }
+
+@Test func replacingAFileWithOKeepsItsMode() throws {
+    let file = try HostileFile(good)
+    try "previous".write(to: file.output, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.output.path)
+    let run = file.run("convert", ["-o", file.output.path])
+    #expect(run.status == .success)
+    #expect(try file.written().contains("SUMMARY:good"))
+    let mode = try FileManager.default.attributesOfItem(atPath: file.output.path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+}
