@@ -50,12 +50,27 @@ public struct GraphEndpoints: Sendable, Hashable {
         authorityURL.appendingPathComponent(tenant).appendingPathComponent("oauth2/v2.0").appendingPathComponent(name)
     }
 
-    /// A URL from a flag or variable, which must be absolute http(s).
+    /// A URL from a flag or variable, which must be absolute https, or http to a loopback host (an
+    /// emulator or a local proxy): a bearer token or refresh token sent in clear text to any other
+    /// host could be read on the way, so such a URL is refused before anything is sent.
     public static func parseURL(_ text: String, option: String) throws(GraphServiceError) -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            url.host != nil
+            let host = url.host
         else { throw .invalidConfiguration("\(option): expected an absolute http(s) URL, found '\(text)'") }
+        guard scheme == "https" || isLoopback(host) else {
+            throw .invalidConfiguration(
+                "\(option): \(text) is plain http to \(host), which is not this machine; use https "
+                    + "(http is allowed only for localhost, 127.0.0.0/8 and ::1)")
+        }
         return url
+    }
+
+    /// Whether `host` names this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 }
 

@@ -14,7 +14,7 @@ struct URLSessionTransport: HTTPTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
     }()
 
     /// Sends `request` once; retrying is the client's business.
@@ -33,6 +33,17 @@ struct URLSessionTransport: HTTPTransport {
             for (name, value) in http.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name] = value }
             }
+            if (300..<400).contains(http.statusCode),
+                let location = http.value(forHTTPHeaderField: "Location"),
+                let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+                !SameOriginRedirects.isSameOrigin(target, request.url)
+            {
+                throw TransportError(
+                    request: request.summary,
+                    reason: "HTTP \(http.statusCode) redirects to \(SameOriginRedirects.origin(of: target)), another "
+                        + "origin; not followed, since the request carries credentials (redirects are followed "
+                        + "only within \(SameOriginRedirects.origin(of: request.url)))", isRetryable: false)
+            }
             return HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
         } catch let error as TransportError {
             throw error
@@ -40,5 +51,30 @@ struct URLSessionTransport: HTTPTransport {
             // URLError descriptions name the URL, never headers, so they are safe to show.
             throw TransportError(request: request.summary, reason: (error as NSError).localizedDescription)
         }
+    }
+}
+
+/// Follows a redirect only within the origin (scheme, host and port) of the request: URLSession
+/// would send the request's headers, the bearer token among them, to wherever a redirect points.
+/// A redirect elsewhere is not followed, and its 3xx response is what the transport reports.
+final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let from = response.url ?? task.originalRequest?.url, let to = request.url,
+            Self.isSameOrigin(from, to)
+        else { return completionHandler(nil) }
+        completionHandler(request)
+    }
+
+    /// RFC 6454 origins: scheme, host and port, with the scheme's default port filled in.
+    static func isSameOrigin(_ first: URL, _ second: URL) -> Bool { origin(of: first) == origin(of: second) }
+
+    /// `scheme://host:port`, lowercased, the port made explicit.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 }

@@ -5,6 +5,8 @@ import GraphService
 // with URLSession and writes one reply frame on stdout: the response, or why none arrived. It is
 // a program of its own so that calport, which runs it, never loads libcurl and its libraries.
 
+// The request on stdin carries the bearer token: no core dump may hold it.
+CoreDumpProtection.engage()
 let input = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
 let exchange: HelperRequest
 do {
@@ -23,7 +25,7 @@ if let unreachable = ConnectionProbe(timeout: min(connectTimeout, exchange.timeo
     do {
         reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
     } catch {
-        reply = .failure(error.reason)
+        reply = error.isRetryable ? .failure(error.reason) : .unreachable(error.reason)
     }
 }
 let frame: [UInt8]

@@ -13,6 +13,20 @@ import Testing
             retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01))
     }
 
+    @Test func plainHTTPIsRefusedUnlessTheHostIsThisMachine() throws {
+        for text in ["http://graph.example.com/v1.0", "http://127.0.0.1.example.com", "http://10.0.0.1:8080"] {
+            #expect(throws: GraphServiceError.self, "\(text)") {
+                try GraphEndpoints.parseURL(text, option: "--graph-url")
+            }
+        }
+        for text in [
+            "https://graph.example.com/v1.0", "http://127.0.0.1:9/v1.0", "http://127.1.2.3", "http://localhost:8080",
+            "http://[::1]:8080/v1.0",
+        ] {
+            #expect(throws: Never.self, "\(text)") { try GraphEndpoints.parseURL(text, option: "--graph-url") }
+        }
+    }
+
     @Test func sendsTheBearerTokenAndRetriesThrottlingAndDrops() async throws {
         let transport = FakeTransport([
             jsonResponse(429, #"{"error":{"code":"TooManyRequests"}}"#, headers: ["Retry-After": "0"]),

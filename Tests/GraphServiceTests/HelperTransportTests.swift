@@ -97,6 +97,19 @@ import Testing
         }
     }
 
+    @Test func theHelperNeverSeesTheTokenInItsEnvironment() async throws {
+        // The token travels in the request frame on stdin; the environment is built without it.
+        let environment = ChildProcess.environment(
+            without: ChildProcess.secretVariables, from: ["CALPORT_TOKEN": "eyJ.secret", "CALPORT_KEEP": "1"])
+        #expect(environment == ["CALPORT_KEEP=1"])
+        let printed = try await withScript("env") { path in
+            try await ChildProcess(executable: path, limit: 30, environment: environment).run(input: []).output
+        }
+        let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+        #expect(lines.contains("CALPORT_KEEP=1"))
+        #expect(!lines.contains { $0.hasPrefix("CALPORT_TOKEN=") })
+    }
+
     @Test func aHelperThatCannotBeStartedSaysWhy() async throws {
         try await withExecutable("neither a program nor a script\n") { path in
             let transport = HelperTransport(helper: HelperLocation(environment: ["CALPORT_HTTP_HELPER": path]))

@@ -8,25 +8,68 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-tokens-\(UUID().uuidString)")
 
     @Test func aTokenFileIsReadWithoutSurroundingWhiteSpace() async throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("token")
         try "  eyJ0eXAi.token \n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         #expect(try await StaticTokenProvider(file: file.path).accessToken(refresh: false).reveal() == "eyJ0eXAi.token")
         try "\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         #expect(throws: GraphServiceError.storage(path: file.path, reason: "the token file is empty")) {
             try StaticTokenProvider(file: file.path)
         }
     }
 
     @Test func aDamagedCacheSaysHowToRecover() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = TokenCache(path: directory.appendingPathComponent("token.json").path)
         try #"{"accessToken": 1"#.write(toFile: cache.path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cache.path)
         let expected = GraphServiceError.storage(
             path: cache.path, reason: "the token cache is damaged; run calport logout, then login")
         #expect(throws: expected) { try cache.load() }
+    }
+
+    @Test func aTokenFileOrCacheOthersMayReadIsRefused() throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("token")
+        try "eyJ0eXAi.token".write(to: file, atomically: true, encoding: .utf8)
+        for mode in [0o644, 0o640, 0o604] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file.path)
+            #expect(throws: GraphServiceError.self, "mode \(String(mode, radix: 8))") {
+                try StaticTokenProvider(file: file.path)
+            }
+        }
+        let cache = TokenCache(path: directory.appendingPathComponent("cache/token.json").path)
+        try cache.save(
+            CachedTokens(
+                accessToken: Secret("a"), refreshToken: nil, expiresAt: Date(), clientID: "client", tenant: "t"))
+        #expect(try cache.load()?.accessToken.reveal() == "a")
+        let cacheDirectory = directory.appendingPathComponent("cache").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: cacheDirectory)
+        do {
+            _ = try cache.load()
+            Issue.record("a 0777 cache directory was used")
+        } catch {
+            guard case .storage(let path, let reason) = error else { throw error }
+            #expect(path == cacheDirectory)
+            #expect(reason.contains("run chmod 700 \(cacheDirectory)"))
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: cacheDirectory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cache.path)
+        #expect(throws: GraphServiceError.self) { try cache.load() }
+    }
+
+    @Test func holdingATokenMakesTheProcessNonDumpable() {
+        // What ssh-agent does; /proc/PID/mem, ptrace and core files are then closed to the user.
+        #expect(CoreDumpProtection.engage())
+        #expect(CoreDumpProtection.isDumpable == false)
     }
 
     @Test func theCacheLivesInTheUsersConfigDirectory() {

@@ -123,3 +123,54 @@ func aLargeStreamedInputConvertedOntoItselfIsIntact() throws {
     #expect(written.components(separatedBy: "BEGIN:VEVENT").count - 1 == 40_000)
     #expect(written.contains("UID:39999@example.com"))
 }
+
+@Test func anOutputDirectoryNeverWritesOneInputOntoAnother() throws {
+    // d/cal.json → d/cal.ics would replace the input d/cal.ics, and collides with cal.ics's own output.
+    let directory = try temporaryDirectory()
+    let ics = directory.appendingPathComponent("cal.ics")
+    try good.write(to: ics, atomically: true, encoding: .utf8)
+    let json =
+        #"{"value":[{"id":"j","subject":"from json","start":{"dateTime":"2026-01-05T10:00:00","timeZone":"UTC"},"end":{"dateTime":"2026-01-05T11:00:00","timeZone":"UTC"}}]}"#
+    try json.write(to: directory.appendingPathComponent("cal.json"), atomically: true, encoding: .utf8)
+    for _ in 0..<5 {
+        let run = runCalport(["convert", "--out-dir", directory.path, directory.path])
+        #expect(run.status == .dataProblem)
+        #expect(run.errors.contains("2 files, 0 events, 0 warnings, 2 failed"))
+        #expect(
+            run.errors.contains("\(directory.path)/cal.json: error: \(ics.path) would also be written from \(ics.path)")
+        )
+        #expect(try String(contentsOf: ics, encoding: .utf8) == good, "the input cal.ics is untouched")
+        #expect(try listing(directory) == ["cal.ics", "cal.json"])
+    }
+}
+
+@Test func twoInputsWithOneOutputNameAreBothRefusedAndNamed() throws {
+    let directory = try temporaryDirectory()
+    let (a, b) = (directory.appendingPathComponent("a"), directory.appendingPathComponent("b"))
+    try FileManager.default.createDirectory(at: a, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: b, withIntermediateDirectories: true)
+    try good.write(to: a.appendingPathComponent("x.ics"), atomically: true, encoding: .utf8)
+    try good.write(to: b.appendingPathComponent("x.ics"), atomically: true, encoding: .utf8)
+    let outputs = directory.appendingPathComponent("o")
+    let run = runCalport([
+        "convert", "--out-dir", outputs.path, a.appendingPathComponent("x.ics").path,
+        b.appendingPathComponent("x.ics").path,
+    ])
+    #expect(run.status == .dataProblem)
+    let target = outputs.appendingPathComponent("x.ics").path
+    #expect(run.errors.contains("\(a.path)/x.ics: error: \(target) would also be written from \(b.path)/x.ics"))
+    #expect(run.errors.contains("\(b.path)/x.ics: error: \(target) would also be written from \(a.path)/x.ics"))
+    #expect(run.errors.contains("2 files, 0 events, 0 warnings, 2 failed"))
+    #expect(!FileManager.default.fileExists(atPath: target))
+}
+
+@Test func replacingAFileWithOKeepsItsMode() throws {
+    let file = try HostileFile(good)
+    try "previous".write(to: file.output, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.output.path)
+    let run = file.run("convert", ["-o", file.output.path])
+    #expect(run.status == .success)
+    #expect(try file.written().contains("SUMMARY:good"))
+    let mode = try FileManager.default.attributesOfItem(atPath: file.output.path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+}

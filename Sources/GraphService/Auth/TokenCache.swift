@@ -47,7 +47,11 @@ public struct TokenCache: Sendable, Hashable {
     }
 
     /// The cached tokens, or nil when there is no cache.
+    /// A cache, or its directory, that the group or others may read is refused.
     public func load() throws(GraphServiceError) -> CachedTokens? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        try SecretFileMode.check((path as NSString).deletingLastPathComponent, what: "the login cache's directory")
+        try SecretFileMode.check(path, what: "the login cache")
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let value = try? JSONParser.parse([UInt8](data)),
             let access = value["accessToken"]?.stringValue, let expiry = value["expiresAt"]?.numberValue,

@@ -16,8 +16,10 @@ public struct StaticTokenProvider: TokenProvider {
         self.token = token
     }
 
-    /// The file's content with surrounding whitespace removed.
+    /// The file's content with surrounding whitespace removed; a file that its group or others
+    /// may read is refused, as ssh refuses such a private key.
     public init(file path: String) throws(GraphServiceError) {
+        try SecretFileMode.check(path, what: "the token file")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .storage(path: path, reason: "cannot read the token file")
         }

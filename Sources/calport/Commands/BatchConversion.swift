@@ -32,8 +32,14 @@ struct BatchConversion {
         let outcomes = OutcomeSlots<Outcome>(count: inputs.count)
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let (policy, strict) = (reporter.policy, reporter.strict)
+        let plan = OutputPlan(inputs, under: directory, extension: target.fileExtension)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-            outcomes.set(index, convert(inputs[index], policy: policy, strict: strict))
+            let outcome: Outcome
+            switch plan.entries[index] {
+            case .write(let path): outcome = convert(inputs[index], to: path, policy: policy, strict: strict)
+            case .refused(let reason): outcome = Outcome(failure: reason)
+            }
+            outcomes.set(index, outcome)
             let done = outcomes.values
             progress.update(filesDone: done.count, of: inputs.count, events: done.reduce(0) { $0 + $1.events })
         }
@@ -60,7 +66,7 @@ struct BatchConversion {
         return failed.isEmpty ? .success : .dataProblem
     }
 
-    private func convert(_ input: BatchInput, policy: DiagnosticPolicy, strict: Bool) -> Outcome {
+    private func convert(_ input: BatchInput, to path: String, policy: DiagnosticPolicy, strict: Bool) -> Outcome {
         var outcome = Outcome()
         // Each file is read whole: refuse one over the limit before reading it.
         if let size = (try? FileManager.default.attributesOfItem(atPath: input.path))?[.size] as? Int,
@@ -92,7 +98,6 @@ struct BatchConversion {
             outcome.failure = "holds no events for --to \(target.kind.rawValue); nothing was written"
             return outcome
         }
-        let path = input.outputPath(under: directory, extension: target.fileExtension)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -93,8 +93,14 @@ enum ExpandCommand {
             return .usage
         }
         var status = ExitStatus.success
-        for input in inputs {
-            let path = input.outputPath(under: directory, extension: request.layout.format.fileExtension)
+        let plan = OutputPlan(inputs, under: directory, extension: request.layout.format.fileExtension)
+        for (input, entry) in zip(inputs, plan.entries) {
+            guard case .write(let path) = entry else {
+                if case .refused(let reason) = entry { terminal.writeError("\(input.path): error: \(reason)\n") }
+                if status == .success { status = .dataProblem }
+                if reporter.strict { break }
+                continue
+            }
             do {
                 try FileManager.default.createDirectory(
                     atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -18,6 +18,7 @@ enum LoginCommand {
             return ServiceOptions.exitStatus(error)
         }
         let cache = TokenCache(path: TokenCache.defaultPath(environment: environment))
+        CoreDumpProtection.engage()
         let output = SharedOutput(terminal)
         let login = DeviceCodeLogin(endpoints: endpoints, transport: HelperTransport())
         let result = ServiceOptions.wait { () -> GraphServiceError? in

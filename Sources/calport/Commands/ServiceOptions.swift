@@ -45,6 +45,8 @@ enum ServiceOptions {
     static func tokens(
         _ arguments: ParsedArguments, environment: [String: String], endpoints: GraphEndpoints
     ) throws(GraphServiceError) -> any TokenProvider {
+        // Whatever the source, a token is about to be held in memory: keep it out of core dumps.
+        CoreDumpProtection.engage()
         if let path = arguments.value(tokenFile) { return try StaticTokenProvider(file: path) }
         if let token = environment["CALPORT_TOKEN"], !token.isEmpty { return StaticTokenProvider(token: Secret(token)) }
         return CachedTokenProvider(

@@ -26,6 +26,7 @@ final class AtomicFile {
             + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        TemporaryFiles.add(temporaryPath)
     }
 
     /// Appends bytes; the first failure is kept and reported by `commit()`.
@@ -45,9 +46,15 @@ final class AtomicFile {
 
     /// Flushes the data to disk and puts the file in place of the target.
     func commit() throws(WriteError) {
+        // A file replaced keeps its permissions (a 0600 target stays 0600), as an edit in place would.
+        var target = stat()
+        if failure == nil && stat(path, &target) == 0 && fchmod(descriptor, target.st_mode & 0o7777) != 0 {
+            failure = String(cString: strerror(errno))
+        }
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        TemporaryFiles.remove(temporaryPath)
         if let failure {
             unlink(temporaryPath)
             throw WriteError(path: path, reason: failure)
@@ -58,6 +65,7 @@ final class AtomicFile {
     func abandon() {
         close(descriptor)
         unlink(temporaryPath)
+        TemporaryFiles.remove(temporaryPath)
     }
 
     /// Writes a whole file at once.

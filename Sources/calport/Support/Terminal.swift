@@ -9,13 +9,9 @@ struct Terminal {
     /// Receives standard output's bytes, which it must not keep past the call: the .ics writer hands
     /// over its own buffer, and copying each 64 KiB chunk into an array cost about 1,000 instructions an
     /// event as callgrind counts them.
-    var writeOutput: (UnsafeRawBufferPointer) -> Void = { buffer in
-        guard let base = buffer.baseAddress else { return }
-        // Handed over without a copy into a `Data`, which cost about 800 instructions an event.
-        FileHandle.standardOutput.write(
-            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
-    }
-    var writeError: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    var writeOutput: (UnsafeRawBufferPointer) -> Void = StandardStreams.writeOutput
+    /// Receives standard error's text; a failed write ends the run (`StandardStreams`).
+    var writeError: (String) -> Void = StandardStreams.writeError
     /// Where streaming runs put their (at once unlinked) scratch files: `$TMPDIR`, else /tmp.
     var temporaryDirectory: () -> String = { NSTemporaryDirectory() }
     /// Whether standard error is a terminal, where progress is shown; tests capture it and say no.

@@ -16,6 +16,19 @@ import Foundation
 struct ChildProcess: Sendable {
     var executable: String
     var limit: TimeInterval
+    /// The child's environment as `NAME=value` strings.
+    var environment: [String] = ChildProcess.environment(without: ChildProcess.secretVariables)
+
+    /// Variables that hold credentials: a helper gets its token in the request on stdin, never from
+    /// here, so that it does not sit in /proc/PID/environ for anyone who may read that.
+    static let secretVariables: Set<String> = ["CALPORT_TOKEN"]
+
+    /// `environment` (this process's by default) without the variables named in `removed`.
+    static func environment(
+        without removed: Set<String>, from environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        environment.filter { !removed.contains($0.key) }.map { "\($0.key)=\($0.value)" }.sorted()
+    }
 
     /// How the program ended and what it wrote.
     struct Outcome: Sendable, Hashable {
@@ -38,7 +51,9 @@ struct ChildProcess: Sendable {
 
     func run(input: [UInt8]) async throws(LaunchError) -> Outcome {
         let result: Result<Outcome, LaunchError> = await withCheckedContinuation { continuation in
-            Run.start(executable: executable, input: input, limit: limit) { continuation.resume(returning: $0) }
+            Run.start(executable: executable, environment: environment, input: input, limit: limit) {
+                continuation.resume(returning: $0)
+            }
         }
         return try result.get()
     }
@@ -63,7 +78,7 @@ private final class Run: @unchecked Sendable {
     }
 
     static func start(
-        executable: String, input: [UInt8], limit: TimeInterval,
+        executable: String, environment: [String], input: [UInt8], limit: TimeInterval,
         done: @escaping @Sendable (Result<ChildProcess.Outcome, ChildProcess.LaunchError>) -> Void
     ) {
         // Each pair: this side's end, then the child's.
@@ -78,7 +93,7 @@ private final class Run: @unchecked Sendable {
             }
             pairs.append(pair)
         }
-        let spawned = spawn(executable, streams: pairs.map { $0[1] })
+        let spawned = spawn(executable, environment: environment, streams: pairs.map { $0[1] })
         pairs.forEach { close($0[1]) }
         guard case .success(let pid) = spawned else {
             pairs.forEach { close($0[0]) }
@@ -104,8 +119,10 @@ private final class Run: @unchecked Sendable {
     }
 
     /// Starts `executable` with `streams` as its stdin, stdout and stderr, no signal blocked or
-    /// ignored (whatever the calling thread has), and this process's environment.
-    private static func spawn(_ executable: String, streams: [Int32]) -> Result<pid_t, ChildProcess.LaunchError> {
+    /// ignored (whatever the calling thread has), and `environment`.
+    private static func spawn(_ executable: String, environment: [String], streams: [Int32]) -> Result<
+        pid_t, ChildProcess.LaunchError
+    > {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -124,9 +141,10 @@ private final class Run: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let arguments = [strdup(executable), nil]
         defer { arguments.forEach { free($0) } }
+        let variables = environment.map { strdup($0) } + [nil]
+        defer { variables.forEach { free($0) } }
         var pid: pid_t = 0
-        // The child gets this process's own environment, as it stands.
-        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, variables)
         guard status == 0 else { return .failure(ChildProcess.LaunchError(reason: String(cString: strerror(status)))) }
         return .success(pid)
     }

@@ -47,7 +47,8 @@ public enum HelperReply: Sendable, Hashable {
     /// The transport failure's reason, as URLSession gave it.
     case failure(String)
     /// No connection could be made to the host (refused, unknown, no answer within the connect
-    /// timeout), with the reason naming it: sending again at once would fail the same way.
+    /// timeout), or the answer was refused (a redirect to another origin), with the reason
+    /// naming it: sending again at once would fail the same way.
     case unreachable(String)
 
     /// Reads a reply frame, as calport does with the helper's stdout.
