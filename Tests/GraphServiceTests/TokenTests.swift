@@ -61,6 +61,9 @@ import Testing
             #expect(path == cacheDirectory)
             #expect(reason.contains("run chmod 700 \(cacheDirectory)"))
         }
+        // A directory others may read but not write, as ~/.config usually is, cannot hand them the token.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cacheDirectory)
+        #expect(try cache.load()?.accessToken.reveal() == "a")
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: cacheDirectory)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cache.path)
         #expect(throws: GraphServiceError.self) { try cache.load() }

@@ -47,7 +47,7 @@ public struct TokenCache: Sendable, Hashable {
     }
 
     /// The cached tokens, or nil when there is no cache.
-    /// A cache, or its directory, that the group or others may read is refused.
+    /// A cache the group or others may read, or a directory they may write to, is refused.
     public func load() throws(GraphServiceError) -> CachedTokens? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         try SecretFileMode.check((path as NSString).deletingLastPathComponent, what: "the login cache's directory")
