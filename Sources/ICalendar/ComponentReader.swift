@@ -42,7 +42,7 @@ struct ComponentReader<Source: ByteSource> {
                 continue
             }
             for problem in recovered {
-                report(.warning, "parameter-without-value", problem.message, line: logical.line, column: problem.column)
+                report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
             }
             lineOffset = logical.offset
             if let item = consume(line) { return item }
