@@ -61,13 +61,16 @@ struct DecodingContext {
             parsed.isDate, parsed.local.isValid
         {
             report(
-                .warning, "date-with-utc", "\(line.name) '\(text)' is a DATE with a 'Z' (RFC 5545 §3.3.4 has none); read as the date",
+                .warning, "date-with-utc",
+                "\(line.name) '\(text)' is a DATE with a 'Z' (RFC 5545 §3.3.4 has none); read as the date",
                 line: line.line)
             return .date(parsed.local.date)
         }
         guard let parsed = Libical.parseTime(text), parsed.local.isValid else {
             let problem = "\(line.name) '\(text)' is not a valid DATE or DATE-TIME"
-            report(recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""), line: line.line)
+            report(
+                recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""),
+                line: line.line)
             return nil
         }
         if let valueType, !valueType.isEmpty, valueType.caseInsensitiveEquals("DATE") != parsed.isDate {
@@ -138,7 +141,9 @@ struct DecodingContext {
         }
         guard let duration = Libical.parseDuration(line.value) else {
             let problem = "\(line.name) '\(line.value)' is not a valid DURATION"
-            report(recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""), line: line.line)
+            report(
+                recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""),
+                line: line.line)
             return nil
         }
         return duration
@@ -221,14 +226,19 @@ extension DecodingContext {
             }
             let halves = text.split(separator: "/", omittingEmptySubsequences: false)
             guard let period = Libical.parsePeriod(text), period.start.local.isValid else {
-                report(.warning, "invalid-value", "RDATE '\(text)' is not a valid PERIOD; it was dropped", line: line.line)
+                report(
+                    .warning, "invalid-value", "RDATE '\(text)' is not a valid PERIOD; it was dropped", line: line.line)
                 continue
             }
-            guard let start = time(text: String(halves[0]), line: line, valueType: nil, recovery: "that period was dropped")
+            guard
+                let start = time(
+                    text: String(halves[0]), line: line, valueType: nil, recovery: "that period was dropped")
             else { continue }
             if let duration = period.duration {
                 dates.append(.periodWithDuration(start: start, duration: duration))
-            } else if let end = time(text: String(halves[1]), line: line, valueType: nil, recovery: "that period was dropped") {
+            } else if let end = time(
+                text: String(halves[1]), line: line, valueType: nil, recovery: "that period was dropped")
+            {
                 dates.append(.period(start: start, end: end))
             }
         }

@@ -49,7 +49,8 @@ public struct ICalendarReader<Source: ByteSource> {
     ) -> Event? {
         var reader = ICalendarReader(source: source, file: file, limits: limits, timeZones: timeZones)
         while let item = reader.components.next() {
-            guard case .component(let component) = item else { continue }
+            // A component found inside it (and read as the calendar's) is handed on first.
+            guard case .component(let component) = item, reader.components.componentOffset == 0 else { continue }
             guard component.name == "VEVENT" else { return nil }
             return Event(component: component, context: &reader.context)
         }

@@ -46,13 +46,15 @@ func unreadableRRuleLeavesTheEventAsItsFirstOccurrence(rule: String) throws {
     // As ../shared/corpus/icaljs/google_birthday.ics writes them: DATE values with a UTC designator.
     let result = parse(
         calendar(event: [
-            "UID:bday", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20141210", "RRULE:FREQ=DAILY;INTERVAL=1;COUNT=1",
+            "UID:bday", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20141210",
+            "RRULE:FREQ=DAILY;INTERVAL=1;COUNT=1",
             "RDATE:20131210Z", "RDATE:20121210Z", "SUMMARY:Birthday",
         ]))
     let event = try #require(result.document.events.first)
     #expect(
         event.recurrenceDates == [
-            .time(.date(CalendarDate(year: 2013, month: 12, day: 10))), .time(.date(CalendarDate(year: 2012, month: 12, day: 10))),
+            .time(.date(CalendarDate(year: 2013, month: 12, day: 10))),
+            .time(.date(CalendarDate(year: 2012, month: 12, day: 10))),
         ])
     #expect(warnings(result) == ["date-with-utc 9", "date-with-utc 10"])
 }
@@ -67,7 +69,11 @@ func unreadableRRuleLeavesTheEventAsItsFirstOccurrence(rule: String) throws {
         ]))
     let event = try #require(result.document.events.first)
     #expect(event.recurrenceDates.isEmpty)
-    #expect(event.start == .zoned(LocalDateTime(year: 2021, month: 3, day: 2), TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York")))
+    #expect(
+        event.start
+            == .zoned(
+                LocalDateTime(year: 2021, month: 3, day: 2),
+                TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York")))
     #expect(warnings(result) == ["invalid-value-type 8"])
 }
 
@@ -144,5 +150,68 @@ func unreadableRRuleLeavesTheEventAsItsFirstOccurrence(rule: String) throws {
         "invalid-value 12",
     ] {
         #expect(errors.contains(expected), "\(expected) not in \(errors)")
+    }
+}
+
+// MARK: Structure
+
+@Test func aNestedCalendarIsMergedAndItsEndClosesIt() throws {
+    let result = parse(
+        ics([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a",
+            "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "END:VEVENT", "END:VCALENDAR", "END:VCALENDAR",
+        ]))
+    #expect(result.document.events.map(\.uid) == ["a"])
+    // The inner END closes the inner BEGIN: nothing is unmatched.
+    #expect(result.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" } == ["nested-calendar 4"])
+}
+
+@Test func aRepeatedCalendarAndAnUnmatchedEndKeepBothEvents() throws {
+    let result = parse(
+        ics([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000Z",
+            "DTSTART:20260105T100000Z", "END:VEVENT", "END:VCALENDAR", "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:b",
+            "DTSTAMP:20260101T000000Z", "DTSTART:20260106T100000Z", "END:VEVENT", "END:VCALENDAR", "END:VCALENDAR",
+        ]))
+    #expect(result.document.events.map(\.uid) == ["a", "b"])
+    #expect(result.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" } == ["unmatched-end 17"])
+}
+
+/// A VEVENT inside a VEVENT (line 8), a VEVENT inside a VTODO (line 16), and a VEVENT cut off by
+/// the end of input (line 21).
+private let misplaced = ics([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000Z",
+    "DTSTART:20260105T100000Z", "BEGIN:VEVENT", "UID:b", "DTSTAMP:20260101T000000Z", "DTSTART:20260106T100000Z",
+    "END:VEVENT", "END:VEVENT", "BEGIN:VTODO", "UID:t", "BEGIN:VEVENT", "UID:c", "DTSTART:20260107T100000Z",
+    "END:VEVENT", "END:VTODO", "BEGIN:VEVENT", "UID:d", "DTSTART:20260108T100000Z",
+])
+
+@Test func aComponentInsideTheWrongParentIsReadAsTheCalendarsOwn() throws {
+    let result = parse(misplaced)
+    // b is complete at line 12, before a closes at 13; c at 19, inside the VTODO; d never ends.
+    #expect(result.document.events.map(\.uid) == ["b", "a", "c"])
+    #expect(result.document.events.allSatisfy { $0.extraComponents.isEmpty })
+    #expect(result.document.otherComponents.map(\.name) == ["VTODO"])
+    #expect(result.document.otherComponents.first?.components.isEmpty == true)
+    #expect(
+        result.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" } == [
+            "misplaced-component 8", "misplaced-component 16", "missing-end 21",
+        ])
+    #expect(result.droppedComponents == 1)
+    #expect(
+        ICalendarValidator().validate(misplaced).contains { $0.code == "misplaced-component" && $0.severity == .error })
+}
+
+@Test func aLiftedComponentIsReReadFromItsOwnOffsetAsStreamingDoes() throws {
+    var reader = ICalendarReader(source: InMemoryByteSource(misplaced), file: "m.ics")
+    var places: [(uid: String, offset: Int)] = []
+    while let item = reader.next() {
+        if case .event(let event) = item { places.append((event.uid, reader.componentOffset)) }
+    }
+    #expect(places.map(\.uid) == ["b", "a", "c"])
+    for place in places {
+        let again = ICalendarReader.event(
+            at: InMemoryByteSource(Array(misplaced[place.offset...])), file: "m.ics", timeZones: [])
+        #expect(again?.uid == place.uid)
     }
 }
