@@ -37,6 +37,9 @@ public struct ICalendarReader<Source: ByteSource> {
         for zone in timeZones { context.definitions[zone.identifier] = zone }
     }
 
+    /// The line of the `BEGIN` of the component `next()` returned last.
+    public private(set) var componentLine = 0
+
     /// The byte offset in the input of the `BEGIN` line of the component `next()` returned last.
     public var componentOffset: Int { components.componentOffset }
 
@@ -66,6 +69,7 @@ public struct ICalendarReader<Source: ByteSource> {
                 context.decodeCalendarProperty(line, into: &header)
             case .component(let component):
                 context.uid = nil
+                componentLine = component.line
                 if let decoded = decode(component) {
                     collectContextDiagnostics()
                     return decoded

@@ -215,3 +215,51 @@ private let misplaced = ics([
         #expect(again?.uid == place.uid)
     }
 }
+
+// MARK: Versions
+
+@Test func theHigherSequenceOfTwoVersionsIsTheOneEventKept() throws {
+    let result = parse(
+        calendar(events: [
+            ["UID:v", "SEQUENCE:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:old"],
+            ["UID:v", "SEQUENCE:2", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T110000Z", "SUMMARY:new"],
+        ]))
+    #expect(result.document.events.map(\.summary) == ["new"])
+    // The second BEGIN:VEVENT is line 11 (4 + 7 lines of the first).
+    let warning = try #require(result.diagnostics.first)
+    #expect(result.diagnostics.count == 1)
+    #expect(warning.code == "duplicate-version" && warning.location.line == 11)
+    #expect(warning.message.contains("test.ics:4") && warning.message.contains("test.ics:11"))
+}
+
+@Test func withoutSequenceTheLaterLastModifiedWinsThenTheLaterDTStamp() throws {
+    // The edited copy comes first in the file: place in the file decides nothing.
+    let edited = parse(
+        calendar(events: [
+            [
+                "UID:e", "LAST-MODIFIED:20260102T000000Z", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+                "SUMMARY:edited",
+            ],
+            [
+                "UID:e", "LAST-MODIFIED:20260101T000000Z", "DTSTAMP:20260103T000000Z", "DTSTART:20260105T100000Z",
+                "SUMMARY:first",
+            ],
+        ]))
+    #expect(edited.document.events.map(\.summary) == ["edited"])
+    let stamped = parse(
+        calendar(events: [
+            ["UID:s", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:older"],
+            ["UID:s", "DTSTAMP:20260103T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:newer"],
+        ]))
+    #expect(stamped.document.events.map(\.summary) == ["newer"])
+}
+
+@Test func identicalCopiesMergeSilentlyAndOverridesStayApart() throws {
+    let master = ["UID:m", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "RRULE:FREQ=DAILY;COUNT=3"]
+    let override = [
+        "UID:m", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID:20260106T100000Z", "DTSTART:20260106T120000Z",
+    ]
+    let result = parse(calendar(events: [master, override, master, override]))
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.document.events.map { $0.recurrenceID == nil } == [true, false])
+}

@@ -32,7 +32,7 @@ public struct ICalendarValidator: Sendable {
     /// never hides a problem from `validate`, which reports them as the errors they are.
     static let recoveredErrors: Set<String> = [
         "invalid-value", "invalid-rrule", "invalid-value-type", "date-with-utc", "empty-parameter",
-        "parameter-without-value", "misplaced-component",
+        "parameter-without-value", "misplaced-component", "duplicate-version",
     ]
 
     /// The diagnostics of `validate` and the document the parse gave, reading the file once.
