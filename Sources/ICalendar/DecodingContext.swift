@@ -78,7 +78,17 @@ struct DecodingContext {
                 .warning, "value-type-mismatch",
                 "\(line.name) says VALUE=\(valueType) but holds '\(text)'; read as written", line: line.line)
         }
-        if parsed.isDate { return .date(parsed.local.date) }
+        if parsed.isDate {
+            if valueType?.isEmpty ?? true, let tzid = line.parameter("TZID") {
+                // Holiday feeds write `DTSTART;TZID=Europe/Berlin:20261225`: a DATE needs VALUE=DATE
+                // (RFC 5545 §3.3.4), and a date has no zone; the all-day event meant is read.
+                report(
+                    .note, "date-with-tzid",
+                    "\(line.name) '\(text)' is a DATE with TZID=\(tzid) and no VALUE=DATE; read as an all-day date",
+                    line: line.line)
+            }
+            return .date(parsed.local.date)
+        }
         if parsed.isUTC { return .utc(parsed.local) }
         guard let tzid = line.parameter("TZID") else { return .floating(parsed.local) }
         return .zoned(parsed.local, zone(named: tzid, line: line, year: parsed.local.date.year))
@@ -173,6 +183,10 @@ struct DecodingContext {
         // libical reads UNTIL without the event's zone; an UNTIL in local time follows DTSTART's form.
         if case .until(.floating(let local)) = rule.end, let start, case .zoned(_, let zone) = start {
             rule.end = .until(.zoned(local, zone))
+            // RFC 5545 §3.3.10: with a zoned DTSTART, UNTIL MUST be UTC.
+            report(
+                .note, "floating-beside-zoned",
+                "\(line.name) has a floating UNTIL beside DTSTART in \(zone.name); read in that zone", line: line.line)
         }
         return rule
     }

@@ -81,6 +81,19 @@ extension Event {
         return "the property was dropped; the event ends when it starts (RFC 5545 §3.6.1)"
     }
 
+    /// A floating time beside a zoned DTSTART, read in DTSTART's zone as its writer meant (RFC 5545
+    /// §3.8.2.2 and §3.8.4.4 want DTEND and RECURRENCE-ID in DTSTART's form); read as UTC, the event
+    /// would end before it starts or its override miss its instance.
+    private func inStartZone(_ time: CalendarTime, _ line: ContentLine, _ context: inout DecodingContext)
+        -> CalendarTime
+    {
+        guard case .floating(let local) = time, case .zoned(_, let zone) = start else { return time }
+        context.report(
+            .note, "floating-beside-zoned",
+            "\(line.name) has a floating time beside DTSTART in \(zone.name); read in that zone", line: line.line)
+        return .zoned(local, zone)
+    }
+
     /// Properties RFC 5545 allows once per VEVENT.
     static let singletons: Set<String> = [
         "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO",
@@ -115,7 +128,9 @@ extension Event {
                 extraProperties.append(ExtraProperty(line))
             }
         case "DTEND":
-            if let time = context.time(line, recovery: Event.defaultEnd(after: start)) { end = .end(time) }
+            if let time = context.time(line, recovery: Event.defaultEnd(after: start)) {
+                end = .end(inStartZone(time, line, &context))
+            }
         case "DURATION":
             if let duration = context.duration(line, from: start, recovery: Event.defaultEnd(after: start)) {
                 end = .duration(duration)
@@ -159,11 +174,12 @@ extension Event {
             else { break }
             if line.name == "RRULE" { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
         case "RDATE": recurrenceDates += context.recurrenceDates(line)
-        case "EXDATE": exceptionDates += context.exceptionDates(line)
+        case "EXDATE": exceptionDates += context.exceptionDates(line).map { inStartZone($0, line, &context) }
         case "RECURRENCE-ID":
             guard let time = context.time(line) else { return false }
             recurrenceID = RecurrenceIdentifier(
-                time: time, thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+                time: inStartZone(time, line, &context),
+                thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
         case "CREATED": created = context.time(line, recovery: "the property was dropped")
         case "LAST-MODIFIED": lastModified = context.time(line, recovery: "the property was dropped")
         case "DTSTAMP": timestamp = context.time(line, recovery: "the property was dropped")

@@ -263,3 +263,51 @@ private let misplaced = ics([
     #expect(result.diagnostics.isEmpty)
     #expect(result.document.events.map { $0.recurrenceID == nil } == [true, false])
 }
+
+// MARK: Dialects
+
+private func notes(_ result: ICalendarParser.Result) -> [String] {
+    result.diagnostics.filter { $0.severity == .note }.map { "\($0.code) \($0.location.line ?? 0)" }
+}
+
+@Test func aDateWithTZIDAndNoValueDateIsAnAllDayDateWithANote() throws {
+    let result = parse(calendar(event: ["UID:d", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20261225"]))
+    let event = try #require(result.document.events.first)
+    #expect(event.start == .date(CalendarDate(year: 2026, month: 12, day: 25)))
+    #expect(notes(result) == ["date-with-tzid 7"])
+}
+
+@Test func floatingTimesBesideAZonedStartAreReadInItsZone() throws {
+    let bytes = calendar(events: [
+        [
+            "UID:f", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260105T100000", "DTEND:20260105T110000",
+            "RRULE:FREQ=DAILY;UNTIL=20260108T100000", "EXDATE:20260106T100000",
+        ],
+        [
+            "UID:f", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID:20260107T100000",
+            "DTSTART;TZID=Europe/Berlin:20260107T120000",
+        ],
+    ])
+    let result = parse(bytes)
+    let berlin = TimeZoneReference(name: "Europe/Berlin", ianaIdentifier: "Europe/Berlin")
+    let at = { (day: Int, hour: Int) in
+        CalendarTime.zoned(LocalDateTime(year: 2026, month: 1, day: day, hour: hour), berlin)
+    }
+    let master = try #require(result.document.events.first)
+    #expect(master.end == .end(at(5, 11)))
+    #expect(master.exceptionDates == [at(6, 10)])
+    #expect(result.document.events.last?.recurrenceID?.time == at(7, 10))
+    // Lines: DTEND 8, RRULE 9, EXDATE 10; the override's RECURRENCE-ID 15.
+    #expect(
+        notes(result) == [
+            "floating-beside-zoned 8", "floating-beside-zoned 9", "floating-beside-zoned 10",
+            "floating-beside-zoned 15",
+        ])
+    // Berlin is UTC+1 in January: 5th 09:00Z for an hour, the 6th excluded, the 7th moved to 11:00Z,
+    // the 8th at 09:00Z, UNTIL 10:00 Berlin included. The override has no DTEND of its own, so it
+    // takes no time (RFC 5545 §3.6.1).
+    #expect(
+        occurrences(bytes).map { "\(utcText($0.startInstant))/\(($0.endInstant - $0.startInstant) / 60)" } == [
+            "20260105T090000Z/60", "20260107T110000Z/0", "20260108T090000Z/60",
+        ])
+}
