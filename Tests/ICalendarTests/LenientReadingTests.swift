@@ -311,3 +311,15 @@ private func notes(_ result: ICalendarParser.Result) -> [String] {
             "20260105T090000Z/60", "20260107T110000Z/0", "20260108T090000Z/60",
         ])
 }
+
+@Test func floatingTimesAreExpandedInTheCalendarsXWRTimeZone() throws {
+    let bytes = calendar(
+        events: [
+            ["UID:g", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T090000", "DTEND:20260105T100000"],
+            ["UID:h", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260106"],
+        ], extra: ["X-WR-TIMEZONE:America/New_York"])
+    // New York is UTC-5 in January: 09:00 there is 14:00Z. The date stays on the caller's clock
+    // (UTC here): a date has no zone.
+    #expect(
+        occurrences(bytes).map { utcText($0.startInstant) } == ["20260105T140000Z", "20260106T000000Z"])
+}
