@@ -323,3 +323,18 @@ private func notes(_ result: ICalendarParser.Result) -> [String] {
     #expect(
         occurrences(bytes).map { utcText($0.startInstant) } == ["20260105T140000Z", "20260106T000000Z"])
 }
+
+@Test func aTimedRecurrenceIDOnAnAllDaySeriesReplacesTheInstanceOfItsDate() throws {
+    // Exchange writes an all-day series' overrides with midnight in the series' zone.
+    let bytes = calendar(events: [
+        ["UID:x", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20261201", "RRULE:FREQ=DAILY;COUNT=3", "SUMMARY:a"],
+        [
+            "UID:x", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID;TZID=GMT Standard Time:20261202T000000",
+            "DTSTART;VALUE=DATE:20261202", "SUMMARY:b",
+        ],
+    ])
+    // Three days, the second one the override: one occurrence a day, not two on the 2nd.
+    let listed = occurrences(bytes)
+    #expect(listed.map { utcText($0.startInstant) } == ["20261201T000000Z", "20261202T000000Z", "20261203T000000Z"])
+    #expect(listed.map(\.isOverride) == [false, true, false])
+}
