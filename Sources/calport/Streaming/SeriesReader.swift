@@ -142,15 +142,21 @@ struct SeriesReader {
     private mutating func resolveVersions(_ events: [Event], at places: [Place]) -> [Event] {
         let (kept, found) = EventVersions.resolve(events)
         guard !found.isEmpty || kept.count < events.count else { return events }
-        var firstOf: [String: Int] = [:]
+        let keptSet = Set(kept)
+        // Every member shares the UID: a version is told by its RECURRENCE-ID alone.
+        var firstOf: [CalendarTime?: Int] = [:]
         for (index, event) in events.enumerated() {
-            let key = "\(event.recurrenceID.map { "\($0.time)" } ?? "")"
-            if firstOf[key] == nil { firstOf[key] = index }
-            if !kept.contains(index) { superseded.insert(places[index]) }
+            if firstOf[event.recurrenceID?.time] == nil { firstOf[event.recurrenceID?.time] = index }
+            if !keptSet.contains(index) { superseded.insert(places[index]) }
         }
         for index in kept {
-            let first = firstOf["\(events[index].recurrenceID.map { "\($0.time)" } ?? "")"] ?? index
-            if first != index && !kept.contains(first) { newest[places[first]] = events[index] }
+            let first = firstOf[events[index].recurrenceID?.time] ?? index
+            // The newest version is handed on where the first one was met, and skipped at its own place.
+            if first != index && !keptSet.contains(first) {
+                newest[places[first]] = events[index]
+                superseded.remove(places[first])
+                superseded.insert(places[index])
+            }
         }
         for conflict in found {
             conflicts[places[conflict.later], default: []].append(
