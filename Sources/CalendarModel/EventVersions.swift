@@ -33,29 +33,36 @@ public enum EventVersions {
     /// Which of `events` are kept, by index in input order (each event at the place of its first
     /// version), and the conflicts that need a warning; identical copies need none.
     public static func resolve(_ events: [Event]) -> (kept: [Int], conflicts: [Conflict]) {
-        var kept: [Int] = []
-        var slot: [Key: Int] = [:]
+        var kept: [Int?] = []
+        // Where in `kept` each event's versions are: several only while they tie, and a newer
+        // version then replaces them all, so that reading the result again keeps the same events.
+        var slots: [Key: [Int]] = [:]
         var conflicts: [Conflict] = []
         for (index, event) in events.enumerated() {
             let key = Key(uid: event.uid, recurrenceID: event.recurrenceID?.time)
-            guard !event.uid.isEmpty, let first = slot[key] else {
-                slot[key] = kept.count
+            guard !event.uid.isEmpty, let positions = slots[key] else {
+                slots[key] = [kept.count]
                 kept.append(index)
                 continue
             }
-            let current = kept[first]
-            guard events[current] != event else { continue }
-            if isNewer(event, than: events[current]) {
-                conflicts.append(Conflict(earlier: current, later: index, kept: index))
-                kept[first] = index
-            } else if isNewer(events[current], than: event) {
-                conflicts.append(Conflict(earlier: current, later: index, kept: current))
+            let current = positions.compactMap { kept[$0] }
+            guard !current.contains(where: { events[$0] == event }), let head = current.first else { continue }
+            if isNewer(event, than: events[head]) {
+                for position in positions {
+                    if let old = kept[position] { conflicts.append(Conflict(earlier: old, later: index, kept: index)) }
+                    kept[position] = nil
+                }
+                kept[positions[0]] = index
+                slots[key] = [positions[0]]
+            } else if isNewer(events[head], than: event) {
+                conflicts.append(Conflict(earlier: head, later: index, kept: head))
             } else {
-                conflicts.append(Conflict(earlier: current, later: index, kept: nil))
+                conflicts.append(Conflict(earlier: head, later: index, kept: nil))
+                slots[key, default: []].append(kept.count)
                 kept.append(index)
             }
         }
-        return (kept, conflicts)
+        return (kept.compactMap { $0 }, conflicts)
     }
 
     /// The warning for a conflict, naming where both versions are and which was kept.

@@ -157,7 +157,9 @@ struct ComponentReader<Source: ByteSource> {
             return .component(component)
         }
         let parent = stack[stack.count - 1]
-        if calendarComponents.contains(component.name) {
+        // Inside an X- or unknown component it is that component's content (RFC 5545 §3.6: x-comp
+        // and iana-comp hold what their definer says), kept with it.
+        if calendarComponents.contains(component.name) && rfcComponents.contains(parent.name) {
             // A VEVENT inside a VEVENT or VTODO (a writer that lost an END, or nested them): it is
             // complete, and belongs to the calendar, so it is read as one of its components.
             report(
@@ -208,6 +210,11 @@ struct ComponentReader<Source: ByteSource> {
 
 /// Components RFC 5545 §3.6 allows only directly in VCALENDAR.
 private let calendarComponents: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE"]
+
+/// The components RFC 5545 and RFC 7953 define, inside which one of `calendarComponents` is misplaced.
+private let rfcComponents: Set<String> = calendarComponents.union([
+    "VALARM", "STANDARD", "DAYLIGHT", "VAVAILABILITY", "AVAILABLE",
+])
 
 /// What the component reader hands on: a calendar property, or a complete top-level component.
 enum ContentItem {

@@ -338,3 +338,17 @@ private func notes(_ result: ICalendarParser.Result) -> [String] {
     #expect(listed.map { utcText($0.startInstant) } == ["20261201T000000Z", "20261202T000000Z", "20261203T000000Z"])
     #expect(listed.map(\.isOverride) == [false, true, false])
 }
+
+@Test func aNewerVersionReplacesEveryVersionItOutdatesEvenTiedOnes() throws {
+    // "a" and "b" tie (neither is newer: both kept), "c" has the higher SEQUENCE: only "c" is left,
+    // and reading what is written again keeps it alone.
+    let result = parse(
+        calendar(events: [
+            ["UID:t", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:a"],
+            ["UID:t", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:b"],
+            ["UID:t", "SEQUENCE:1", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z", "SUMMARY:c"],
+        ]))
+    #expect(result.document.events.map(\.summary) == ["c"])
+    #expect(result.diagnostics.map(\.code) == ["duplicate-version", "duplicate-version", "duplicate-version"])
+    #expect(parse(ICalendarSerializer().serialize(result.document)).document == result.document)
+}

@@ -149,7 +149,10 @@ struct SeriesReader {
             if firstOf[event.recurrenceID?.time] == nil { firstOf[event.recurrenceID?.time] = index }
             if !keptSet.contains(index) { superseded.insert(places[index]) }
         }
+        var placed: Set<CalendarTime?> = []
         for index in kept {
+            // The first version kept of each instance takes the first one's place; tied ones keep their own.
+            guard placed.insert(events[index].recurrenceID?.time).inserted else { continue }
             let first = firstOf[events[index].recurrenceID?.time] ?? index
             // The newest version is handed on where the first one was met, and skipped at its own place.
             if first != index && !keptSet.contains(first) {
