@@ -9,15 +9,20 @@ struct ComponentReader<Source: ByteSource> {
     private let file: String?
     private let maximumDepth: Int
     private var stack: [ContentComponent] = []
-    private var insideCalendar = false
+    /// How many BEGIN:VCALENDAR are open: a calendar nested in another is merged into it, and its
+    /// END closes it, not the outer one.
+    private var calendarDepth = 0
+    private var insideCalendar: Bool { calendarDepth > 0 }
     private var skippingDepth = 0
     private(set) var diagnostics: [Diagnostic] = []
     /// Components cut off by the end of input.
     private(set) var droppedComponents = 0
     /// The byte offset of the line being consumed.
     private var lineOffset = 0
-    /// The byte offset of the top-level component being read.
-    private var openedAt = 0
+    /// The byte offset of the `BEGIN` line of each open component, outermost first.
+    private var openedAt: [Int] = []
+    /// Components closed inside another they cannot belong to, handed on before reading further.
+    private var lifted: [(component: ContentComponent, offset: Int)] = []
     /// The byte offset of the `BEGIN` line of the last component handed on.
     private(set) var componentOffset = 0
 
@@ -30,6 +35,11 @@ struct ComponentReader<Source: ByteSource> {
     /// The next calendar property or complete top-level component, or nil at the end.
     mutating func next() -> Item? {
         defer { takeLineDiagnostics() }
+        if !lifted.isEmpty {
+            let (component, offset) = lifted.removeFirst()
+            componentOffset = offset
+            return .component(component)
+        }
         while let logical = lines.next() {
             var recovered: [ContentLineParser.SyntaxError] = []
             let line: ContentLine
@@ -42,10 +52,11 @@ struct ComponentReader<Source: ByteSource> {
                 continue
             }
             for problem in recovered {
-                report(.warning, "parameter-without-value", problem.message, line: logical.line, column: problem.column)
+                report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
             }
             lineOffset = logical.offset
             if let item = consume(line) { return item }
+            if !lifted.isEmpty { return next() }
         }
         return finish()
     }
@@ -85,14 +96,14 @@ struct ComponentReader<Source: ByteSource> {
             if insideCalendar {
                 report(.warning, "nested-calendar", "BEGIN:VCALENDAR inside a calendar; merged", line: line.line)
             }
-            insideCalendar = true
+            calendarDepth += 1
             return
         }
         if !insideCalendar && stack.isEmpty {
             report(
                 .warning, "outside-calendar", "BEGIN:\(name) outside BEGIN:VCALENDAR; read as part of a calendar",
                 line: line.line)
-            insideCalendar = true
+            calendarDepth = 1
         }
         if stack.count >= maximumDepth {
             report(
@@ -102,7 +113,7 @@ struct ComponentReader<Source: ByteSource> {
             skippingDepth = 1
             return
         }
-        if stack.isEmpty { openedAt = lineOffset }
+        openedAt.append(lineOffset)
         stack.append(ContentComponent(name: name, line: line.line))
     }
 
@@ -114,7 +125,7 @@ struct ComponentReader<Source: ByteSource> {
         }
         if stack.isEmpty {
             if name == "VCALENDAR" && insideCalendar {
-                insideCalendar = false
+                calendarDepth -= 1
             } else {
                 report(.error, "unmatched-end", "END:\(name) without a matching BEGIN", line: line.line)
             }
@@ -140,9 +151,24 @@ struct ComponentReader<Source: ByteSource> {
     @discardableResult
     private mutating func closeTop() -> Item? {
         let component = stack.removeLast()
+        let offset = openedAt.removeLast()
         if stack.isEmpty {
-            componentOffset = openedAt
+            componentOffset = offset
             return .component(component)
+        }
+        let parent = stack[stack.count - 1]
+        // Inside an X- or unknown component it is that component's content (RFC 5545 §3.6: x-comp
+        // and iana-comp hold what their definer says), kept with it.
+        if calendarComponents.contains(component.name) && rfcComponents.contains(parent.name) {
+            // A VEVENT inside a VEVENT or VTODO (a writer that lost an END, or nested them): it is
+            // complete, and belongs to the calendar, so it is read as one of its components.
+            report(
+                .warning, "misplaced-component",
+                "BEGIN:\(component.name) of line \(component.line) is inside \(parent.name) of line \(parent.line), "
+                    + "which RFC 5545 §3.6 does not allow; read as a component of the calendar",
+                line: component.line)
+            lifted.append((component, offset))
+            return nil
         }
         stack[stack.count - 1].components.append(component)
         return nil
@@ -155,10 +181,11 @@ struct ComponentReader<Source: ByteSource> {
                 "input ended inside BEGIN:\(open.name) of line \(open.line); that component was dropped",
                 line: open.line)
             stack.removeAll()
+            openedAt.removeAll()
             droppedComponents += 1
         } else if insideCalendar {
             report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil)
-            insideCalendar = false
+            calendarDepth = 0
         }
         return nil
     }
@@ -180,6 +207,14 @@ struct ComponentReader<Source: ByteSource> {
             ))
     }
 }
+
+/// Components RFC 5545 §3.6 allows only directly in VCALENDAR.
+private let calendarComponents: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE"]
+
+/// The components RFC 5545 and RFC 7953 define, inside which one of `calendarComponents` is misplaced.
+private let rfcComponents: Set<String> = calendarComponents.union([
+    "VALARM", "STANDARD", "DAYLIGHT", "VAVAILABILITY", "AVAILABLE",
+])
 
 /// What the component reader hands on: a calendar property, or a complete top-level component.
 enum ContentItem {

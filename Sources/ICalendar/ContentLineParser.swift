@@ -9,6 +9,8 @@ enum ContentLineParser {
     struct SyntaxError: Error {
         var column: Int
         var message: String
+        /// The diagnostic code of a problem skipped over.
+        var code = "parameter-without-value"
     }
 
     private static let colon = UInt8(ascii: ":")
@@ -31,7 +33,16 @@ enum ContentLineParser {
             index += 1
             let parameterName = readName(bytes, &index)
             guard !parameterName.isEmpty else {
-                throw SyntaxError(column: index + 1, message: "expected a parameter name after ';' in \(name)")
+                // `DTSTART;;VALUE=DATE-TIME:…` (icalendar's broken_ical.ics): an empty parameter holds
+                // nothing, so the line is read without it, as Radicale does, rather than lost whole.
+                guard index < bytes.count, bytes[index] == semicolon || bytes[index] == colon else {
+                    throw SyntaxError(column: index + 1, message: "expected a parameter name after ';' in \(name)")
+                }
+                recovered.append(
+                    SyntaxError(
+                        column: index, message: "empty parameter ';' in \(name) (RFC 5545 §3.1); it was skipped",
+                        code: "empty-parameter"))
+                continue
             }
             guard index < bytes.count, bytes[index] == equals else {
                 let error = SyntaxError(

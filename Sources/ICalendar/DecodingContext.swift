@@ -48,22 +48,47 @@ struct DecodingContext {
                 severity, code: code, message: message, location: SourceLocation(file: file, line: line), uid: uid))
     }
 
-    /// A DATE or DATE-TIME value with its VALUE and TZID parameters; nil (and an error) when invalid.
-    mutating func time(_ line: ContentLine) -> CalendarTime? {
-        time(text: line.value, line: line, valueType: line.parameter("VALUE"))
+    /// A DATE or DATE-TIME value with its VALUE and TZID parameters; nil when invalid, with an error,
+    /// or, when `recovery` says what reading does instead, a warning saying it.
+    mutating func time(_ line: ContentLine, recovery: String? = nil) -> CalendarTime? {
+        time(text: line.value, line: line, valueType: line.parameter("VALUE"), recovery: recovery)
     }
 
-    mutating func time(text: String, line: ContentLine, valueType: String?) -> CalendarTime? {
+    mutating func time(text: String, line: ContentLine, valueType: String?, recovery: String? = nil) -> CalendarTime? {
+        // Google's birthday calendar writes DATEs with a UTC designator (`RDATE:20131210Z`); RFC 5545
+        // §3.3.4 has no such form, and the date it names is the one meant.
+        if text.utf8.count == 9, text.hasSuffix("Z"), let parsed = Libical.parseTime(String(text.dropLast())),
+            parsed.isDate, parsed.local.isValid
+        {
+            report(
+                .warning, "date-with-utc",
+                "\(line.name) '\(text)' is a DATE with a 'Z' (RFC 5545 §3.3.4 has none); read as the date",
+                line: line.line)
+            return .date(parsed.local.date)
+        }
         guard let parsed = Libical.parseTime(text), parsed.local.isValid else {
-            report(.error, "invalid-value", "\(line.name) '\(text)' is not a valid DATE or DATE-TIME", line: line.line)
+            let problem = "\(line.name) '\(text)' is not a valid DATE or DATE-TIME"
+            report(
+                recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""),
+                line: line.line)
             return nil
         }
-        if let valueType, valueType.caseInsensitiveEquals("DATE") != parsed.isDate {
+        if let valueType, !valueType.isEmpty, valueType.caseInsensitiveEquals("DATE") != parsed.isDate {
             report(
                 .warning, "value-type-mismatch",
                 "\(line.name) says VALUE=\(valueType) but holds '\(text)'; read as written", line: line.line)
         }
-        if parsed.isDate { return .date(parsed.local.date) }
+        if parsed.isDate {
+            if valueType?.isEmpty ?? true, let tzid = line.parameter("TZID") {
+                // Holiday feeds write `DTSTART;TZID=Europe/Berlin:20261225`: a DATE needs VALUE=DATE
+                // (RFC 5545 §3.3.4), and a date has no zone; the all-day event meant is read.
+                report(
+                    .note, "date-with-tzid",
+                    "\(line.name) '\(text)' is a DATE with TZID=\(tzid) and no VALUE=DATE; read as an all-day date",
+                    line: line.line)
+            }
+            return .date(parsed.local.date)
+        }
         if parsed.isUTC { return .utc(parsed.local) }
         guard let tzid = line.parameter("TZID") else { return .floating(parsed.local) }
         return .zoned(parsed.local, zone(named: tzid, line: line, year: parsed.local.date.year))
@@ -105,7 +130,9 @@ struct DecodingContext {
     /// write (RFC 5545 §3.3.4: 0000 to 9999) is checked before libical reads it, whose 32-bit fields
     /// wrap it silently (`P999999999999999999W` read as `P1410065407W`): from `start` (an event's
     /// DTSTART) it is clamped, with a warning, to end on 9999-12-31; without one it is refused.
-    mutating func duration(_ line: ContentLine, from start: CalendarTime? = nil) -> EventDuration? {
+    mutating func duration(
+        _ line: ContentLine, from start: CalendarTime? = nil, recovery: String? = nil
+    ) -> EventDuration? {
         if DurationText.isLonger(line.value, thanSeconds: DurationText.longestWritable) {
             guard let start, !line.value.hasPrefix("-") else {
                 report(
@@ -123,7 +150,10 @@ struct DecodingContext {
             return clamped
         }
         guard let duration = Libical.parseDuration(line.value) else {
-            report(.error, "invalid-value", "\(line.name) '\(line.value)' is not a valid DURATION", line: line.line)
+            let problem = "\(line.name) '\(line.value)' is not a valid DURATION"
+            report(
+                recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""),
+                line: line.line)
             return nil
         }
         return duration
@@ -141,15 +171,22 @@ struct DecodingContext {
         return value
     }
 
+    /// A recurrence rule; nil, with a warning, when it cannot be read: the event is then read without
+    /// it. A rule read in part would give occurrences its writer never meant (dropping a BYDAY widens
+    /// a weekly rule to every day), while DTSTART is always an occurrence (RFC 5545 §3.8.5.3).
     mutating func recurrence(_ line: ContentLine, start: CalendarTime?) -> RecurrenceRule? {
         guard var rule = Libical.parseRecurrence(line.value) else {
-            report(
-                .error, "invalid-rrule", "\(line.name) '\(line.value)' is not a valid recurrence rule", line: line.line)
+            let what = line.value.trimmingSpaces.isEmpty ? "is empty" : "'\(line.value)' is not a valid recurrence rule"
+            report(.warning, "invalid-rrule", "\(line.name) \(what); the rule was dropped", line: line.line)
             return nil
         }
         // libical reads UNTIL without the event's zone; an UNTIL in local time follows DTSTART's form.
         if case .until(.floating(let local)) = rule.end, let start, case .zoned(_, let zone) = start {
             rule.end = .until(.zoned(local, zone))
+            // RFC 5545 §3.3.10: with a zoned DTSTART, UNTIL MUST be UTC.
+            report(
+                .note, "floating-beside-zoned",
+                "\(line.name) has a floating UNTIL beside DTSTART in \(zone.name); read in that zone", line: line.line)
         }
         return rule
     }
@@ -187,33 +224,62 @@ extension String {
 }
 
 extension DecodingContext {
-    /// An RDATE line: DATE-TIMEs, DATEs or PERIODs (`VALUE=PERIOD`), comma-separated.
-    mutating func recurrenceDates(_ line: ContentLine) -> [RecurrenceDate]? {
+    /// An RDATE line: DATE-TIMEs, DATEs or PERIODs (`VALUE=PERIOD`), comma-separated. An element
+    /// that cannot be read is dropped with a warning and the rest of the list kept.
+    mutating func recurrenceDates(_ line: ContentLine) -> [RecurrenceDate] {
         var dates: [RecurrenceDate] = []
-        let isPeriod = line.parameter("VALUE")?.uppercased() == "PERIOD"
+        guard let valueType = listValueType(line) else { return [] }
+        let isPeriod = valueType.caseInsensitiveEquals("PERIOD")
         for part in line.value.split(separator: ",") {
             let text = String(part)
             guard isPeriod else {
-                guard let time = time(text: text, line: line, valueType: line.parameter("VALUE")) else { return nil }
-                dates.append(.time(time))
+                if let time = time(text: text, line: line, valueType: valueType, recovery: "that date was dropped") {
+                    dates.append(.time(time))
+                }
                 continue
             }
+            let halves = text.split(separator: "/", omittingEmptySubsequences: false)
             guard let period = Libical.parsePeriod(text), period.start.local.isValid else {
-                report(.error, "invalid-value", "RDATE '\(text)' is not a valid PERIOD", line: line.line)
-                return nil
+                report(
+                    .warning, "invalid-value", "RDATE '\(text)' is not a valid PERIOD; it was dropped", line: line.line)
+                continue
             }
-            guard let start = time(text: text.split(separator: "/")[0].description, line: line, valueType: nil) else {
-                return nil
-            }
+            guard
+                let start = time(
+                    text: String(halves[0]), line: line, valueType: nil, recovery: "that period was dropped")
+            else { continue }
             if let duration = period.duration {
                 dates.append(.periodWithDuration(start: start, duration: duration))
-            } else if let end = time(text: text.split(separator: "/")[1].description, line: line, valueType: nil) {
+            } else if let end = time(
+                text: String(halves[1]), line: line, valueType: nil, recovery: "that period was dropped")
+            {
                 dates.append(.period(start: start, end: end))
-            } else {
-                return nil
             }
         }
         return dates
+    }
+
+    /// An EXDATE line's DATE-TIMEs or DATEs, each bad element dropped with a warning.
+    mutating func exceptionDates(_ line: ContentLine) -> [CalendarTime] {
+        guard let valueType = listValueType(line) else { return [] }
+        return line.value.split(separator: ",").compactMap { text in
+            time(text: String(text), line: line, valueType: valueType, recovery: "that date was dropped")
+        }
+    }
+
+    /// The VALUE of an RDATE or EXDATE, the empty string when there is none; nil, with a warning,
+    /// for a TIME (`RDATE;VALUE=TIME:083000`, as icalendar's tests write it): RFC 5545 §3.8.5 allows
+    /// DATE-TIME, DATE and PERIOD only, and a time of day names no occurrence, so the line is dropped.
+    private mutating func listValueType(_ line: ContentLine) -> String? {
+        let valueType = line.parameter("VALUE") ?? ""
+        if valueType.caseInsensitiveEquals("TIME") {
+            report(
+                .warning, "invalid-value-type",
+                "\(line.name) has VALUE=TIME, which RFC 5545 §3.8.5 does not allow and which names no date; the property was dropped",
+                line: line.line)
+            return nil
+        }
+        return valueType
     }
 }
 

@@ -74,6 +74,26 @@ extension Event {
         }
     }
 
+    /// What reading does with a DTEND or DURATION it cannot read: RFC 5545 §3.6.1's end for an event
+    /// without one, a DATE start lasting the day and a DATE-TIME start taking no time.
+    static func defaultEnd(after start: CalendarTime?) -> String {
+        if case .date = start { return "the property was dropped; the event lasts its one day (RFC 5545 §3.6.1)" }
+        return "the property was dropped; the event ends when it starts (RFC 5545 §3.6.1)"
+    }
+
+    /// A floating time beside a zoned DTSTART, read in DTSTART's zone as its writer meant (RFC 5545
+    /// §3.8.2.2 and §3.8.4.4 want DTEND and RECURRENCE-ID in DTSTART's form); read as UTC, the event
+    /// would end before it starts or its override miss its instance.
+    private func inStartZone(_ time: CalendarTime, _ line: ContentLine, _ context: inout DecodingContext)
+        -> CalendarTime
+    {
+        guard case .floating(let local) = time, case .zoned(_, let zone) = start else { return time }
+        context.report(
+            .note, "floating-beside-zoned",
+            "\(line.name) has a floating time beside DTSTART in \(zone.name); read in that zone", line: line.line)
+        return .zoned(local, zone)
+    }
+
     /// Properties RFC 5545 allows once per VEVENT.
     static let singletons: Set<String> = [
         "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO",
@@ -108,11 +128,13 @@ extension Event {
                 extraProperties.append(ExtraProperty(line))
             }
         case "DTEND":
-            guard let time = context.time(line) else { return false }
-            end = .end(time)
+            if let time = context.time(line, recovery: Event.defaultEnd(after: start)) {
+                end = .end(inStartZone(time, line, &context))
+            }
         case "DURATION":
-            guard let duration = context.duration(line, from: start) else { return false }
-            end = .duration(duration)
+            if let duration = context.duration(line, from: start, recovery: Event.defaultEnd(after: start)) {
+                end = .duration(duration)
+            }
         case "LOCATION", "X-CALPORT-LOCATION":
             var location = Location(line: line)
             // A GEO read before LOCATION left a nameless first location holding its coordinates.
@@ -145,27 +167,22 @@ extension Event {
         case "URL": url = line.value
         case "CONFERENCE": conferences.append(Conference(line: line))
         case "RRULE", "EXRULE":
-            guard let read = context.recurrence(line, start: start) else { return false }
-            // A rule RFC 5545 leaves no meaning to keeps its event, as a single event (DTSTART).
-            guard let rule = context.checked(read, line: line, start: start) else { break }
+            // A rule that cannot be read is dropped (`recurrence` says why): the event is kept. A rule
+            // RFC 5545 leaves no meaning to keeps its event too, as a single event (DTSTART).
+            guard let read = context.recurrence(line, start: start),
+                let rule = context.checked(read, line: line, start: start)
+            else { break }
             if line.name == "RRULE" { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
-        case "RDATE":
-            guard let dates = context.recurrenceDates(line) else { return false }
-            recurrenceDates += dates
-        case "EXDATE":
-            for text in line.value.split(separator: ",") {
-                guard let time = context.time(text: String(text), line: line, valueType: line.parameter("VALUE")) else {
-                    return false
-                }
-                exceptionDates.append(time)
-            }
+        case "RDATE": recurrenceDates += context.recurrenceDates(line)
+        case "EXDATE": exceptionDates += context.exceptionDates(line).map { inStartZone($0, line, &context) }
         case "RECURRENCE-ID":
             guard let time = context.time(line) else { return false }
             recurrenceID = RecurrenceIdentifier(
-                time: time, thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
-        case "CREATED": created = context.time(line)
-        case "LAST-MODIFIED": lastModified = context.time(line)
-        case "DTSTAMP": timestamp = context.time(line)
+                time: inStartZone(time, line, &context),
+                thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
+        case "CREATED": created = context.time(line, recovery: "the property was dropped")
+        case "LAST-MODIFIED": lastModified = context.time(line, recovery: "the property was dropped")
+        case "DTSTAMP": timestamp = context.time(line, recovery: "the property was dropped")
         case "ATTACH": attachments.append(Attachment(line: line))
         case "X-MICROSOFT-DISALLOW-COUNTER": allowsNewTimeProposals = !line.value.caseInsensitiveEquals("TRUE")
         default: extraProperties.append(ExtraProperty(line))

@@ -33,21 +33,28 @@ public struct ICalendarParser: Sendable {
         var reader = ICalendarReader(
             source: InMemoryByteSource(bytes), file: file, limits: limits)
         var events: [Event] = []
+        var places: [SourceLocation] = []
         var zones: [TimeZoneDefinition] = []
         var others: [ExtraComponent] = []
         while let item = reader.next() {
             switch item {
-            case .event(let event): events.append(event)
+            case .event(let event):
+                events.append(event)
+                places.append(SourceLocation(file: file, line: reader.componentLine))
             case .timeZone(let zone): zones.append(zone)
             case .other(let component): others.append(component)
             }
         }
         reader.resolveForwardReferences(in: &events)
+        // Issue #18: two versions of one event (an edited copy, a calendar concatenated with itself)
+        // are one event, as calendar apps show it.
+        let versions = EventVersions.merge(events, locations: places)
         var document = reader.header
-        document.events = events
+        document.events = versions.events
         document.timeZones = zones
         document.otherComponents = others
         return Result(
-            document: document, diagnostics: reader.takeDiagnostics(), droppedComponents: reader.droppedComponents)
+            document: document, diagnostics: reader.takeDiagnostics() + versions.diagnostics,
+            droppedComponents: reader.droppedComponents)
     }
 }

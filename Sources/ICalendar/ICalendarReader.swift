@@ -37,6 +37,9 @@ public struct ICalendarReader<Source: ByteSource> {
         for zone in timeZones { context.definitions[zone.identifier] = zone }
     }
 
+    /// The line of the `BEGIN` of the component `next()` returned last.
+    public private(set) var componentLine = 0
+
     /// The byte offset in the input of the `BEGIN` line of the component `next()` returned last.
     public var componentOffset: Int { components.componentOffset }
 
@@ -49,7 +52,8 @@ public struct ICalendarReader<Source: ByteSource> {
     ) -> Event? {
         var reader = ICalendarReader(source: source, file: file, limits: limits, timeZones: timeZones)
         while let item = reader.components.next() {
-            guard case .component(let component) = item else { continue }
+            // A component found inside it (and read as the calendar's) is handed on first.
+            guard case .component(let component) = item, reader.components.componentOffset == 0 else { continue }
             guard component.name == "VEVENT" else { return nil }
             return Event(component: component, context: &reader.context)
         }
@@ -65,6 +69,7 @@ public struct ICalendarReader<Source: ByteSource> {
                 context.decodeCalendarProperty(line, into: &header)
             case .component(let component):
                 context.uid = nil
+                componentLine = component.line
                 if let decoded = decode(component) {
                     collectContextDiagnostics()
                     return decoded

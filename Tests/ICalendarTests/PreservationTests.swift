@@ -124,9 +124,10 @@ func rfc5545RecurrenceRulesReadAndWriteBack(text: String, expected: RecurrenceRu
     #expect(again.document.events.first?.recurrenceRules.first == expected)
 }
 
-@Test func malformedRecurrenceRuleDropsTheEvent() {
+@Test func malformedRecurrenceRuleIsDroppedAndTheEventKept() {
+    // Issue #18: only a DTSTART that cannot be read costs the event.
     let result = parse(calendar(event: ["UID:r@example.com", "DTSTART:19970902T090000Z", "RRULE:FREQ=DAILY;BYDAY=XX"]))
-    #expect(result.document.events.isEmpty)
+    #expect(result.document.events.map(\.recurrenceRules) == [[]])
     #expect(result.diagnostics.map(\.code) == ["invalid-rrule"])
 }
 

@@ -123,3 +123,12 @@ import Testing
     #expect(run.status == .dataProblem)
     #expect(run.output.isEmpty)
 }
+
+@Test func convertingACalendarWithItselfDoesNotDoubleItsEvents() throws {
+    // Issue #18: one output holds one version of each event (same UID and RECURRENCE-ID).
+    let path = samplePath("team-week.ics")
+    let run = runCalport(["convert", path, path])
+    #expect(run.status == .success)
+    let events = run.output.components(separatedBy: "\r\n").filter { $0 == "BEGIN:VEVENT" }
+    #expect(events.count == 4)
+}

@@ -325,3 +325,63 @@ func eventsWithoutUIDAreEachAnEventWithAnIdentityOfItsOwn(streamed: Bool) throws
     #expect(uids.count == 2 && uids[0] != uids[1] && uids.allSatisfy { $0.hasPrefix("calport-") })
     #expect(!full.output.contains("seriesMasterId"))
 }
+
+/// Two versions of a series master and two of its override, the newer of each second in the file
+/// (issue #18), around a single event: by hand, the output holds "new" and "moved later" only.
+private let versions = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//test//EN\r
+    BEGIN:VEVENT\r
+    UID:v\r
+    SEQUENCE:1\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20261130T090000Z\r
+    RRULE:FREQ=DAILY;COUNT=3\r
+    SUMMARY:old\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:v\r
+    DTSTAMP:20260101T000000Z\r
+    RECURRENCE-ID:20261201T090000Z\r
+    DTSTART:20261201T100000Z\r
+    SUMMARY:moved\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:single\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20261202T090000Z\r
+    SUMMARY:between\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:v\r
+    SEQUENCE:2\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20261130T090000Z\r
+    RRULE:FREQ=DAILY;COUNT=3\r
+    SUMMARY:new\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:v\r
+    DTSTAMP:20260102T000000Z\r
+    RECURRENCE-ID:20261201T090000Z\r
+    DTSTART:20261201T110000Z\r
+    SUMMARY:moved later\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
+
+@Test(arguments: ["ndjson", "graph"])
+func streamingKeepsTheNewestVersionAsReadingWholeDoes(format: String) throws {
+    let (directory, path) = try writeFixture(versions, name: "versions.ics")
+    let whole = runCalport(["convert", "--to", format, path])
+    let streamed = runCalport(["convert", "--stream", "--to", format, path], temporaryDirectory: directory)
+    #expect(whole.output.contains("\"new\"") && whole.output.contains("moved later"))
+    #expect(!whole.output.contains("\"old\"") && !whole.output.contains("\"moved\""))
+    #expect(streamed.output == whole.output)
+    #expect(reports(streamed) == reports(whole))
+    // The later versions begin on lines 25 and 33; each warning names both lines.
+    #expect(reports(whole).filter { $0.contains("duplicate-version") }.count == 2)
+    #expect(reports(whole).contains { $0.contains("versions.ics:25:") && $0.contains("versions.ics:4 ") })
+}

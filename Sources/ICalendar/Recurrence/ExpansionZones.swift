@@ -6,6 +6,11 @@ import TimeZones
 public struct ExpansionZones: Sendable {
     /// The clock for floating times and all-day dates.
     public let floating: ZoneClock
+    /// The clock of the calendar's X-WR-TIMEZONE, when it names a zone: Google reads the calendar's
+    /// floating times there (all-day dates stay on `floating`: a date has no zone).
+    private let calendarZone: ZoneClock?
+    private let calendarZoneName: String?
+    private var calendarZoneNoted = false
     private var clocks: [String: ZoneClock]
     /// Zone names that could not be resolved; their times are read on the floating clock.
     public private(set) var diagnostics: [Diagnostic]
@@ -29,11 +34,22 @@ public struct ExpansionZones: Sendable {
         self.floating = floating
         clocks = [:]
         diagnostics = []
+        let hinted = timeZoneHint.flatMap { TimeZoneResolver().resolve($0).ianaIdentifier }
+        calendarZone = hinted.flatMap(ZoneClock.iana)
+        calendarZoneName = calendarZone == nil ? nil : timeZoneHint
         resolver = TimeZoneResolver(definitions: timeZones, calendarHint: timeZoneHint, years: years ?? 2000...2000)
     }
 
     /// Adds clocks for the zones `event` mentions that are not known yet; unknown ones are reported.
     public mutating func add(_ event: Event) {
+        if !calendarZoneNoted, let name = calendarZoneName, case .floating = event.start {
+            calendarZoneNoted = true
+            diagnostics.append(
+                Diagnostic(
+                    .note, code: "floating-in-calendar-zone",
+                    message: "floating times are read in the calendar's X-WR-TIMEZONE \(name), as Google reads them",
+                    uid: event.uid))
+        }
         for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
             if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
                 clocks[zone.name] = clock
@@ -55,7 +71,8 @@ public struct ExpansionZones: Sendable {
     /// The clock a time is read on.
     public func clock(for time: CalendarTime) -> ZoneClock {
         switch time {
-        case .date, .floating: return floating
+        case .date: return floating
+        case .floating: return calendarZone ?? floating
         case .utc: return .utc
         case .zoned(_, let zone): return clocks[zone.name] ?? floating
         }

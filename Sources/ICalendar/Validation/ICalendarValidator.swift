@@ -27,6 +27,14 @@ public struct ICalendarValidator: Sendable {
         "invalid-rrule": "invalid-rrule",
     ]
 
+    /// Reading's codes for defects it recovers from with a warning (dropping a property or a list
+    /// element, or reading a value as its producer meant) that RFC 5545 makes errors: lenient reading
+    /// never hides a problem from `validate`, which reports them as the errors they are.
+    static let recoveredErrors: Set<String> = [
+        "invalid-value", "invalid-rrule", "invalid-value-type", "date-with-utc", "empty-parameter",
+        "parameter-without-value", "misplaced-component", "duplicate-version",
+    ]
+
     /// The diagnostics of `validate` and the document the parse gave, reading the file once.
     public func check(_ bytes: [UInt8], file: String? = nil) -> Report {
         let parsed = ICalendarParser().parse(bytes, file: file)
@@ -45,7 +53,11 @@ public struct ICalendarValidator: Sendable {
         // same event: reading names DURATION's line, the check DTEND's) is said once.
         let atLine = Set(checks.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" })
         let inEvent = Set(checks.diagnostics.compactMap { check in check.uid.map { "\(check.code) \($0)" } })
-        let read = parsed.diagnostics.filter { diagnostic in
+        let read = parsed.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            if Self.recoveredErrors.contains(diagnostic.code) { diagnostic.severity = .error }
+            return diagnostic
+        }.filter { diagnostic in
             guard let code = Self.restatedByChecks[diagnostic.code] else { return true }
             return !atLine.contains("\(code) \(diagnostic.location.line ?? 0)")
                 && !(diagnostic.uid.map { inEvent.contains("\(code) \($0)") } ?? false)

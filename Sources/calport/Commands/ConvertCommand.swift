@@ -129,6 +129,7 @@ enum ConvertCommand {
         limits: InputLimits, reporter: inout DiagnosticReporter
     ) -> Int? {
         var merged = CalendarDocument()
+        var places: [SourceLocation] = []
         var dropped = 0
         var origins = EventOrigins()
         for (input, format) in inputs {
@@ -139,8 +140,22 @@ enum ConvertCommand {
             }
             dropped += read.dropped
             origins.note(read.document.events, from: input.name)
+            places += read.document.events.map { _ in SourceLocation(file: input.name) }
             merged.merge(read.document)
         }
+        // One output holds one version of each event: `convert a.ics a.ics` does not double them.
+        // Two versions in one file were resolved, and reported with their lines, as it was read.
+        let versions = EventVersions.resolve(merged.events)
+        let acrossFiles = versions.conflicts.filter { places[$0.earlier] != places[$0.later] }
+        if reporter.stops(
+            acrossFiles.map {
+                EventVersions.diagnostic(
+                    $0, of: merged.events[$0.later], earlier: places[$0.earlier], later: places[$0.later])
+            })
+        {
+            return nil
+        }
+        merged.events = versions.kept.map { merged.events[$0] }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
         let written = target.write(merged)
@@ -291,7 +306,7 @@ extension ConvertCommand {
         let scratch = ScratchSpace(under: reporter.terminal.temporaryDirectory())
         let index = try SeriesIndex(
             inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
-            grouping: target.kind != .ndjson, limits: limits.iCalendar, scratch: scratch)
+            limits: limits.iCalendar, scratch: scratch)
         var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
         var reader = SeriesReader(index, limits: limits.iCalendar)
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)

@@ -32,9 +32,10 @@ struct SeriesIndex {
 
     static let partitions = 64
 
-    /// Scans `inputs` (name and readable content); `grouping` false notes no series at all (NDJSON output).
+    /// Scans `inputs` (name and readable content). NDJSON output needs the series too: two versions of
+    /// one event are one (issue #18), found through the members noted here.
     init(
-        _ inputs: [(name: String, content: ReadableFile)], scope: Scope, grouping: Bool = true,
+        _ inputs: [(name: String, content: ReadableFile)], scope: Scope,
         limits: ICalendarLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
     ) throws(AtomicFile.WriteError) {
         self.scope = scope
@@ -49,7 +50,7 @@ struct SeriesIndex {
                 case .event(let uid, let year):
                     if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
                     // An event without a UID is a series of its own: nothing to find again.
-                    guard grouping, !uid.isEmpty else { continue }
+                    guard !uid.isEmpty else { continue }
                     records.append((key(uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(component.offset)))
                     if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
                 case .timeZone(let zone): file.timeZones.append(zone)

@@ -28,6 +28,14 @@ struct SeriesReader {
     private(set) var componentsRead = 0
     /// Events read so far.
     private(set) var eventsRead = 0
+    /// Versions of an event read ahead with its series that lose to another (issue #18): skipped when met.
+    private var superseded: Set<Place> = []
+    /// The version to hand on, when met, at the place of an event's first version.
+    private var newest: [Place: Event] = [:]
+    /// Warnings about two versions, waiting until the later one is met and its line known.
+    private var conflicts: [Place: [(EventVersions.Conflict, Event, earlier: Place)]] = [:]
+    /// The line of each member of a shared series met so far, for those warnings.
+    private var lines: [Place: Int] = [:]
     /// The names of the components other than events and VTIMEZONEs read so far, by file.
     private(set) var otherComponents: [[String]]
 
@@ -61,7 +69,11 @@ struct SeriesReader {
                 if case .other(let component) = item { otherComponents[fileIndex].append(component.name) }
                 guard case .event(let event) = item else { continue }
                 eventsRead += 1
-                return Item(event: event, series: series(startingWith: event), file: fileIndex)
+                let series = series(startingWith: event)
+                guard let place = reader.map({ Place(file: fileIndex, offset: $0.componentOffset) }) else { continue }
+                if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place) }
+                if superseded.remove(place) != nil { continue }
+                return Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex)
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
@@ -102,6 +114,7 @@ struct SeriesReader {
             return CalendarDocument(events: [event]).series.first
         }
         var events: [Event] = []
+        var places: [Place] = []
         var master: Place?
         for member in members {
             let place = Place(file: member.file, offset: member.offset)
@@ -118,8 +131,56 @@ struct SeriesReader {
             guard let found, found.uid == event.uid else { continue }
             if master == nil && found.recurrenceID == nil { master = place }
             events.append(found)
+            places.append(place)
         }
         handedOn[key] = .some(master)
-        return CalendarDocument(events: events).series.first
+        return CalendarDocument(events: resolveVersions(events, at: places)).series.first
+    }
+
+    /// The versions of a series' members kept, as reading the whole input keeps them
+    /// (`EventVersions.merge`); notes which places to skip or hand on another version at.
+    private mutating func resolveVersions(_ events: [Event], at places: [Place]) -> [Event] {
+        let (kept, found) = EventVersions.resolve(events)
+        guard !found.isEmpty || kept.count < events.count else { return events }
+        let keptSet = Set(kept)
+        // Every member shares the UID: a version is told by its RECURRENCE-ID alone.
+        var firstOf: [CalendarTime?: Int] = [:]
+        for (index, event) in events.enumerated() {
+            if firstOf[event.recurrenceID?.time] == nil { firstOf[event.recurrenceID?.time] = index }
+            if !keptSet.contains(index) { superseded.insert(places[index]) }
+        }
+        var placed: Set<CalendarTime?> = []
+        for index in kept {
+            // The first version kept of each instance takes the first one's place; tied ones keep their own.
+            guard placed.insert(events[index].recurrenceID?.time).inserted else { continue }
+            let first = firstOf[events[index].recurrenceID?.time] ?? index
+            // The newest version is handed on where the first one was met, and skipped at its own place.
+            if first != index && !keptSet.contains(first) {
+                newest[places[first]] = events[index]
+                superseded.remove(places[first])
+                superseded.insert(places[index])
+            }
+        }
+        for conflict in found {
+            conflicts[places[conflict.later], default: []].append(
+                (conflict, events[conflict.later], earlier: places[conflict.earlier]))
+        }
+        return kept.map { events[$0] }
+    }
+
+    /// Records where a member is, and reports the conflicts whose later version it is.
+    private mutating func noteVersions(at place: Place) {
+        guard let reader else { return }
+        lines[place] = reader.componentLine
+        guard let waiting = conflicts.removeValue(forKey: place) else { return }
+        defer { if conflicts.isEmpty { lines.removeAll() } }
+        let file = index.files[place.file].name
+        for (conflict, event, earlier) in waiting {
+            let earlierAt = SourceLocation(file: index.files[earlier.file].name, line: lines[earlier])
+            diagnostics.append(
+                EventVersions.diagnostic(
+                    conflict, of: event, earlier: earlierAt,
+                    later: SourceLocation(file: file, line: reader.componentLine)))
+        }
     }
 }
