@@ -103,6 +103,9 @@ private final class Run: @unchecked Sendable {
         }
     }
 
+    /// The variables that may hold a token or a client secret, kept from the child's environment.
+    static let secretVariables = ["CALPORT_TOKEN", "CALPORT_CLIENT_SECRET"]
+
     /// Starts `executable` with `streams` as its stdin, stdout and stderr, no signal blocked or
     /// ignored (whatever the calling thread has), and this process's environment.
     private static func spawn(_ executable: String, streams: [Int32]) -> Result<pid_t, ChildProcess.LaunchError> {
@@ -125,8 +128,17 @@ private final class Run: @unchecked Sendable {
         let arguments = [strdup(executable), nil]
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        // The child gets this process's own environment, as it stands.
-        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, environ)
+        // The child gets this process's own environment, as it stands, less the secrets it never
+        // needs (the requests carry their token): /proc/PID/environ shows them to the user's processes.
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            let text = String(cString: variable)
+            if !Self.secretVariables.contains(where: { text.hasPrefix($0 + "=") }) { environment.append(variable) }
+            entry += 1
+        }
+        environment.append(nil)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, arguments, environment)
         guard status == 0 else { return .failure(ChildProcess.LaunchError(reason: String(cString: strerror(status)))) }
         return .success(pid)
     }
