@@ -189,6 +189,37 @@ import Testing
         }
     }
 
+    @Test func appTokensAreCachedAndRenewedFiveMinutesBeforeTheyExpire() async throws {
+        let scratch = try Scratch()
+        for (lifetime, expected) in [(3600, 1), (240, 3)] {
+            let emulator = try GraphEmulator([
+                "--app-client-id", "app-1", "--app-secret", Self.secret, "--token-lifetime", String(lifetime),
+            ])
+            var endpoints = emulator.endpoints
+            endpoints.tenant = "contoso"
+            endpoints.clientID = "app-1"
+            let cache = TokenCache(path: scratch.path("\(lifetime)/calport/app-tokens/t.json"))
+            let provider = try AppTokenProvider(
+                credential: .secret(Secret(Self.secret)), endpoints: endpoints, cache: cache,
+                transport: HelperTransport())
+            // Four requests at once share the first sign-in; then two more, one at a time.
+            try await withThrowingTaskGroup(of: Secret.self) { group in
+                for _ in 0..<4 { group.addTask { try await provider.accessToken(refresh: false) } }
+                for try await _ in group {}
+            }
+            _ = try await provider.accessToken(refresh: false)
+            _ = try await provider.accessToken(refresh: false)
+            // 240 s left is within the five minutes: each later call signs in again.
+            #expect(try await emulator.state()["appTokensIssued"] == .number(Double(expected)), "lifetime \(lifetime)")
+            #expect(try FileManager.default.attributesOfItem(atPath: cache.path)[.posixPermissions] as? Int == 0o600)
+        }
+        #expect(throws: GraphServiceError.self) {
+            _ = try AppTokenProvider(
+                credential: .secret(Secret("x")), endpoints: GraphEndpoints(),
+                cache: TokenCache(path: scratch.path("none")), transport: HelperTransport())
+        }
+    }
+
     @Test func theThumbprintIsOpenSSLsSHA1FingerprintInBase64URL() throws {
         let certificate = try TestCertificate()
         let loaded = try ClientCertificate(

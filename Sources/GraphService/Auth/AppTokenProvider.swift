@@ -16,6 +16,7 @@ public actor AppTokenProvider: TokenProvider {
     private let oauth: OAuthClient
     private let cache: TokenCache
     private var tokens: CachedTokens?
+    private var signingIn: Task<Result<CachedTokens, GraphServiceError>, Never>?
 
     /// Seconds before expiry at which a token is renewed, so it does not lapse mid-request.
     private static let skew: TimeInterval = 300
@@ -44,10 +45,25 @@ public actor AppTokenProvider: TokenProvider {
         if !refresh, let current = tokens, current.expiresAt.timeIntervalSinceNow > Self.skew {
             return current.accessToken
         }
-        let renewed = try await signIn()
-        try cache.save(renewed)
-        tokens = renewed
-        return renewed.accessToken
+        // Requests run four at a time: those that find the token expiring share one sign-in.
+        if let signingIn { return try await signingIn.value.get().accessToken }
+        let task = Task { await self.renew() }
+        signingIn = task
+        let result = await task.value
+        signingIn = nil
+        return try result.get().accessToken
+    }
+
+    /// A new token, cached.
+    private func renew() async -> Result<CachedTokens, GraphServiceError> {
+        do throws(GraphServiceError) {
+            let renewed = try await signIn()
+            try cache.save(renewed)
+            tokens = renewed
+            return .success(renewed)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// New tokens from the token endpoint; a refusal is explained in one line (see ``AADSTSError``).
