@@ -132,7 +132,8 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "swiftc", "-typecheck", "-I", modules.path, "-I",
-                packageRoot.appendingPathComponent("Sources/CLibical").path, "-Xcc", "-I/usr/include/libical",
+                packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
+                packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
                 program.path,
             ]
             process.standardError = try FileHandle(forWritingTo: errors)
