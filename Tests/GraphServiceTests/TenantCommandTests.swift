@@ -83,6 +83,8 @@ import Testing
 
         var wrong = Self.environment(emulator, home: scratch.path("a"))
         wrong["CALPORT_CLIENT_SECRET"] = "not-the-secret"
+        let mine = try await calport.run(["calendars"], environment: wrong)
+        #expect(mine.status == 2 && mine.stderr.contains("give --user"), "an app has no /me")
         let refused = try await calport.run(window, environment: wrong)
         #expect(refused.status == 3)
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
@@ -116,6 +118,13 @@ import Testing
             "XDG_CONFIG_HOME": scratch.path("home"),
         ]
         let user = ["--user", "user2@example.com"]
+        // A dry run creates nothing, not even the calendar.
+        let dry = try await calport.run(
+            ["import", "--dry-run", "--create-calendar", "Team"] + user + [scratch.path("in.ics")],
+            environment: environment)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr.contains("'Team' does not exist yet; the dry run plans into the default calendar"))
+        #expect(try await emulator.state(mailbox: "user2@example.com")["calendars"]?.arrayValue?.count == 2)
         // Created once, found again (without regard to case) when run again, as a resumed import is.
         for name in ["Team", "team"] {
             let run = try await calport.run(

@@ -60,10 +60,11 @@ enum ImportCommand {
         }
         let output = SharedOutput(terminal)
         let environment = terminal.environment
-        // A dry run signs in only with a token given outright (it then looks at the calendar and
-        // the mailbox's domain); otherwise it plans every event as new.
+        // A dry run signs in only with a token or an app's credential given outright (it then looks
+        // at the calendar and the mailbox's domain); otherwise it plans every event as new.
         let dryRunLooksUp =
             arguments.value(ServiceOptions.tokenFile) != nil || !(environment["CALPORT_TOKEN"] ?? "").isEmpty
+            || ServiceOptions.givesAppCredential(arguments, environment: environment)
         let client: GraphClient
         do {
             client =
@@ -77,7 +78,10 @@ enum ImportCommand {
             return ServiceOptions.exitStatus(error)
         }
         let calendarID: String?
-        switch targetCalendar(arguments, client: client, signedIn: !arguments.isSet(dryRun) || dryRunLooksUp) {
+        switch targetCalendar(
+            arguments, client: client, signedIn: !arguments.isSet(dryRun) || dryRunLooksUp,
+            dryRun: arguments.isSet(dryRun), terminal: terminal)
+        {
         case .success(let id): calendarID = id
         case .failure(let error):
             terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
@@ -135,7 +139,9 @@ enum ImportCommand {
     /// The id of the calendar to import into: `--calendar` (a name or an id) resolved, or the
     /// `--create-calendar` one, found or made; nil for the default calendar. Without sign-in (a dry
     /// run) `--calendar` is taken as an id and nothing is created.
-    private static func targetCalendar(_ arguments: ParsedArguments, client: GraphClient, signedIn: Bool) -> Result<
+    private static func targetCalendar(
+        _ arguments: ParsedArguments, client: GraphClient, signedIn: Bool, dryRun: Bool, terminal: Terminal
+    ) -> Result<
         String?, GraphServiceError
     > {
         let named = arguments.value(calendar)
@@ -143,8 +149,13 @@ enum ImportCommand {
         if named != nil && created != nil {
             return .failure(.invalidConfiguration("--calendar and --create-calendar: give one"))
         }
-        guard signedIn, named != nil || created != nil else { return .success(named) }
-        return ServiceOptions.wait { () -> Result<String?, GraphServiceError> in
+        guard signedIn, named != nil || created != nil else {
+            if let created {
+                terminal.writeError("calport import: the dry run plans into the default calendar, not '\(created)'\n")
+            }
+            return .success(named)
+        }
+        let result = ServiceOptions.wait { () -> Result<String?, GraphServiceError> in
             do throws(GraphServiceError) {
                 let calendars = MailboxCalendars(client: client)
                 if let named { return .success(try await calendars.resolve(named).id) }
@@ -153,11 +164,17 @@ enum ImportCommand {
                 let existing = try await calendars.list().filter { $0.name.lowercased() == name.lowercased() }
                 if existing.count == 1 { return .success(existing[0].id) }
                 if existing.count > 1 { return .success(try MailboxCalendars.resolve(name, in: existing).id) }
-                return .success(try await calendars.create(named: name).id)
+                // A dry run sends nothing: it plans into the default calendar instead.
+                return .success(dryRun ? nil : try await calendars.create(named: name).id)
             } catch {
                 return .failure(error)
             }
         }
+        if dryRun, case .success(nil) = result, let created {
+            terminal.writeError(
+                "calport import: '\(created)' does not exist yet; the dry run plans into the default calendar\n")
+        }
+        return result
     }
 
     /// `--dry-run`: the requests on stdout, what they would do and the mail they would send on stderr.
@@ -267,7 +284,7 @@ enum ImportCommand {
         note += "mail to be sent: \(mail.description)\n"
         if !looksUp {
             note +=
-                "(the calendar was not read: without --token-file or CALPORT_TOKEN a dry run plans every event as new)\n"
+                "(the calendar was not read: without --token-file, CALPORT_TOKEN or an app's credential a dry run plans every event as new)\n"
         }
         return note
     }

@@ -65,6 +65,10 @@ enum ServiceOptions {
         if let path = arguments.value(tokenFile) { return try StaticTokenProvider(file: path) }
         if let token = environment["CALPORT_TOKEN"], !token.isEmpty { return StaticTokenProvider(token: Secret(token)) }
         if let credential = try appCredential(arguments, environment: environment) {
+            guard endpoints.user != nil else {
+                throw .invalidConfiguration(
+                    "an app signs in for other users' mailboxes: give --user UPN|ID (Graph refuses /me to an app)")
+            }
             return try AppTokenProvider(
                 credential: credential, endpoints: endpoints,
                 cache: TokenCache(path: TokenCache.appPath(endpoints: endpoints, environment: environment)),
@@ -95,6 +99,13 @@ enum ServiceOptions {
         }
         if let secretPath { return .secret(try StaticTokenProvider.secret(file: secretPath)) }
         return secretVariable.map { .secret(Secret($0)) }
+    }
+
+    /// Whether the options or the environment give an app's credential (a secret or a certificate).
+    static func givesAppCredential(_ arguments: ParsedArguments, environment: [String: String]) -> Bool {
+        arguments.value(clientSecretFile) != nil || arguments.value(certificate) != nil
+            || !(environment["CALPORT_CLIENT_SECRET"] ?? "").isEmpty
+            || !(environment["CALPORT_CERTIFICATE"] ?? "").isEmpty
     }
 
     /// A client for the command's options, telling `output` of retries unless quiet.
