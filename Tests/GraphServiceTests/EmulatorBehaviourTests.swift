@@ -132,19 +132,25 @@ import Testing
 
         // While a batch of four holds every slot, a request and another batch's items are refused.
         /// Waits until the emulator has `count` operations running (a loaded machine is slow to send).
-        func waitForOperations(_ count: Int) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
+        /// `required`: the test means nothing unless they do (else a short wait may miss them harmlessly).
+        func waitForOperations(_ count: Int, required: Bool = false) async throws {
+            let deadline = ContinuousClock.now + .seconds(required ? 60 : 20)
             while try await emulator.state()["operationsInFlight"]?.numberValue != Double(count),
                 ContinuousClock.now < deadline
             {
                 try await Task.sleep(for: .milliseconds(20))
             }
+            let running = try await emulator.state()["operationsInFlight"]?.numberValue
+            try #require(
+                !required || running == Double(count), "the batch never had \(count) operations running within a minute"
+            )
         }
         // Long enough for the two requests to arrive while it runs, even when the machine is so
-        // loaded that starting the HTTP helper takes seconds.
-        try await emulator.configure(["operation_seconds": 8])
+        // loaded that starting the HTTP helper takes seconds (the whole suite at a load of 16 on
+        // two cores once needed more than 8).
+        try await emulator.configure(["operation_seconds": 20])
         async let holder = client.json("POST", batchURL, body: batch(4))
-        try await waitForOperations(4)
+        try await waitForOperations(4, required: true)
         async let request = client.send("GET", emulator.endpoints.graph("/me"))
         async let otherBatch = client.json("POST", batchURL, body: batch(2))
         let (single, other, held) = try await (request, otherBatch, holder)
