@@ -27,12 +27,18 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // OpenSSL's libcrypto, for the RS256 signature of app-only sign-in's client assertion.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CalendarModel"),
         .target(name: "ArgumentParsing"),
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
-        .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel"]),
+        .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "CCrypto"]),
         .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",

@@ -46,6 +46,9 @@ public enum ValueCompletion: Sendable {
     /// A long list of words the completion script defines once under `name` (zone names), made
     /// only when a script is generated.
     case wordList(name: String, words: @Sendable () -> [String])
+    /// The lines the program itself prints, run with these arguments when the user presses Tab
+    /// (calendar names, which only Graph knows); nothing when it fails.
+    case command([String])
 
     /// The words offered, without their descriptions.
     public var words: [String] {

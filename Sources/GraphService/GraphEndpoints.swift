@@ -24,17 +24,28 @@ public struct GraphEndpoints: Sendable, Hashable {
     public var tenant: String
     /// The application (client) id signed in as; ``defaultClientID`` unless an organisation registered its own.
     public var clientID: String
+    /// Whose mailbox every request goes to: nil for the signed-in user's (`/me`), else a user's id or
+    /// userPrincipalName (`/users/{id}`), which an app-only token needs and a delegated one may use
+    /// for a mailbox shared with the user.
+    public var user: String?
 
     /// Endpoints with the defaults for whatever is not given: Graph v1.0, the Microsoft identity platform, `common`.
     public init(
         graphURL: URL = defaultGraphURL, authorityURL: URL = defaultAuthorityURL, tenant: String = defaultTenant,
-        clientID: String = defaultClientID
+        clientID: String = defaultClientID, user: String? = nil
     ) {
         self.graphURL = graphURL
         self.authorityURL = authorityURL
         self.tenant = tenant
         self.clientID = clientID
+        self.user = user
     }
+
+    /// `/me`, or `/users/{user}` (percent-encoded): the one place a mailbox's path is made.
+    public var mailboxPath: String { user.map { "/users/" + $0.urlComponentEncoded } ?? "/me" }
+
+    /// The Graph URL for `rest` (starting with `/`, or empty for the user itself) under ``mailboxPath``.
+    public func mailbox(_ rest: String, query: String? = nil) -> URL { graph(mailboxPath + rest, query: query) }
 
     /// `{authority}/{tenant}/oauth2/v2.0/devicecode`.
     public var deviceCodeURL: URL { oauthURL("devicecode") }

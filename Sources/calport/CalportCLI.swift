@@ -8,7 +8,7 @@ enum CalportCLI {
 
     static let commands: [CommandSpec] = [
         ConvertCommand.spec, ExpandCommand.spec, ValidateCommand.spec, TZCommand.spec, ExportCommand.spec,
-        ImportCommand.spec, LoginCommand.spec, LogoutCommand.spec, CompletionCommand.spec,
+        ImportCommand.spec, CalendarsCommand.spec, LoginCommand.spec, LogoutCommand.spec, CompletionCommand.spec,
     ]
 
     static var helpText: String {
@@ -87,6 +87,7 @@ enum CalportCLI {
         case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
         case ExportCommand.spec.name: return ExportCommand.run(parsed, terminal: terminal)
         case ImportCommand.spec.name: return ImportCommand.run(parsed, terminal: terminal)
+        case CalendarsCommand.spec.name: return CalendarsCommand.run(parsed, terminal: terminal)
         case LoginCommand.spec.name: return LoginCommand.run(parsed, terminal: terminal)
         case LogoutCommand.spec.name: return LogoutCommand.run(parsed, terminal: terminal)
         case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)

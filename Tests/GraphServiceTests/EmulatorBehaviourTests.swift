@@ -132,19 +132,25 @@ import Testing
 
         // While a batch of four holds every slot, a request and another batch's items are refused.
         /// Waits until the emulator has `count` operations running (a loaded machine is slow to send).
-        func waitForOperations(_ count: Int) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
+        /// `required`: the test means nothing unless they do (else a short wait may miss them harmlessly).
+        func waitForOperations(_ count: Int, required: Bool = false) async throws {
+            let deadline = ContinuousClock.now + .seconds(required ? 60 : 20)
             while try await emulator.state()["operationsInFlight"]?.numberValue != Double(count),
                 ContinuousClock.now < deadline
             {
                 try await Task.sleep(for: .milliseconds(20))
             }
+            let running = try await emulator.state()["operationsInFlight"]?.numberValue
+            try #require(
+                !required || running == Double(count), "the batch never had \(count) operations running within a minute"
+            )
         }
         // Long enough for the two requests to arrive while it runs, even when the machine is so
-        // loaded that starting the HTTP helper takes seconds.
-        try await emulator.configure(["operation_seconds": 8])
+        // loaded that starting the HTTP helper takes seconds (the whole suite at a load of 16 on
+        // two cores once needed more than 8).
+        try await emulator.configure(["operation_seconds": 20])
         async let holder = client.json("POST", batchURL, body: batch(4))
-        try await waitForOperations(4)
+        try await waitForOperations(4, required: true)
         async let request = client.send("GET", emulator.endpoints.graph("/me"))
         async let otherBatch = client.json("POST", batchURL, body: batch(2))
         let (single, other, held) = try await (request, otherBatch, holder)
@@ -408,5 +414,166 @@ import Testing
             guard case .notSignedIn(let reason) = failure as? GraphServiceError else { return false }
             return reason.contains("invalid_grant") && reason.contains("run calport login")
         }
+    }
+}
+
+// MARK: Several mailboxes — /users/{id | userPrincipalName}, calendars, who may open which
+
+extension EmulatorBehaviourTests {
+    func send(_ emulator: GraphEmulator, _ method: String, _ path: String, token: String, body: JSONValue? = nil)
+        async throws -> (Int, JSONValue)
+    {
+        var request = HTTPRequest(
+            method: method, url: emulator.endpoints.graph(path), headers: ["Authorization": "Bearer " + token])
+        if let body {
+            request.headers["Content-Type"] = "application/json"
+            request.body = Array(JSONWriter().string(body).utf8)
+        }
+        let response = try await HelperTransport().send(request)
+        return (response.status, json(response))
+    }
+
+    /// Get user and List calendars: /users/{id | userPrincipalName} beside /me, each mailbox with its
+    /// own events, calendars (owned by its user) and operation counter.
+    @Test func eachMailboxIsItsOwnUnderMeAndUsers() async throws {
+        let (emulator, _) = try start(["--mailboxes", "3", "--delegate", "user2@example.com"])
+        let token = GraphEmulator.token
+        let body = Self.event("Second's", "2027-01-04T09:00:00", "2027-01-04T10:00:00")
+        let (created, event) = try await send(
+            emulator, "POST", "/users/user2@example.com/events", token: token, body: body)
+        #expect(created == 201)
+        #expect(event["organizer"]?["emailAddress"]?["address"] == "user2@example.com")
+        // The id and the userPrincipalName (without regard to case) name the same user.
+        let (_, byID) = try await send(emulator, "GET", "/users/user-2/events", token: token)
+        let (_, byName) = try await send(emulator, "GET", "/users/USER2@example.com/events", token: token)
+        #expect(byID["value"]?.arrayValue?.count == 1 && byID == byName)
+        let (_, mine) = try await send(emulator, "GET", "/me/events", token: token)
+        #expect(mine["value"]?.arrayValue?.isEmpty == true, "the signed-in user's mailbox holds none of it")
+        let (_, me) = try await send(emulator, "GET", "/me", token: token)
+        #expect(me["userPrincipalName"] == "user@example.com" && me["id"] == "user-1")
+
+        let (_, theirs) = try await send(emulator, "GET", "/users/user2@example.com/calendars", token: token)
+        let calendars = try #require(theirs["value"]?.arrayValue)
+        #expect(calendars.allSatisfy { $0["owner"]?["address"] == "user2@example.com" })
+        let (_, own) = try await send(emulator, "GET", "/me/calendars", token: token)
+        let ownIDs = Set(own["value"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        #expect(ownIDs.isDisjoint(with: calendars.compactMap { $0["id"]?.stringValue }), "ids are per mailbox")
+
+        let second = try await emulator.state(mailbox: "user2@example.com")
+        #expect(second["events"]?.arrayValue?.count == 1 && second["maxOperationsInFlight"] == 1)
+        #expect(try await emulator.state()["events"]?.arrayValue?.isEmpty == true)
+        let (missing, unknown) = try await send(emulator, "GET", "/users/nobody@example.com/events", token: token)
+        #expect(missing == 404 && unknown["error"]?["code"] == "ErrorInvalidUser")
+    }
+
+    /// calendar resource type and List calendars: id, name, owner, color and hexColor, canEdit,
+    /// isDefaultCalendar; Create calendar, a repeated name refused with 409 ErrorFolderExists.
+    @Test func calendarsAreListedAndCreatedAsGraphDocuments() async throws {
+        let (emulator, _) = try start()
+        let token = GraphEmulator.token
+        let (_, listed) = try await send(emulator, "GET", "/me/calendars", token: token)
+        let first = try #require(listed["value"]?.arrayValue?.first)
+        #expect(first["name"] == "Calendar" && first["isDefaultCalendar"] == true && first["canEdit"] == true)
+        #expect(first["color"] == "auto" && first["hexColor"] == "")
+        #expect(first["owner"] == ["name": "Emulated User", "address": "user@example.com"])
+        let (status, made) = try await send(emulator, "POST", "/me/calendars", token: token, body: ["name": "Team"])
+        #expect(status == 201 && made["name"] == "Team" && made["isDefaultCalendar"] == false)
+        let id = try #require(made["id"]?.stringValue)
+        let (posted, _) = try await send(
+            emulator, "POST", "/me/calendars/\(id)/events", token: token,
+            body: Self.event("In Team", "2027-01-04T09:00:00", "2027-01-04T10:00:00"))
+        #expect(posted == 201)
+        let (again, refused) = try await send(emulator, "POST", "/me/calendars", token: token, body: ["name": "team"])
+        #expect(again == 409 && refused["error"]?["code"] == "ErrorFolderExists")
+    }
+
+    /// A delegated token opens another user's mailbox only with rights to it: else 403 ErrorAccessDenied.
+    @Test func anotherUsersMailboxWithoutRightsIsAccessDenied() async throws {
+        let (emulator, _) = try start(["--mailboxes", "2"])
+        let (status, body) = try await send(
+            emulator, "GET", "/users/user2@example.com/calendars", token: GraphEmulator.token)
+        #expect(status == 403)
+        #expect(
+            body["error"] == [
+                "code": "ErrorAccessDenied", "message": "Access is denied. Check credentials and try again.",
+            ])
+    }
+
+    /// Client credentials with a secret: AADSTS7000215 for a wrong one; the app's token works on
+    /// /users/{id} only (/me is 400), and without the Calendars.ReadWrite role it is 403 ErrorAccessDenied.
+    @Test func clientCredentialsWithASecretGiveAnAppToken() async throws {
+        let (emulator, _) = try start([
+            "--mailboxes", "2", "--app-client-id", "app-1", "--app-secret", "right-secret", "--app-roles", "",
+        ])
+        var endpoints = emulator.endpoints
+        endpoints.tenant = "contoso"
+        let base = [
+            ("client_id", "app-1"), ("grant_type", "client_credentials"),
+            ("scope", "https://graph.microsoft.com/.default"),
+        ]
+        let wrong = try await tokenForm(endpoints, base + [("client_secret", "wrong")])
+        #expect(wrong["error"] == "invalid_client")
+        #expect(wrong["error_description"]?.stringValue?.hasPrefix("AADSTS7000215:") == true)
+        let answer = try await tokenForm(endpoints, base + [("client_secret", "right-secret")])
+        let token = try #require(answer["access_token"]?.stringValue)
+        #expect(answer["refresh_token"] == nil && answer["token_type"] == "Bearer")
+        let (me, meBody) = try await send(emulator, "GET", "/me/events", token: token)
+        #expect(
+            me == 400 && meBody["error"]?["message"] == "/me request is only valid with delegated authentication flow.")
+        let (denied, deniedBody) = try await send(emulator, "GET", "/users/user2@example.com/events", token: token)
+        #expect(denied == 403 && deniedBody["error"]?["code"] == "ErrorAccessDenied", "no role consented")
+
+        try await emulator.configure(["app_roles": "Calendars.ReadWrite"])
+        let granted = try #require(
+            try await tokenForm(endpoints, base + [("client_secret", "right-secret")])["access_token"]?.stringValue)
+        let (allowed, _) = try await send(emulator, "GET", "/users/user2@example.com/events", token: granted)
+        #expect(allowed == 200)
+    }
+
+    /// Certificate credentials: the assertion's RS256 signature is checked against the registered
+    /// certificate (found by x5t), and its expiry, audience, issuer and jti.
+    @Test func clientAssertionsAreCheckedAgainstTheCertificate() async throws {
+        let registered = try TestCertificate()
+        let other = try TestCertificate()
+        let (emulator, _) = try start(["--app-client-id", "app-1", "--app-certificate", registered.certificatePath])
+        var endpoints = emulator.endpoints
+        endpoints.tenant = "contoso"
+        func grant(_ assertion: String) async throws -> JSONValue {
+            try await tokenForm(
+                endpoints,
+                [
+                    ("client_id", "app-1"), ("grant_type", "client_credentials"),
+                    ("scope", "https://graph.microsoft.com/.default"),
+                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                    ("client_assertion", assertion),
+                ])
+        }
+        let signer = try ClientCertificate(
+            certificatePath: registered.certificatePath, privateKeyPath: registered.keyPath)
+        let good = try signer.assertion(clientID: "app-1", tokenURL: endpoints.tokenURL).reveal()
+        #expect(try await grant(good)["access_token"]?.stringValue != nil)
+        #expect(
+            try await grant(good)["error_description"]?.stringValue?.hasPrefix("AADSTS700236") == true, "jti reused")
+
+        var tampered = good
+        tampered.removeLast(2)
+        tampered += tampered.hasSuffix("A") ? "BB" : "AA"
+        #expect(try await grant(tampered)["error_description"]?.stringValue?.hasPrefix("AADSTS700027") == true)
+        let stranger = try ClientCertificate(certificatePath: other.certificatePath, privateKeyPath: other.keyPath)
+        let unknownKey = try stranger.assertion(clientID: "app-1", tokenURL: endpoints.tokenURL).reveal()
+        #expect(try await grant(unknownKey)["error_description"]?.stringValue?.hasPrefix("AADSTS700027") == true)
+        let wrongAudience = try signer.assertion(clientID: "app-1", tokenURL: URL(string: "https://example.com/token")!)
+        #expect(try await grant(wrongAudience.reveal())["error"] == "invalid_client")
+        let expired = try signer.assertion(clientID: "app-1", tokenURL: endpoints.tokenURL, now: Date() - 3600).reveal()
+        #expect(try await grant(expired)["error_description"]?.stringValue?.hasPrefix("AADSTS700024") == true)
+    }
+
+    func tokenForm(_ endpoints: GraphEndpoints, _ fields: [(String, String)]) async throws -> JSONValue {
+        let body = fields.map { "\($0.0)=\($0.1.urlComponentEncoded)" }.joined(separator: "&")
+        let response = try await HelperTransport().send(
+            HTTPRequest(
+                method: "POST", url: endpoints.tokenURL,
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(body.utf8)))
+        return json(response)
     }
 }

@@ -19,8 +19,14 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("calport-http").path
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        // Written through a close-on-exec descriptor: one that a helper spawned meanwhile by another
+        // test inherited would keep the file open for writing, and its exec "Text file busy".
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw EmulatorError(message: "cannot create \(path)") }
+        let bytes = Array(contents.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else { throw EmulatorError(message: "cannot write \(path)") }
         return try await body(path)
     }
 

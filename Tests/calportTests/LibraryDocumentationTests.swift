@@ -35,7 +35,8 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "swift-symbolgraph-extract", "-module-name", library, "-I", modules.path, "-I",
-            packageRoot.appendingPathComponent("Sources/CLibical").path, "-Xcc", "-I/usr/include/libical",
+            packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
+            packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
             "-target", "x86_64-unknown-linux-gnu", "-minimum-access-level", "public", "-output-dir", output.path,
         ]
         process.standardError = FileHandle.nullDevice
@@ -131,7 +132,8 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "swiftc", "-typecheck", "-I", modules.path, "-I",
-                packageRoot.appendingPathComponent("Sources/CLibical").path, "-Xcc", "-I/usr/include/libical",
+                packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
+                packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
                 program.path,
             ]
             process.standardError = try FileHandle(forWritingTo: errors)

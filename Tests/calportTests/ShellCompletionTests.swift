@@ -18,7 +18,8 @@ private let cases: [Case] = [
     Case(
         words: ["calport", ""],
         offered: [
-            "convert", "expand", "validate", "tz", "export", "import", "login", "logout", "completion", "help",
+            "convert", "expand", "validate", "tz", "export", "import", "calendars", "login", "logout", "completion",
+            "help",
         ]),
     Case(words: ["calport", "convert", "--to", ""], offered: ["ics", "graph", "graph-post", "ndjson"]),
     Case(words: ["calport", "validate", "--f"], offered: ["--from"]),
@@ -30,7 +31,26 @@ private let cases: [Case] = [
     Case(
         words: ["calport", "expand", "--tz", "Pacific S"],
         offered: ["Pacific SA Standard Time", "Pacific Standard Time", "Pacific Standard Time (Mexico)"]),
+    // Calendar names, from `calport calendars --names` run at TAB (here the stand-in below).
+    Case(words: ["calport", "export", "--calendar", ""], offered: ["Team Calendar", "Holidays"]),
+    Case(words: ["calport", "import", "--calendar", "Ho"], offered: ["Holidays"]),
 ]
+
+/// A directory put first on the shells' PATH, holding a stand-in `calport` that answers
+/// `calendars --names` as a signed-in calport would (TenantCommandTests runs the real one against
+/// the Graph emulator) and fails silently otherwise.
+private let standIn: URL = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-standin-\(UUID())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let program = directory.appendingPathComponent("calport")
+    try? """
+    #!/bin/sh
+    [ "$1 $2" = "calendars --names" ] || exit 3
+    printf 'Team Calendar\\nHolidays\\n'
+    """.write(to: program, atomically: true, encoding: .utf8)
+    chmod(program.path, 0o755)
+    return directory
+}()
 
 private func shell(_ name: String) -> String? {
     ["/usr/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -45,6 +65,9 @@ private func output(of program: String, _ arguments: [String]) async throws -> S
             let process = Process()
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = standIn.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice

@@ -19,13 +19,7 @@ public struct StaticTokenProvider: TokenProvider {
     /// The file's content with surrounding whitespace removed; a file that its group or others
     /// may read is refused, as ssh refuses such a private key.
     public init(file path: String) throws(GraphServiceError) {
-        try SecretFileMode.check(path, what: "the token file")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .storage(path: path, reason: "cannot read the token file")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw .storage(path: path, reason: "the token file is empty") }
-        self.init(token: Secret(text))
+        self.init(token: try Self.secret(file: path, what: "token file"))
     }
 
     public func accessToken(refresh: Bool) async throws(GraphServiceError) -> Secret {

@@ -101,7 +101,8 @@ public struct CalendarExporter: Sendable {
             "Prefer":
                 "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"html\", odata.maxpagesize=\(Self.pageSize), IdType=\"ImmutableId\""
         ]
-        let calendar = request.calendarID.map { "/me/calendars/\($0.urlComponentEncoded)" } ?? "/me"
+        let calendar =
+            client.endpoints.mailboxPath + (request.calendarID.map { "/calendars/\($0.urlComponentEncoded)" } ?? "")
         // calport's properties come with each event, for what an import kept (ImportedIdentity).
         let query =
             "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
@@ -160,7 +161,7 @@ public struct CalendarExporter: Sendable {
     /// The given zone, else the mailbox's `timeZone` setting, else UTC.
     private func timeZone(_ given: String?) async throws(GraphServiceError) -> String {
         if let given { return given }
-        let settings = try await client.json("GET", client.endpoints.graph("/me/mailboxSettings"))
+        let settings = try await client.json("GET", client.endpoints.mailbox("/mailboxSettings"))
         return settings["timeZone"]?.stringValue ?? "UTC"
     }
 
@@ -218,7 +219,7 @@ struct SeriesReader: Sendable {
     /// followed by its exceptions.
     func read(_ masterID: String) async -> Result<[JSONValue], GraphServiceError> {
         do throws(GraphServiceError) {
-            let path = "/me/events/\(masterID.urlComponentEncoded)"
+            let path = client.endpoints.mailboxPath + "/events/\(masterID.urlComponentEncoded)"
             if isBeta { return .success(try await readBeta(path)) }
             var master = try await client.json(
                 "GET", client.endpoints.graph(path, query: ImportedIdentity.expandQuery), headers: headers)

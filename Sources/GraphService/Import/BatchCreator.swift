@@ -15,7 +15,7 @@ struct BatchCreator: Sendable {
     static let parallelItems = 4
 
     var client: GraphClient
-    /// `/me/events` or `/me/calendars/{id}/events`, relative to the Graph root as `$batch` wants.
+    /// `{mailbox}/events` or `{mailbox}/calendars/{id}/events`, relative to the Graph root as `$batch` wants.
     var eventsPath: String
     var retry: RetryPolicy
     var journal: ImportJournal?

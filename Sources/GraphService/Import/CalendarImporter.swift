@@ -56,9 +56,10 @@ public struct CalendarImporter: Sendable {
         self.progress = progress
     }
 
-    /// `/me/events`, or the given calendar's events.
+    /// `{mailbox}/events`, or the given calendar's events.
     public var eventsPath: String {
-        calendarID.map { "/me/calendars/\($0.urlComponentEncoded)/events" } ?? "/me/events"
+        client.endpoints.mailboxPath
+            + (calendarID.map { "/calendars/\($0.urlComponentEncoded)/events" } ?? "/events")
     }
 
     /// What a run will do, decided before anything is sent.
@@ -171,8 +172,12 @@ public struct CalendarImporter: Sendable {
         var snapshot = Snapshot()
         guard lookUp else { return snapshot }
         if options.participants.attendees == .invite {
-            let me = try await client.json("GET", client.endpoints.graph("/me"))
-            let address = me["mail"]?.stringValue ?? me["userPrincipalName"]?.stringValue
+            // A userPrincipalName names its domain; reading another user (an id) needs User.Read.All.
+            var address = client.endpoints.user.flatMap { $0.contains("@") ? $0 : nil }
+            if address == nil {
+                let me = try await client.json("GET", client.endpoints.mailbox(""))
+                address = me["mail"]?.stringValue ?? me["userPrincipalName"]?.stringValue
+            }
             snapshot.mailboxDomain = address?.split(separator: "@").last.map { $0.lowercased() }
         }
         let listing = SourceListing(client: client, eventsPath: eventsPath)
@@ -245,7 +250,7 @@ public struct CalendarImporter: Sendable {
     /// The requests after the creates: PATCHes and DELETEs of events, series' changes, prunes.
     public func laterRequests(for preparation: Preparation) -> [JSONValue] {
         var requests: [JSONValue] = []
-        func event(_ id: String) -> JSONValue { .string("/me/events/\(id)") }
+        func event(_ id: String) -> JSONValue { .string("\(client.endpoints.mailboxPath)/events/\(id)") }
         for (unit, step) in preparation.steps {
             var seriesID: String?
             switch step {
@@ -259,7 +264,8 @@ public struct CalendarImporter: Sendable {
             }
             guard let seriesID, unit.needsFinishing else { continue }
             for change in unit.changes {
-                let url = JSONValue.string("/me/events/{occurrence of \(seriesID) at \(change.originalStart)}")
+                let url = JSONValue.string(
+                    "\(client.endpoints.mailboxPath)/events/{occurrence of \(seriesID) at \(change.originalStart)}")
                 switch change.action {
                 case .update(_, _, let body): requests.append(["method": "PATCH", "url": url, "body": .object(body)])
                 case .cancel: requests.append(["method": "DELETE", "url": url])

@@ -90,5 +90,5 @@ struct EventChanger: Sendable {
         }
     }
 
-    private func url(_ id: String) -> URL { client.endpoints.graph("/me/events/\(id.urlComponentEncoded)") }
+    private func url(_ id: String) -> URL { client.endpoints.mailbox("/events/\(id.urlComponentEncoded)") }
 }

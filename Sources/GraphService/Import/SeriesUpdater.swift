@@ -43,18 +43,21 @@ struct SeriesUpdater: Sendable {
             case (.cancel, let id?):
                 try await journal?.recordIntent("DELETE instance", keys: [change.key])
                 let response = try await client.send(
-                    "DELETE", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"))
+                    "DELETE", client.endpoints.mailbox("/events/\(id.urlComponentEncoded)"))
                 if response.isSuccess || response.status == 404 { return ItemResult(outcome: .created, id: id) }
                 return ItemResult(
                     outcome: .failed(
-                        reason: GraphClient.error("DELETE /me/events/{id}", response.status, body: response.body)
-                            .description))
+                        reason: GraphClient.error(
+                            "DELETE \(client.endpoints.mailboxPath)/events/{id}", response.status, body: response.body
+                        )
+                        .description))
             case (.update(_, let originalStart, let body), let id?):
                 try await journal?.recordIntent("PATCH instance", keys: [change.key])
                 let response = try await client.send(
-                    "PATCH", client.endpoints.graph("/me/events/\(id.urlComponentEncoded)"), body: .object(body))
+                    "PATCH", client.endpoints.mailbox("/events/\(id.urlComponentEncoded)"), body: .object(body))
                 guard response.isSuccess else {
-                    let error = GraphClient.error("PATCH /me/events/{id}", response.status, body: response.body)
+                    let error = GraphClient.error(
+                        "PATCH \(client.endpoints.mailboxPath)/events/{id}", response.status, body: response.body)
                     guard case .http(_, _, "ErrorOccurrenceCrossingBoundary"?, _) = error else {
                         return ItemResult(outcome: .failed(reason: error.description))
                     }
@@ -76,7 +79,7 @@ struct SeriesUpdater: Sendable {
         }
     }
 
-    /// `/me/events/{id}/instances` over the days of the changes' original and new starts, with two
+    /// `{mailbox}/events/{id}/instances` over the days of the changes' original and new starts, with two
     /// days' margin for zone offsets, so a moved occurrence is found wherever it now is.
     private func instancesURL(masterID: String, changes: [PlannedItem]) -> URL {
         var days: [String] = []
@@ -92,7 +95,7 @@ struct SeriesUpdater: Sendable {
         let query =
             "startDateTime=\(Self.dayFormatter.string(from: first))T00:00:00Z"
             + "&endDateTime=\(Self.dayFormatter.string(from: last))T00:00:00Z"
-        return client.endpoints.graph("/me/events/\(masterID.urlComponentEncoded)/instances", query: query)
+        return client.endpoints.mailbox("/events/\(masterID.urlComponentEncoded)/instances", query: query)
     }
 
     /// An instant in UTC, to the second, as Graph writes `originalStart` with or without fractions.

@@ -48,6 +48,8 @@ struct CompletionScripts {
         var none: String
         var choices: @Sendable ([(word: String, description: String)]) -> String
         var wordList: @Sendable (String) -> String
+        /// Runs calport with the (plain-word) arguments, its standard error discarded.
+        var command: @Sendable (String) -> String
 
         func action(_ completion: ValueCompletion) -> String {
             switch completion {
@@ -56,6 +58,7 @@ struct CompletionScripts {
             case .none: return none
             case .choices(let choices): return self.choices(choices)
             case .wordList(let name, _): return wordList(identifier(name))
+            case .command(let arguments): return command(arguments.joined(separator: " "))
             }
         }
     }
@@ -63,7 +66,8 @@ struct CompletionScripts {
     private static let bashSpelling = Spelling(
         files: "COMPREPLY=($(compgen -f -- \"$current\"))", directories: "COMPREPLY=($(compgen -d -- \"$current\"))",
         none: "COMPREPLY=()", choices: { "_calport_reply \(bashWords($0.map(\.word))) \"$current\"" },
-        wordList: { "_calport_reply \"$_calport_words_\($0)\" \"$current\"" })
+        wordList: { "_calport_reply \"$_calport_words_\($0)\" \"$current\"" },
+        command: { "_calport_reply \"$(\"${COMP_WORDS[0]}\" \($0) 2>/dev/null)\" \"$current\"" })
 
     private static let zshSpelling = Spelling(
         files: "_files", directories: "_files -/", none: " ",
@@ -75,14 +79,14 @@ struct CompletionScripts {
                     : word + "\\:\"" + choice.description.replacingOccurrences(of: "\"", with: "\\\"") + "\""
             }
             return "((" + items.joined(separator: " ") + "))"
-        }, wordList: { "_calport_\($0)" })
+        }, wordList: { "_calport_\($0)" }, command: { "{_calport_run \($0)}" })
 
     private static let fishSpelling = Spelling(
         files: "-r -F", directories: "-x -a '(__fish_complete_directories)'", none: "-x",
         choices: { choices in
             let lines = choices.map { $0.description.isEmpty ? $0.word : $0.word + "\t" + $0.description }
             return "-x -a " + fishQuoted("(printf '%s\\n' " + lines.map(fishQuotedInner).joined(separator: " ") + ")")
-        }, wordList: { "-x -a '(__calport_\($0))'" })
+        }, wordList: { "-x -a '(__calport_\($0))'" }, command: { "-x -a '(calport \($0) 2>/dev/null)'" })
 
     // MARK: bash
 
@@ -156,6 +160,12 @@ struct CompletionScripts {
                 + "    )\n    _wanted \(name) expl '\(name)' compadd -a words\n}\n"
         }
         script += """
+            # Offers the lines calport prints when run with these arguments (nothing if it fails).
+            _calport_run() {
+                local -a found
+                found=(${(f)"$(calport "$@" 2>/dev/null)"})
+                _wanted values expl 'value' compadd -a found
+            }
             _calport() {
                 local curcontext=$curcontext state line
                 typeset -A opt_args

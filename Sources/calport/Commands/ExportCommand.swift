@@ -10,7 +10,8 @@ enum ExportCommand {
         names: ["--start"], valueName: "DATE", help: "Window start: YYYY-MM-DD or ISO 8601 (UTC without offset)")
     static let end = OptionSpec(names: ["--end"], valueName: "DATE", help: "Window end, exclusive")
     static let calendar = OptionSpec(
-        names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
+        names: ["--calendar"], valueName: "NAME|ID", help: "Calendar name or id (default: the default calendar)",
+        completion: CalendarNameCompletion.names)
     static let zone = OptionSpec(
         names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)",
         completion: ZoneNameCompletion.all)
@@ -22,8 +23,10 @@ enum ExportCommand {
 
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
-        options: [start, end, calendar, zone, format, instances, output, ServiceOptions.tokenFile] + ServiceOptions.all
-            + [CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help])
+        options: [start, end, calendar, zone, format, instances, output, ServiceOptions.user, ServiceOptions.tokenFile]
+            + ServiceOptions.all + ServiceOptions.appOnly + [
+                CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help,
+            ])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
         guard let startText = arguments.value(start), let endText = arguments.value(end) else {
@@ -38,9 +41,10 @@ enum ExportCommand {
             terminal.writeError("calport export: error: \(error)\n")
             return ServiceOptions.exitStatus(error)
         }
-        let request = ExportRequest(
-            start: startText, end: endText, calendarID: arguments.value(calendar), timeZone: arguments.value(zone),
+        let window = ExportRequest(
+            start: startText, end: endText, calendarID: nil, timeZone: arguments.value(zone),
             instances: arguments.isSet(instances), keepValues: arguments.value(format) == "graph")
+        let calendarName = arguments.value(calendar)
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let exporter = CalendarExporter(client: client) { step in
             if step.viewRead {
@@ -53,6 +57,10 @@ enum ExportCommand {
         }
         let result = ServiceOptions.wait { () -> Result<ExportResult, GraphServiceError> in
             do throws(GraphServiceError) {
+                var request = window
+                if let calendarName {
+                    request.calendarID = try await MailboxCalendars(client: client).resolve(calendarName).id
+                }
                 return .success(try await exporter.export(request))
             } catch {
                 return .failure(error)
@@ -61,7 +69,7 @@ enum ExportCommand {
         progress.finish()
         switch result {
         case .failure(let error):
-            terminal.writeError("calport export: error: \(error)\n")
+            terminal.writeError("calport export: error: \(ServiceOptions.explain(error))\n")
             return ServiceOptions.exitStatus(error)
         case .success(let exported):
             var reporter = DiagnosticReporter(arguments, terminal: terminal)

@@ -9,7 +9,11 @@ import ICalendar
 /// an upsert (new ones created, changed ones updated, nothing twice), mailing no one unless asked.
 enum ImportCommand {
     static let calendar = OptionSpec(
-        names: ["--calendar"], valueName: "ID", help: "Calendar id (default: the default calendar)")
+        names: ["--calendar"], valueName: "NAME|ID", help: "Calendar name or id (default: the default calendar)",
+        completion: CalendarNameCompletion.names)
+    static let createCalendar = OptionSpec(
+        names: ["--create-calendar"], valueName: "NAME",
+        help: "Import into the calendar NAME, created unless the mailbox has one of that name")
     static let dryRun = OptionSpec(names: ["--dry-run"], help: "Print the requests instead of sending them")
     static let journal = OptionSpec(
         names: ["--journal"], valueName: "FILE", help: "Record progress in FILE and resume from it when run again")
@@ -32,9 +36,9 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import", abstract: "Import events into a Microsoft Graph calendar.",
         options: [
-            ConvertCommand.from, calendar, dryRun, journal, attendees, source, prune, force, report, mapAddress,
-            ServiceOptions.tokenFile,
-        ] + ServiceOptions.all + CommonOptions.reporting + [CommonOptions.help],
+            ConvertCommand.from, calendar, createCalendar, dryRun, journal, attendees, source, prune, force, report,
+            mapAddress, ServiceOptions.user, ServiceOptions.tokenFile,
+        ] + ServiceOptions.all + ServiceOptions.appOnly + CommonOptions.reporting + [CommonOptions.help],
         positionals: "[FILE…|DIR…|-]")
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -56,10 +60,11 @@ enum ImportCommand {
         }
         let output = SharedOutput(terminal)
         let environment = terminal.environment
-        // A dry run signs in only with a token given outright (it then looks at the calendar and
-        // the mailbox's domain); otherwise it plans every event as new.
+        // A dry run signs in only with a token or an app's credential given outright (it then looks
+        // at the calendar and the mailbox's domain); otherwise it plans every event as new.
         let dryRunLooksUp =
             arguments.value(ServiceOptions.tokenFile) != nil || !(environment["CALPORT_TOKEN"] ?? "").isEmpty
+            || ServiceOptions.givesAppCredential(arguments, environment: environment)
         let client: GraphClient
         do {
             client =
@@ -69,12 +74,22 @@ enum ImportCommand {
                     tokens: StaticTokenProvider(token: Secret("")))
                 : try ServiceOptions.client(arguments, output: output)
         } catch {
-            terminal.writeError("calport import: error: \(error)\n")
+            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
+            return ServiceOptions.exitStatus(error)
+        }
+        let calendarID: String?
+        switch targetCalendar(
+            arguments, client: client, signedIn: !arguments.isSet(dryRun) || dryRunLooksUp,
+            dryRun: arguments.isSet(dryRun), terminal: terminal)
+        {
+        case .success(let id): calendarID = id
+        case .failure(let error):
+            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
             return ServiceOptions.exitStatus(error)
         }
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let importer = CalendarImporter(
-            client: client, calendarID: arguments.value(calendar), journalPath: arguments.value(journal),
+            client: client, calendarID: calendarID, journalPath: arguments.value(journal),
             options: options,
             progress: { done, total in progress.update(done: done, of: total, "events") })
         let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
@@ -101,12 +116,15 @@ enum ImportCommand {
         progress.finish()
         switch outcome {
         case .failure(let error):
-            terminal.writeError("calport import: error: \(error)\n")
+            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
             return ServiceOptions.exitStatus(error)
         case .success(let result):
             terminal.writeError(summary(result, refused: refused))
             if let path = arguments.value(report) {
-                let json = JSONWriter(pretty: true).string(result.json(refused: refused)) + "\n"
+                var object = result.json(refused: refused).objectValue ?? JSONObject()
+                // Whose mailbox, so that the reports of a tenant run can be gathered into one summary.
+                object["mailbox"] = .string(client.endpoints.user ?? "me")
+                let json = JSONWriter(pretty: true).string(.object(object)) + "\n"
                 do {
                     try AtomicFile.write(Array(json.utf8), to: path)
                 } catch {
@@ -116,6 +134,47 @@ enum ImportCommand {
             }
             return result.failures.isEmpty && refused.isEmpty && reporter.errorCount == 0 ? .success : .dataProblem
         }
+    }
+
+    /// The id of the calendar to import into: `--calendar` (a name or an id) resolved, or the
+    /// `--create-calendar` one, found or made; nil for the default calendar. Without sign-in (a dry
+    /// run) `--calendar` is taken as an id and nothing is created.
+    private static func targetCalendar(
+        _ arguments: ParsedArguments, client: GraphClient, signedIn: Bool, dryRun: Bool, terminal: Terminal
+    ) -> Result<
+        String?, GraphServiceError
+    > {
+        let named = arguments.value(calendar)
+        let created = arguments.value(createCalendar)
+        if named != nil && created != nil {
+            return .failure(.invalidConfiguration("--calendar and --create-calendar: give one"))
+        }
+        guard signedIn, named != nil || created != nil else {
+            if let created {
+                terminal.writeError("calport import: the dry run plans into the default calendar, not '\(created)'\n")
+            }
+            return .success(named)
+        }
+        let result = ServiceOptions.wait { () -> Result<String?, GraphServiceError> in
+            do throws(GraphServiceError) {
+                let calendars = MailboxCalendars(client: client)
+                if let named { return .success(try await calendars.resolve(named).id) }
+                // Found again when run again (a resumed import), since names compare without case in Exchange.
+                let name = created ?? ""
+                let existing = try await calendars.list().filter { $0.name.lowercased() == name.lowercased() }
+                if existing.count == 1 { return .success(existing[0].id) }
+                if existing.count > 1 { return .success(try MailboxCalendars.resolve(name, in: existing).id) }
+                // A dry run sends nothing: it plans into the default calendar instead.
+                return .success(dryRun ? nil : try await calendars.create(named: name).id)
+            } catch {
+                return .failure(error)
+            }
+        }
+        if dryRun, case .success(nil) = result, let created {
+            terminal.writeError(
+                "calport import: '\(created)' does not exist yet; the dry run plans into the default calendar\n")
+        }
+        return result
     }
 
     /// `--dry-run`: the requests on stdout, what they would do and the mail they would send on stderr.
@@ -225,7 +284,7 @@ enum ImportCommand {
         note += "mail to be sent: \(mail.description)\n"
         if !looksUp {
             note +=
-                "(the calendar was not read: without --token-file or CALPORT_TOKEN a dry run plans every event as new)\n"
+                "(the calendar was not read: without --token-file, CALPORT_TOKEN or an app's credential a dry run plans every event as new)\n"
         }
         return note
     }

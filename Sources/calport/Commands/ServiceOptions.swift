@@ -21,6 +21,21 @@ enum ServiceOptions {
     )
     static let tokenFile = OptionSpec(
         names: ["--token-file"], valueName: "FILE", help: "Read the access token from FILE instead of the login cache")
+    static let user = OptionSpec(
+        names: ["--user"], valueName: "UPN|ID",
+        help: "Work on this user's mailbox, /users/{id} (default $CALPORT_USER, else the signed-in user's, /me)")
+    static let clientSecretFile = OptionSpec(
+        names: ["--client-secret-file"], valueName: "FILE",
+        help: "Sign in as the app (client credentials) with the secret in FILE (or $CALPORT_CLIENT_SECRET)")
+    static let certificate = OptionSpec(
+        names: ["--certificate"], valueName: "FILE",
+        help: "Sign in as the app with this certificate (PEM; or $CALPORT_CERTIFICATE), with --private-key")
+    static let privateKey = OptionSpec(
+        names: ["--private-key"], valueName: "FILE",
+        help: "The certificate's RSA private key (PEM, unencrypted; or $CALPORT_PRIVATE_KEY)")
+
+    /// The app-only sign-in options of the commands that read or write a mailbox.
+    static let appOnly = [clientSecretFile, certificate, privateKey]
 
     /// The options every Graph command takes.
     static let all = [graphURL, authorityURL, tenant, clientID]
@@ -38,10 +53,12 @@ enum ServiceOptions {
         }
         if let value = arguments.value(tenant) ?? environment["CALPORT_TENANT"] { endpoints.tenant = value }
         if let value = arguments.value(clientID) ?? environment["CALPORT_CLIENT_ID"] { endpoints.clientID = value }
+        if let value = arguments.value(user) ?? environment["CALPORT_USER"], !value.isEmpty { endpoints.user = value }
         return endpoints
     }
 
-    /// The token source: `--token-file`, else `CALPORT_TOKEN`, else the login cache.
+    /// The token source: `--token-file`, else `CALPORT_TOKEN`, else an app-only sign-in when a
+    /// client secret or certificate is given, else the login cache.
     static func tokens(
         _ arguments: ParsedArguments, environment: [String: String], endpoints: GraphEndpoints
     ) throws(GraphServiceError) -> any TokenProvider {
@@ -49,16 +66,58 @@ enum ServiceOptions {
         CoreDumpProtection.engage()
         if let path = arguments.value(tokenFile) { return try StaticTokenProvider(file: path) }
         if let token = environment["CALPORT_TOKEN"], !token.isEmpty { return StaticTokenProvider(token: Secret(token)) }
+        if let credential = try appCredential(arguments, environment: environment) {
+            guard endpoints.user != nil else {
+                throw .invalidConfiguration(
+                    "an app signs in for other users' mailboxes: give --user UPN|ID (Graph refuses /me to an app)")
+            }
+            return try AppTokenProvider(
+                credential: credential, endpoints: endpoints,
+                cache: TokenCache(path: TokenCache.appPath(endpoints: endpoints, environment: environment)),
+                transport: HelperTransport())
+        }
         return CachedTokenProvider(
             cache: TokenCache(path: TokenCache.defaultPath(environment: environment)), endpoints: endpoints,
             transport: HelperTransport())
     }
 
+    /// The app's credential from `--client-secret-file` or `CALPORT_CLIENT_SECRET` (never an argument,
+    /// which `ps` would show), or `--certificate` and `--private-key`; nil when none is given.
+    static func appCredential(_ arguments: ParsedArguments, environment: [String: String]) throws(GraphServiceError)
+        -> ClientCredential?
+    {
+        let certificatePath =
+            arguments.value(certificate) ?? environment["CALPORT_CERTIFICATE"].flatMap { $0.isEmpty ? nil : $0 }
+        let keyPath =
+            arguments.value(privateKey) ?? environment["CALPORT_PRIVATE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let secretPath = arguments.value(clientSecretFile)
+        let secretVariable = environment["CALPORT_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        if certificatePath != nil || keyPath != nil {
+            guard let certificatePath, let keyPath else {
+                throw .invalidConfiguration("--certificate and --private-key go together")
+            }
+            if secretPath != nil { throw .invalidConfiguration("give a client secret or a certificate, not both") }
+            return .certificate(try ClientCertificate(certificatePath: certificatePath, privateKeyPath: keyPath))
+        }
+        if let secretPath { return .secret(try StaticTokenProvider.secret(file: secretPath)) }
+        return secretVariable.map { .secret(Secret($0)) }
+    }
+
+    /// Whether the options or the environment give an app's credential (a secret or a certificate).
+    static func givesAppCredential(_ arguments: ParsedArguments, environment: [String: String]) -> Bool {
+        arguments.value(clientSecretFile) != nil || arguments.value(certificate) != nil
+            || !(environment["CALPORT_CLIENT_SECRET"] ?? "").isEmpty
+            || !(environment["CALPORT_CERTIFICATE"] ?? "").isEmpty
+    }
+
     /// A client for the command's options, telling `output` of retries unless quiet.
-    static func client(_ arguments: ParsedArguments, output: SharedOutput) throws(GraphServiceError) -> GraphClient {
+    static func client(_ arguments: ParsedArguments, output: SharedOutput, quiet: Bool = false)
+        throws(GraphServiceError)
+        -> GraphClient
+    {
         let environment = ProcessInfo.processInfo.environment
         let endpoints = try endpoints(arguments, environment: environment)
-        let quiet = arguments.isSet(CommonOptions.quiet)
+        let quiet = quiet || arguments.isSet(CommonOptions.quiet)
         return GraphClient(
             endpoints: endpoints, tokens: try tokens(arguments, environment: environment, endpoints: endpoints),
             onRetry: { request, reason, delay in
@@ -66,6 +125,14 @@ enum ServiceOptions {
                     output.error("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s\n")
                 }
             })
+    }
+
+    /// The error in words, with what to do about a refusal Graph explains only by its code.
+    static func explain(_ error: GraphServiceError) -> String {
+        guard case .http(_, 403, let code?, _) = error, code == "ErrorAccessDenied" else { return error.description }
+        return error.description
+            + " (an app needs the Calendars.ReadWrite application permission with admin consent, and no"
+            + " application access policy excluding the mailbox; a signed-in user needs rights to the mailbox)"
     }
 
     /// The exit status for a service error: a bad setting is a usage error, anything else an I/O one.

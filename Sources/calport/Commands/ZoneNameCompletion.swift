@@ -8,3 +8,9 @@ enum ZoneNameCompletion {
         ["UTC"] + WindowsZones.allIANAIdentifiers + WindowsZones.allWindowsIDs
     }
 }
+
+/// The calendar names shells offer for `--calendar`: asked of Graph at completion time through
+/// `calport calendars --names`, which prints nothing and fails at once when not signed in.
+enum CalendarNameCompletion {
+    static let names = ValueCompletion.command(["calendars", "--names"])
+}

@@ -5,9 +5,10 @@ Python 3 standard library only; it listens on 127.0.0.1 only. It is a stand-in f
 Microsoft documents it, not for calport: it never knows what calport will send.
 
     python3 graph_emulator.py [--port 0] [--token T] [--mailbox-zone Z] [--fault-every N] [--faults ...]
+        [--mailboxes N|UPN,...] [--delegate UPN] [--app-client-id ID --app-secret S --app-certificate PEM]
 
-prints "PORT <n>" once listening. Control endpoints (no auth, not Graph): GET /_emulator/state,
-POST /_emulator/config (JSON with any command-line setting), POST /_emulator/revoke (revokes every
+prints "PORT <n>" once listening. Control endpoints (no auth, not Graph): GET /_emulator/state
+(?mailbox=UPN for another mailbox than the first), POST /_emulator/config (JSON with any command-line setting), POST /_emulator/revoke (revokes every
 refresh token, as an admin's "revoke sessions" does).
 
 How this file is organised, and how to add a behaviour
@@ -15,7 +16,8 @@ How this file is organised, and how to add a behaviour
 It is one program in sections, one per resource, in this order: zones and times; recurrence
 (patterns, validation, expansion); the mailbox (events, transactionIds, mail, concurrency);
 rendering (API version members, Prefer headers, $select/$expand); routes per resource (/me,
-mailboxSettings, events, calendarView, instances, $batch); the identity platform; faults and
+calendars, mailboxSettings, events, calendarView, instances, $batch); the directory (users,
+/users/{id | userPrincipalName}, who may open which mailbox); the identity platform; faults and
 control. To add a behaviour:
   1. put it in the section of its resource, next to the behaviours it interacts with;
   2. above it, write a `# Source:` comment with the Graph documentation page (URL and title) or the
@@ -30,14 +32,18 @@ Graph's own answers.
 """
 
 import argparse
+import base64
 import datetime as dt
 import hashlib
 import html
 import json
+import os
 import re
 import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -45,7 +51,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 UTC = dt.timezone.utc
-OWNER = {"name": "Emulated User", "address": "user@example.com"}
 
 
 class GraphError(Exception):
@@ -272,24 +277,74 @@ BETA_ONLY = {"exceptionOccurrences", "cancelledOccurrences", "occurrenceId", "ui
 MAILBOX_CONCURRENCY = 4
 
 
-class Mailbox:
-    """One user's mailbox: calendars and events, transactionIds, mail sent, operations in flight."""
+# Source: calendar resource type, https://learn.microsoft.com/graph/api/resources/calendar — id,
+# name, color (a calendarColor name, "auto" by default), hexColor ("#RRGGBB", empty when none was
+# set), isDefaultCalendar, canEdit, canShare, canViewPrivateItems, isRemovable, owner
+# (emailAddress: name and address), changeKey; List calendars,
+# https://learn.microsoft.com/graph/api/user-list-calendars (GET /me/calendars or
+# /users/{id | userPrincipalName}/calendars: a collection of calendar objects).
+CALENDAR_COLORS = {"auto": "", "lightBlue": "#a6d1f5", "lightGreen": "#87d28e", "lightOrange": "#fcab73",
+                   "lightGray": "#c0c0c0", "lightYellow": "#f4d07a", "lightTeal": "#6cdad0", "lightPink": "#f1a7c6",
+                   "lightBrown": "#d6b896", "lightRed": "#f8a1a5"}
 
-    def __init__(self, args):
+
+class Mailbox:
+    """One user's mailbox: calendars and events, transactionIds, mail sent, operations in flight.
+
+    `index` is the mailbox's place in --mailboxes (1 first); the first mailbox keeps the ids the
+    single-mailbox tests know (AAMkDefault, AAMkEvt00001), the others carry their index in every id,
+    so that a request sent to the wrong mailbox finds nothing rather than another user's event."""
+
+    def __init__(self, args, index=1, upn="user@example.com"):
         self.lock = threading.RLock()
         self.args = args
+        self.index = index
+        self.user = {"id": f"user-{index}", "userPrincipalName": upn, "mail": upn,
+                     "displayName": "Emulated User" if index == 1 else f"Emulated User {index}"}
+        self.prefix = "AAMk" if index == 1 else f"AAMkU{index}"
         self.events = {}  # id -> stored event (masters keep "_exceptions" and "_cancelled" by originalStart)
         self.transactions = {}  # transactionId -> (event id, canonical body)
         self.mail = []  # what Graph would have sent: invitations, updates, cancellations
-        self.calendars = ["AAMkDefault", "AAMkSecond"]
+        self.calendars = [self.new_calendar(self.prefix + "Default", "Calendar", "auto", default=True),
+                          self.new_calendar(self.prefix + "Second", "Second", "lightBlue")]
+        self.delegates = set()  # user ids with Full Access to this mailbox (--delegate)
         self.next_id = 1
-        self.requests = 0
-        self.faults = 0
         self.operations = 0  # Outlook operations in flight: requests plus running $batch items
         self.max_operations = 0
         self.max_requested = 0  # the most operations clients asked to run at once, throttled ones included
         self.throttled = 0  # MailboxConcurrency 429s given
-        self.identity = Identity(args)
+
+    @property
+    def owner(self):
+        return {"name": self.user["displayName"], "address": self.user["userPrincipalName"]}
+
+    # ----- calendars
+
+    def new_calendar(self, calendar_id, name, color, default=False):
+        return {"id": calendar_id, "name": name, "color": color, "hexColor": CALENDAR_COLORS.get(color, ""),
+                "isDefaultCalendar": default, "changeKey": hashlib.sha1(calendar_id.encode()).hexdigest()[:16],
+                "canShare": True, "canViewPrivateItems": True, "canEdit": True, "isRemovable": not default,
+                "owner": self.owner}
+
+    def calendar_ids(self):
+        return [calendar["id"] for calendar in self.calendars]
+
+    def create_calendar(self, body):
+        """Source: Create calendar, https://learn.microsoft.com/graph/api/user-post-calendars —
+        POST /me/calendars (or /users/{id}/calendars) with a name answers 201 and the calendar.
+        Docs silent on a repeated name; seen in the field: 409 ErrorFolderExists "A folder with
+        the specified name already exists." (Exchange compares folder names without case)."""
+        name = (body or {}).get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise GraphError(400, "ErrorInvalidRequest", "The 'name' property is required.")
+        if any(calendar["name"].casefold() == name.casefold() for calendar in self.calendars):
+            raise GraphError(409, "ErrorFolderExists", "A folder with the specified name already exists.")
+        color = body.get("color", "auto")
+        if color not in CALENDAR_COLORS:
+            raise GraphError(400, "RequestBodyRead", f"Requested value '{color}' was not found.")
+        calendar = self.new_calendar(f"{self.prefix}Cal{len(self.calendars) + 1:03d}", name, color)
+        self.calendars.append(calendar)
+        return 201, calendar
 
     # ----- concurrency
 
@@ -360,7 +415,7 @@ class Mailbox:
                 raise GraphError(400, "ErrorDuplicateTransactionId",
                                  "An event with the same transactionId but different content already exists.")
             return 201, self.events[event_id]
-        event_id = f"AAMkEvt{self.next_id:05d}"
+        event_id = f"{self.prefix}Evt{self.next_id:05d}"
         self.next_id += 1
         stamp = format_utc(dt.datetime.now(UTC)).replace("Z", ".0000000Z")
         event = dict(body)
@@ -381,7 +436,7 @@ class Mailbox:
             # Source: event resource, organizer, and Create event: the event is created in, and
             # organised by, the mailbox's owner; an organizer in the body is ignored (docs silent
             # on the body member; strictest seen in the field: it never takes effect).
-            "organizer": {"emailAddress": dict(OWNER)}, "isOrganizer": True,
+            "organizer": {"emailAddress": self.owner}, "isOrganizer": True,
             "_exceptions": {}, "_cancelled": set(), "_extended": extended, "_exception_extended": {},
         })
         if not event.get("body"):
@@ -565,11 +620,13 @@ class Mailbox:
                 key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
                 for key, props in sorted(event["_exception_extended"].items())}
             events.append(entry)
-        return {"events": events, "mail": self.mail, "requests": self.requests, "faults": self.faults,
+        return {"user": self.user, "events": events, "mail": self.mail, "calendars": self.calendars,
+                **self.summary()}
+
+    def summary(self):
+        return {"userPrincipalName": self.user["userPrincipalName"], "eventCount": len(self.events),
                 "operationsInFlight": self.operations, "maxOperationsInFlight": self.max_operations,
-                "maxOperationsRequested": self.max_requested,
-                "mailboxThrottled": self.throttled,
-                "refreshTokens": len(self.identity.refresh_tokens)}
+                "maxOperationsRequested": self.max_requested, "mailboxThrottled": self.throttled}
 
 
 def series_zone(master):
@@ -834,8 +891,12 @@ class Handler(BaseHTTPRequestHandler):
     # ----- plumbing
 
     @property
-    def mailbox(self):
-        return self.server.mailbox
+    def tenant(self):
+        return self.server.tenant
+
+    @property
+    def args(self):
+        return self.server.tenant.args
 
     def read_body(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -864,7 +925,7 @@ class Handler(BaseHTTPRequestHandler):
         path, query = urllib.parse.unquote(url.path), urllib.parse.parse_qs(url.query)
         raw = self.read_body()
         if path.startswith("/_emulator/"):
-            return self.control(method, path, raw)
+            return self.control(method, path, query, raw)
         if "/oauth2/v2.0/" in path:
             return self.oauth(path, raw)
         version, _, rest = path.lstrip("/").partition("/")
@@ -873,18 +934,19 @@ class Handler(BaseHTTPRequestHandler):
         self.serve_graph(method, version, "/" + rest, query, raw)
 
     def serve_graph(self, method, version, path, query, raw):
-        mailbox = self.mailbox
+        args = self.args
         fault = self.next_fault()
         if fault == "drop":
             return self.drop()
         if fault in ("429", "503", "504"):
-            headers = {"Retry-After": str(mailbox.args.retry_after)} if fault == "429" else {}
+            headers = {"Retry-After": str(args.retry_after)} if fault == "429" else {}
             return self.send(int(fault), {"error": {"code": "TooManyRequests" if fault == "429" else "ServiceUnavailable",
                                                      "message": "injected fault"}}, headers)
         if fault == "slow":
-            time.sleep(mailbox.args.slow_seconds)
+            time.sleep(args.slow_seconds)
         token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
-        if not mailbox.identity.valid_access(token):
+        principal = self.tenant.identity.principal(token)
+        if principal is None:
             return self.send(401, {"error": {"code": "InvalidAuthenticationToken", "message": "Access token is empty or invalid."}})
         try:
             body = json.loads(raw) if raw else None
@@ -892,63 +954,69 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(400, {"error": {"code": "BadRequest", "message": "Invalid JSON."}})
         prefs = Preferences(self.headers.get("Prefer"))
         if path == "/$batch" and method == "POST":
-            status, answer, headers = self.batch(version, body, throttle_items=fault == "item429")
+            status, answer, headers = self.batch(version, body, principal, throttle_items=fault == "item429")
         else:
-            status, answer, headers = self.operation(method, version, path, query, body, prefs)
+            try:
+                mailbox, parts = self.tenant.open(principal, method, path)
+            except GraphError as error:
+                return self.send(error.status, error.body(), error.headers)
+            status, answer, headers = self.operation(mailbox, method, version, parts, query, body, prefs)
         if fault == "drop-after":
             return self.drop()
         self.send(status, answer, headers)
 
-    def operation(self, method, version, path, query, body, prefs):
-        """One Outlook operation: it holds a mailbox slot while it runs, or is throttled."""
-        mailbox = self.mailbox
+    def operation(self, mailbox, method, version, parts, query, body, prefs):
+        """One Outlook operation: it holds a slot of its mailbox while it runs, or is throttled."""
         if not mailbox.reserve(1):
             error = mailbox.concurrency_error()
             return error.status, error.body(), error.headers
         try:
-            time.sleep(mailbox.args.operation_seconds)
-            return self.dispatch(method, version, path, query, body, prefs)
+            time.sleep(self.args.operation_seconds)
+            return self.dispatch(mailbox, method, version, parts, query, body, prefs)
         finally:
             mailbox.release(1)
 
     def next_fault(self):
-        mailbox = self.mailbox
-        with mailbox.lock:
-            mailbox.requests += 1
-            every, kinds = mailbox.args.fault_every, mailbox.args.faults
-            if not every or not kinds or mailbox.requests % every:
+        tenant = self.tenant
+        with tenant.lock:
+            tenant.requests += 1
+            every, kinds = tenant.args.fault_every, tenant.args.faults
+            if not every or not kinds or tenant.requests % every:
                 return None
-            kind = kinds[mailbox.faults % len(kinds)]
-            mailbox.faults += 1
+            kind = kinds[tenant.faults % len(kinds)]
+            tenant.faults += 1
             return kind
 
-    def dispatch(self, method, version, path, query, body, prefs):
+    def dispatch(self, mailbox, method, version, parts, query, body, prefs):
         try:
-            with self.mailbox.lock:
-                status, answer = self.route(method, version, path, query, body, prefs)
+            with mailbox.lock:
+                status, answer = self.route(mailbox, method, version, parts, query, body, prefs)
             return status, answer, prefs.applied()
         except GraphError as error:
             return error.status, error.body(), error.headers
 
-    def route(self, method, version, path, query, body, prefs):
-        mailbox = self.mailbox
-        if not path.startswith("/me"):
-            raise GraphError(404, "BadRequest", f"Resource not found for the segment '{path}'.")
-        parts = [p for p in path.split("/")[2:] if p]  # after "me"
-        calendar = mailbox.calendars[0]
+    def route(self, mailbox, method, version, parts, query, body, prefs):
+        """`parts`: the path after /me or /users/{id | userPrincipalName}, split at "/"."""
+        path = "/" + "/".join(parts)
+        # /me/calendars — Source: List calendars, https://learn.microsoft.com/graph/api/user-list-calendars,
+        # and Create calendar, https://learn.microsoft.com/graph/api/user-post-calendars.
+        if parts == ["calendars"] and method == "GET":
+            return 200, self.page([dict(calendar) for calendar in mailbox.calendars], query, prefs)
+        if parts == ["calendars"] and method == "POST":
+            return mailbox.create_calendar(body)
+        calendar = mailbox.calendars[0]["id"]
         if parts[:1] == ["calendars"] and len(parts) >= 3:
             calendar = parts[1]
-            if calendar not in mailbox.calendars:
+            if calendar not in mailbox.calendar_ids():
                 raise not_found()
             parts = parts[2:]
         # /me — Source: Get user, https://learn.microsoft.com/graph/api/user-get
         if parts == [] and method == "GET":
-            return 200, {"id": "user-1", "displayName": OWNER["name"], "mail": OWNER["address"],
-                         "userPrincipalName": OWNER["address"]}
+            return 200, dict(mailbox.user)
         # /me/mailboxSettings — Source: Get user mailbox settings,
         # https://learn.microsoft.com/graph/api/user-get-mailboxsettings (timeZone: a Windows id).
         if parts == ["mailboxSettings"] and method == "GET":
-            return 200, {"timeZone": mailbox.args.mailbox_zone}
+            return 200, {"timeZone": self.args.mailbox_zone}
         if parts == ["events"] and method == "POST":
             status, event = mailbox.create(calendar, body)
             return status, render(mailbox, event, prefs, version)
@@ -988,7 +1056,7 @@ class Handler(BaseHTTPRequestHandler):
         reports (https://learn.microsoft.com/answers/questions/1488109): calendar collections come
         in pages of 10 unless Prefer: odata.maxpagesize asks for more, up to the service's cap;
         @odata.nextLink is the URL of the next page."""
-        args = self.mailbox.args
+        args = self.args
         size = min(prefs.max_page_size or args.page_size, args.max_page_size)
         skip = int(first(query, "$skiptoken", "0"))
         answer = {"value": items[skip:skip + size]}
@@ -1000,13 +1068,15 @@ class Handler(BaseHTTPRequestHandler):
                 urllib.parse.urlencode(rest, doseq=True)
         return answer
 
-    def batch(self, version, body, throttle_items):
+    def batch(self, version, body, principal, throttle_items):
         """Source: Combine multiple requests in one HTTP call using JSON batching,
         https://learn.microsoft.com/graph/json-batching: at most 20 requests; each answered in
         "responses" with its own status, headers and body; a request with a body needs a
         Content-Type; items run in parallel unless chained by dependsOn, and an item whose
         dependency failed is 424 Failed Dependency. Mailbox concurrency: see MAILBOX_CONCURRENCY —
-        the items that would run beyond the mailbox's 4 get the 429 in their own response."""
+        the items that would run beyond the mailbox's 4 get the 429 in their own response. The
+        lanes are counted on the mailbox of the first item (the docs are silent on a batch that
+        spans mailboxes; calport never sends one)."""
         requests = (body or {}).get("requests")
         if not isinstance(requests, list) or not requests:
             return 400, {"error": {"code": "BadRequest", "message": "Invalid batch payload format."}}, {}
@@ -1014,22 +1084,29 @@ class Handler(BaseHTTPRequestHandler):
             return 400, {"error": {"code": "BadRequest", "message": "Number of batch request steps exceeds the maximum of 20."}}, {}
         sequential = any(item.get("dependsOn") for item in requests)
         lanes = 1 if sequential else min(MAILBOX_CONCURRENCY, len(requests))
-        granted = self.mailbox.reserve(lanes)
+        try:
+            first_path = urllib.parse.unquote(urllib.parse.urlsplit(requests[0].get("url", "")).path)
+            lane_mailbox, _ = self.tenant.open(principal, requests[0].get("method", "GET"), first_path)
+        except (GraphError, AttributeError):
+            lane_mailbox = None
+        granted = lane_mailbox.reserve(lanes) if lane_mailbox else lanes
         try:
             responses, statuses = [], {}
             for position, item in enumerate(requests):
-                response = self.batch_item(version, item, position, lanes, granted, statuses, throttle_items)
+                response = self.batch_item(version, item, position, lanes, granted, statuses, throttle_items,
+                                           principal, lane_mailbox)
                 statuses[str(item.get("id"))] = response["status"]
                 responses.append(response)
                 if position % lanes == lanes - 1:
-                    time.sleep(self.mailbox.args.operation_seconds)  # one wave of parallel items
+                    time.sleep(self.args.operation_seconds)  # one wave of parallel items
             return 200, {"responses": responses}, {}
         finally:
-            self.mailbox.release(granted)
+            if lane_mailbox:
+                lane_mailbox.release(granted)
 
-    def batch_item(self, version, item, position, lanes, granted, statuses, throttle_items):
+    def batch_item(self, version, item, position, lanes, granted, statuses, throttle_items, principal, lane_mailbox):
         item_id = item.get("id")
-        retry = {"Retry-After": str(self.mailbox.args.retry_after)}
+        retry = {"Retry-After": str(self.args.retry_after)}
         if throttle_items and position % 3 == 0:
             return {"id": item_id, "status": 429, "headers": retry,
                     "body": {"error": {"code": "ApplicationThrottled", "message": "injected fault"}}}
@@ -1037,17 +1114,21 @@ class Handler(BaseHTTPRequestHandler):
         if failed:
             return {"id": item_id, "status": 424, "body": {"error": {"code": "FailedDependency",
                                                                         "message": "A dependency failed."}}}
-        if position % lanes >= granted:
-            error = self.mailbox.concurrency_error()
+        if lane_mailbox and position % lanes >= granted:
+            error = lane_mailbox.concurrency_error()
             return {"id": item_id, "status": 429, "headers": error.headers, "body": error.body()}
         if item.get("body") is not None and "content-type" not in {k.lower() for k in (item.get("headers") or {})}:
             return {"id": item_id, "status": 400, "body": {"error": {
                 "code": "BadRequest", "message": "Content-Type header must be specified for a request with a body."}}}
         url = urllib.parse.urlsplit(item.get("url", ""))
         headers = {k.lower(): v for k, v in (item.get("headers") or {}).items()}
-        status, answer, headers = self.dispatch(item.get("method", "GET"), version, urllib.parse.unquote(url.path),
-                                                urllib.parse.parse_qs(url.query), item.get("body"),
-                                                Preferences(headers.get("prefer")))
+        method = item.get("method", "GET")
+        try:
+            mailbox, parts = self.tenant.open(principal, method, urllib.parse.unquote(url.path))
+        except GraphError as error:
+            return {"id": item_id, "status": error.status, "headers": error.headers, "body": error.body()}
+        status, answer, headers = self.dispatch(mailbox, method, version, parts, urllib.parse.parse_qs(url.query),
+                                                item.get("body"), Preferences(headers.get("prefer")))
         response = {"id": item_id, "status": status, "headers": headers}
         if answer is not None:
             response["body"] = answer
@@ -1059,29 +1140,156 @@ class Handler(BaseHTTPRequestHandler):
         form = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
         if self.headers.get("Content-Type", "").split(";")[0] != "application/x-www-form-urlencoded":
             return self.send(400, {"error": "invalid_request", "error_description": "form body expected"})
-        status, answer = self.mailbox.identity.token_endpoint(path, form)
+        token_url = f"http://{self.headers.get('Host')}{path}"
+        status, answer = self.tenant.identity.token_endpoint(path, form, token_url)
         self.send(status, answer)
 
     # ----- control (not Graph)
 
-    def control(self, method, path, raw):
-        mailbox = self.mailbox
-        with mailbox.lock:
+    def control(self, method, path, query, raw):
+        tenant = self.tenant
+        with tenant.lock:
             if path == "/_emulator/state":
-                return self.send(200, mailbox.dump())
+                wanted = first(query, "mailbox")
+                mailbox = tenant.find(wanted) if wanted else tenant.mailboxes[0]
+                if mailbox is None:
+                    return self.send(404, {"error": f"no mailbox {wanted}"})
+                with mailbox.lock:
+                    return self.send(200, {**mailbox.dump(), **tenant.dump()})
             if path == "/_emulator/config" and method == "POST":
                 for key, value in json.loads(raw or b"{}").items():
-                    setattr(mailbox.args, key, value)
+                    setattr(tenant.args, key, value)
                 return self.send(200, {"ok": True})
             if path == "/_emulator/revoke" and method == "POST":
-                mailbox.identity.revoke()
+                tenant.identity.revoke()
                 return self.send(200, {"ok": True})
         return self.send(404, {"error": "unknown control endpoint"})
 
 
 # =============================================================================================
-# The identity platform: device code flow and refresh tokens
+# The directory: users, their mailboxes, and who may open which
 # =============================================================================================
+
+# Source: Use the Microsoft Graph API, https://learn.microsoft.com/graph/use-the-api, and Get user,
+# https://learn.microsoft.com/graph/api/user-get: a user is addressed as /me (the signed-in user) or
+# /users/{id | userPrincipalName}.
+# Source: Microsoft Graph permissions reference, https://learn.microsoft.com/graph/permissions-reference
+# (application permissions Calendars.Read, Calendars.ReadWrite, MailboxSettings.Read(Write),
+# User.Read.All), and List events, https://learn.microsoft.com/graph/api/user-list-events
+# ("Permissions": the same per route, delegated and application).
+CALENDAR_ROLES = {"GET": {"Calendars.Read", "Calendars.ReadWrite"}}
+SETTINGS_ROLES = {"MailboxSettings.Read", "MailboxSettings.ReadWrite"}
+USER_ROLES = {"User.Read.All", "User.ReadWrite.All", "Directory.Read.All"}
+
+
+def access_denied():
+    # Source: field reports of another user's calendar opened without rights, delegated or app-only:
+    # 403 ErrorAccessDenied "Access is denied. Check credentials and try again."
+    # (https://github.com/microsoftgraph/microsoftgraph-postman-collections/issues/48,
+    # https://github.com/microsoftgraph/msgraph-sdk-java/issues/616).
+    return GraphError(403, "ErrorAccessDenied", "Access is denied. Check credentials and try again.")
+
+
+def directory_denied():
+    # Source: Get user, https://learn.microsoft.com/graph/api/user-get ("Permissions": another user's
+    # profile needs User.Read.All or more); the directory's 403 is Authorization_RequestDenied
+    # "Insufficient privileges to complete the operation." (Microsoft Graph error responses,
+    # https://learn.microsoft.com/graph/errors).
+    return GraphError(403, "Authorization_RequestDenied", "Insufficient privileges to complete the operation.")
+
+
+class Tenant:
+    """The directory the emulator serves: its mailboxes, its app registration, its sign-ins."""
+
+    def __init__(self, args):
+        self.lock = threading.RLock()
+        self.args = args
+        self.mailboxes = [Mailbox(args, index + 1, upn) for index, upn in enumerate(args.mailboxes)]
+        for upn in args.delegate:
+            mailbox = self.find(upn)
+            if mailbox is None:
+                raise SystemExit(f"--delegate {upn}: no such mailbox")
+            mailbox.delegates.add(self.mailboxes[0].user["id"])
+        self.identity = Identity(args, self.mailboxes[0].user["id"])
+        self.requests = 0
+        self.faults = 0
+
+    def find(self, key):
+        """The mailbox of a user id or userPrincipalName (which compares without case, as UPNs do)."""
+        for mailbox in self.mailboxes:
+            if key == mailbox.user["id"] or key.casefold() == mailbox.user["userPrincipalName"].casefold():
+                return mailbox
+        return None
+
+    def open(self, principal, method, path):
+        """(mailbox, path parts after the user) for /me/… or /users/{id | userPrincipalName}/…, after
+        checking that the token's principal may do `method` there."""
+        parts = [p for p in path.split("/") if p]
+        if parts[:1] == ["me"]:
+            if "app" in principal:
+                # Source: field reports, e.g. https://github.com/microsoftgraph/msgraph-sdk-php/issues/1163:
+                # /me with an app-only token is 400 BadRequest.
+                raise GraphError(400, "BadRequest", "/me request is only valid with delegated authentication flow.")
+            return self.find(principal["user"]), parts[1:]
+        if parts[:1] != ["users"] or len(parts) < 2:
+            raise GraphError(404, "BadRequest", f"Resource not found for the segment '{parts[0] if parts else ''}'.")
+        mailbox = self.find(parts[1])
+        if mailbox is None:
+            # Docs silent; seen in the field: 404 ErrorInvalidUser for a user the directory lacks.
+            raise GraphError(404, "ErrorInvalidUser", f"The requested user '{parts[1]}' is invalid.")
+        rest = parts[2:]
+        if "app" in principal:
+            roles = principal["roles"]
+            needed = (USER_ROLES if not rest else SETTINGS_ROLES if rest[:1] == ["mailboxSettings"]
+                      else CALENDAR_ROLES.get(method, {"Calendars.ReadWrite"}))
+            if not roles & needed:
+                raise directory_denied() if not rest else access_denied()
+        elif principal["user"] != mailbox.user["id"]:
+            if not rest:
+                raise directory_denied()  # calport asks for User.Read, the signed-in user's profile only
+            if principal["user"] not in mailbox.delegates:
+                raise access_denied()
+        return mailbox, rest
+
+    def dump(self):
+        return {"requests": self.requests, "faults": self.faults,
+                "refreshTokens": len(self.identity.refresh_tokens), "appTokensIssued": self.identity.app_issued,
+                "mailboxes": [mailbox.summary() for mailbox in self.mailboxes]}
+
+
+# =============================================================================================
+# The identity platform: device code flow, refresh tokens, client credentials
+# =============================================================================================
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Certificate:
+    """A registered certificate: its x5t (base64url SHA-1 of the DER) and its public key's PEM file."""
+
+    def __init__(self, path):
+        pem = open(path).read()
+        der = base64.b64decode("".join(line for line in pem.splitlines() if line and not line.startswith("-----")))
+        self.thumbprint = base64.urlsafe_b64encode(hashlib.sha1(der).digest()).rstrip(b"=").decode()
+        public = subprocess.run(["openssl", "x509", "-in", path, "-pubkey", "-noout"], check=True,
+                                capture_output=True).stdout
+        handle, self.public_key = tempfile.mkstemp(suffix=".pem")
+        with os.fdopen(handle, "wb") as file:
+            file.write(public)
+
+    def verifies(self, data, signature):
+        """RS256 (RSASSA-PKCS1-v1_5 with SHA-256), checked by the openssl command line."""
+        with tempfile.TemporaryDirectory() as directory:
+            data_path, signature_path = os.path.join(directory, "data"), os.path.join(directory, "signature")
+            with open(data_path, "wb") as file:
+                file.write(data)
+            with open(signature_path, "wb") as file:
+                file.write(signature)
+            result = subprocess.run(["openssl", "dgst", "-sha256", "-verify", self.public_key, "-signature",
+                                     signature_path, data_path], capture_output=True)
+            return result.returncode == 0
+
 
 class Identity:
     """Source: Microsoft identity platform and the OAuth 2.0 device authorization grant flow,
@@ -1089,22 +1297,33 @@ class Identity:
     answer; while polling: authorization_pending, slow_down, authorization_declined,
     bad_verification_code, expired_token), and Refresh tokens in the Microsoft identity platform,
     https://learn.microsoft.com/entra/identity-platform/refresh-tokens (a refresh token is replaced
-    by a new one on every use; it can be revoked, and then is invalid_grant)."""
+    by a new one on every use; it can be revoked, and then is invalid_grant). Delegated tokens are
+    the first mailbox's user's; app tokens (client credentials) are the registered app's, with the
+    application roles it was granted (--app-roles)."""
 
-    def __init__(self, args):
+    def __init__(self, args, user):
         self.args = args
-        self.access_tokens = {args.token: float("inf")} if args.token else {}
+        self.user = user
+        self.access_tokens = {args.token: (float("inf"), {"user": user})} if args.token else {}
         self.refresh_tokens = set()
         self.device_codes = {}  # device_code -> {"left": polls before the user finishes, "last": time, "expires": time}
         self.issued = 0
+        self.app_issued = 0
+        self.certificates = {}  # path -> Certificate
+        self.assertion_ids = set()  # jti values seen
 
-    def valid_access(self, token):
-        return self.access_tokens.get(token, 0) > time.time()
+    def now(self):
+        """The identity platform's clock: this machine's, moved by --clock-skew."""
+        return time.time() + self.args.clock_skew
+
+    def principal(self, token):
+        expires, principal = self.access_tokens.get(token, (0, None))
+        return principal if expires > time.time() else None
 
     def revoke(self):
         self.refresh_tokens.clear()
 
-    def token_endpoint(self, path, form):
+    def token_endpoint(self, path, form, token_url):
         if not form.get("client_id"):
             return 400, {"error": "invalid_request", "error_description": "AADSTS900144: The request body must contain the following parameter: 'client_id'."}
         now = time.time()
@@ -1141,15 +1360,93 @@ class Identity:
             # Strictest reading of rotation: the used refresh token is replaced, not kept.
             self.refresh_tokens.discard(token)
             return 200, self.issue()
+        if grant == "client_credentials":
+            return self.client_credentials(path, form, token_url)
         return 400, {"error": "unsupported_grant_type", "error_description": "AADSTS70003: The app requested an unsupported grant type."}
+
+    def client_credentials(self, path, form, token_url):
+        """Source: OAuth 2.0 client credentials flow, https://learn.microsoft.com/entra/identity-platform/v2-oauth2-client-creds-grant-flow
+        (client_id, scope "{resource}/.default", grant_type=client_credentials, and client_secret,
+        or client_assertion_type urn:ietf:params:oauth:client-assertion-type:jwt-bearer with
+        client_assertion; the answer has token_type, expires_in and access_token, no refresh token;
+        the token carries the application roles an admin consented to, none without consent), and
+        Microsoft identity platform certificate credentials,
+        https://learn.microsoft.com/entra/identity-platform/certificate-credentials (the
+        assertion: a JWT with alg RS256 and x5t, the certificate's base64url SHA-1 thumbprint; aud
+        the token endpoint; iss and sub the client id; jti; nbf and exp). Error codes: AADSTS error
+        codes, https://learn.microsoft.com/entra/identity-platform/reference-error-codes."""
+        args, client = self.args, form["client_id"]
+        tenant = path.strip("/").split("/")[0]
+        if client != args.app_client_id:
+            return 400, {"error": "unauthorized_client", "error_description": f"AADSTS700016: Application with identifier '{client}' was not found in the directory '{tenant}'."}
+        if not form.get("scope", "").endswith("/.default"):
+            return 400, {"error": "invalid_scope", "error_description": "AADSTS1002012: The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI)."}
+        if "client_secret" in form:
+            if args.app_secret is None or form["client_secret"] != args.app_secret:
+                return 401, {"error": "invalid_client", "error_description": f"AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '{client}'."}
+        elif "client_assertion" in form:
+            if form.get("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer":
+                return 400, {"error": "invalid_request", "error_description": "AADSTS50027: Invalid client_assertion_type."}
+            refusal = self.check_assertion(form["client_assertion"], client, token_url)
+            if refusal:
+                return 401, {"error": "invalid_client", "error_description": refusal}
+        else:
+            return 401, {"error": "invalid_client", "error_description": "AADSTS7000218: The request body must contain the following parameter: 'client_assertion' or 'client_secret'."}
+        self.app_issued += 1
+        access = f"emu-app-access-{self.app_issued}-secret"
+        roles = {role for role in args.app_roles.split(",") if role}
+        self.access_tokens[access] = (time.time() + args.token_lifetime, {"app": client, "roles": roles})
+        return 200, {"token_type": "Bearer", "expires_in": args.token_lifetime, "ext_expires_in": args.token_lifetime,
+                     "access_token": access}
+
+    def check_assertion(self, assertion, client, token_url):
+        """None when the client assertion is good, else why it is refused (the AADSTS text)."""
+        try:
+            head, claims_text, signature_text = assertion.split(".")
+            header, claims = json.loads(b64url_decode(head)), json.loads(b64url_decode(claims_text))
+            signature = b64url_decode(signature_text)
+        except (ValueError, TypeError):
+            return "AADSTS50027: JWT token is invalid or malformed."
+        if not isinstance(header, dict) or not isinstance(claims, dict) or header.get("alg") != "RS256":
+            return "AADSTS50027: JWT token is invalid or malformed."
+        path = self.args.app_certificate
+        if path and path not in self.certificates:
+            self.certificates[path] = Certificate(path)
+        certificate = self.certificates.get(path)
+        if certificate is None or header.get("x5t") != certificate.thumbprint:
+            return f"AADSTS700027: Client assertion contains an invalid signature. [Reason - The key was not found., Thumbprint of key used by client: '{header.get('x5t')}']"
+        if not certificate.verifies(f"{head}.{claims_text}".encode(), signature):
+            return "AADSTS700027: Client assertion contains an invalid signature. [Reason - The provided signature value did not match the expected signature value.]"
+        now = self.now()
+        expires, starts = claims.get("exp"), claims.get("nbf", 0)
+        if not isinstance(expires, (int, float)) or expires <= now or starts > now:
+            stamp = dt.datetime.fromtimestamp(now, UTC).isoformat()
+            return f"AADSTS700024: Client assertion is not within its valid time range. Current time: {stamp}, expiry time of assertion {dt.datetime.fromtimestamp(expires if isinstance(expires, (int, float)) else 0, UTC).isoformat()}."
+        # Docs silent on the codes for a wrong audience, issuer or a replayed jti; the strictest
+        # reading: each is refused as invalid_client.
+        if claims.get("aud") != token_url:
+            return f"AADSTS700212: The audience of the client assertion '{claims.get('aud')}' is not the token endpoint '{token_url}'."
+        if claims.get("iss") != client or claims.get("sub") != client:
+            return "AADSTS700023: The client assertion's issuer and subject must be the client id."
+        if not claims.get("jti") or claims["jti"] in self.assertion_ids:
+            return "AADSTS700236: The client assertion's jti is missing or was already used."
+        self.assertion_ids.add(claims["jti"])
+        return None
 
     def issue(self):
         self.issued += 1
         access, refresh = f"emu-access-{self.issued}-secret", f"emu-refresh-{self.issued}-secret"
-        self.access_tokens[access] = time.time() + self.args.token_lifetime
+        self.access_tokens[access] = (time.time() + self.args.token_lifetime, {"user": self.user})
         self.refresh_tokens.add(refresh)
         return {"token_type": "Bearer", "access_token": access, "refresh_token": refresh,
                 "expires_in": self.args.token_lifetime, "scope": "Calendars.ReadWrite User.Read MailboxSettings.Read"}
+
+
+def mailbox_list(text):
+    """--mailboxes: a count (user@example.com, user2@example.com, …) or a list of UPNs."""
+    if text.isdigit():
+        return ["user@example.com"] + [f"user{index}@example.com" for index in range(2, int(text) + 1)]
+    return [upn for upn in text.split(",") if upn]
 
 
 def first(query, name, default=None):
@@ -1174,12 +1471,22 @@ def main():
     parser.add_argument("--pending-polls", type=int, default=2)
     parser.add_argument("--device-code-lifetime", type=int, default=900)
     parser.add_argument("--device-outcome", choices=["approve", "decline", "expire"], default="approve")
+    parser.add_argument("--mailboxes", type=mailbox_list, default=["user@example.com"],
+                        help="N, or UPNs separated by commas: the tenant's mailboxes (user@example.com, user2@…)")
+    parser.add_argument("--delegate", action="append", default=[],
+                        help="a UPN whose mailbox the signed-in (first) user has Full Access to")
+    parser.add_argument("--app-client-id", default=None, help="the registered app's client id (client credentials)")
+    parser.add_argument("--app-secret", default=None, help="its client secret")
+    parser.add_argument("--app-certificate", default=None, help="its certificate (PEM), for client assertions")
+    parser.add_argument("--app-roles", default="Calendars.ReadWrite,MailboxSettings.Read,User.Read.All",
+                        help="the application roles consented for it, separated by commas (empty: no consent)")
+    parser.add_argument("--clock-skew", type=float, default=0.0, help="seconds the identity platform's clock is ahead")
     args = parser.parse_args()
     # A parent may have blocked these (Foundation's Process passes its mask on); stop when asked.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
-    server.mailbox = Mailbox(args)
+    server.tenant = Tenant(args)
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

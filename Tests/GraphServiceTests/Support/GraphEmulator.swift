@@ -55,8 +55,9 @@ final class GraphEmulator: @unchecked Sendable {
     }
 
     /// Every stored event, with `exceptions` (by original start) and `cancelled` original starts.
-    func state() async throws -> JSONValue {
-        try await control("GET", "state")
+    /// `mailbox` (a userPrincipalName) picks another mailbox than the first.
+    func state(mailbox: String? = nil) async throws -> JSONValue {
+        try await control("GET", "state" + (mailbox.map { "?mailbox=" + $0 } ?? ""))
     }
 
     /// Changes settings (`fault_every`, `faults`, `page_size`, …) while running.

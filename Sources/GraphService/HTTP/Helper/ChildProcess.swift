@@ -21,7 +21,7 @@ struct ChildProcess: Sendable {
 
     /// Variables that hold credentials: a helper gets its token in the request on stdin, never from
     /// here, so that it does not sit in /proc/PID/environ for anyone who may read that.
-    static let secretVariables: Set<String> = ["CALPORT_TOKEN"]
+    static let secretVariables: Set<String> = ["CALPORT_TOKEN", "CALPORT_CLIENT_SECRET"]
 
     /// `environment` (this process's by default) without the variables named in `removed`.
     static func environment(
