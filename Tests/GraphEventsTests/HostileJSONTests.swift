@@ -123,3 +123,19 @@ private func scanMembers(_ text: String) -> (warnings: [JSONWarning], comparison
     #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)) == [1])
     #expect(throws: JSONError.self) { try JSONParser.parse([0xEF, 0xBB] + Array("[1]".utf8)) }
 }
+
+@Test func buildingAnObjectIsLinearInItsMembers() {
+    // 40,000 distinct keys, then k7 again: compared one by one, about 8 * 10^8 comparisons;
+    // indexed past 32 members, about one a key. The repeat replaces k7's value in place.
+    var builder = JSONObjectBuilder()
+    var repeats = 0
+    for index in 0..<40_000 where builder.add("k\(index)", .number(Double(index))) { repeats += 1 }
+    #expect(repeats == 0)
+    let repeated = builder.add("k7", .string("again"))
+    #expect(repeated)
+    #expect(builder.comparisons <= 32 * 32 + 2 * 40_001, "\(builder.comparisons)")
+    let object = JSONValue.object(builder.object)
+    #expect(object["k7"] == .string("again"))
+    #expect(object["k39999"] == .number(39_999))
+    #expect(builder.object.members.count == 40_000)
+}
