@@ -71,3 +71,71 @@ func numbersBeyondDoubleAreOutOfRange(_ number: String) {
     // The second "content" starts at column 43 of line 2.
     #expect(duplicates.map(\.location) == [SourceLocation(file: "dup.json", line: 2, column: 43)])
 }
+
+/// Scans `text` as one JSON value; returns the scanner's duplicate warnings and its count of
+/// member-name comparisons.
+private func scanMembers(_ text: String) -> (warnings: [JSONWarning], comparisons: Int) {
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBufferPointer { buffer in
+        var scanner = JSONScanner(bytes: buffer)
+        try? scanner.record(into: JSONTapeBuffer(capacity: 64))
+        return (scanner.warnings, scanner.memberComparisons)
+    }
+}
+
+@Test func duplicateDetectionIsLinearInTheMembersOfAnObject() {
+    // 20,000 and 40,000 distinct names: comparing each with every earlier one would be
+    // 2 * 10^8 and 8 * 10^8 comparisons; indexed, each name is compared or indexed about twice.
+    for count in [20_000, 40_000] {
+        let members = (0..<count).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+        let scanned = scanMembers("{\(members)}")
+        #expect(scanned.warnings.isEmpty)
+        #expect(scanned.comparisons <= 3 * count, "\(count) members: \(scanned.comparisons) comparisons")
+    }
+}
+
+@Test func duplicatesPastTheIndexedLimitAreStillFoundAndLocated() throws {
+    // 1,000 names, then a repeat of k3 written with an escape ("k\u0033" is "k3", RFC 8259 §7),
+    // then k999 again: both are duplicates, each reported at its own name, and k3 repeats once more.
+    let members = (0..<1_000).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+    let text = "{\(members),\n\"k\\u0033\": 1,\n\"k999\": 2,\n\"k3\": 3}"
+    let scanned = scanMembers(text)
+    #expect(
+        scanned.warnings.map(\.message) == [
+            #"duplicate key "k3"; the last value is used"#,
+            #"duplicate key "k999"; the last value is used"#,
+            #"duplicate key "k3"; the last value is used"#,
+        ])
+    #expect(scanned.warnings.map(\.line) == [2, 3, 4])
+    #expect(try JSONParser.parse(text)["k3"] == .number(3))
+}
+
+@Test func aByteOrderMarkSplitAcrossChunksIsSkipped() throws {
+    // The BOM's three bytes arrive one at a time, then the text.
+    var reader = JSONStreamReader()
+    for byte in [0xEF, 0xBB, 0xBF] as [UInt8] {
+        reader.append([byte])
+        #expect(try reader.next() == nil)
+    }
+    reader.append(Array(#"{"a": 1}"#.utf8))
+    reader.finish()
+    #expect(try reader.next()?.value == ["a": 1])
+    #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)) == [1])
+    #expect(throws: JSONError.self) { try JSONParser.parse([0xEF, 0xBB] + Array("[1]".utf8)) }
+}
+
+@Test func buildingAnObjectIsLinearInItsMembers() {
+    // 40,000 distinct keys, then k7 again: compared one by one, about 8 * 10^8 comparisons;
+    // indexed past 32 members, about one a key. The repeat replaces k7's value in place.
+    var builder = JSONObjectBuilder()
+    var repeats = 0
+    for index in 0..<40_000 where builder.add("k\(index)", .number(Double(index))) { repeats += 1 }
+    #expect(repeats == 0)
+    let repeated = builder.add("k7", .string("again"))
+    #expect(repeated)
+    #expect(builder.comparisons <= 32 * 32 + 2 * 40_001, "\(builder.comparisons)")
+    let object = JSONValue.object(builder.object)
+    #expect(object["k7"] == .string("again"))
+    #expect(object["k39999"] == .number(39_999))
+    #expect(builder.object.members.count == 40_000)
+}

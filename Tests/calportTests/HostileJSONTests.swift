@@ -145,3 +145,17 @@ func deeplyNestedArraysStopAtTheDepthLimit() throws {
     let run = file.run("convert", ["--max-string-length", "50", "-o", file.output.path])
     #expect(run.errors.contains("\(file.input.path):1:13: error: string longer than the limit of 50 bytes"))
 }
+
+@Test func aByteOrderMarkBeforeGraphJSONIsSkipped() throws {
+    // RFC 8259 §8.1: a parser may ignore a BOM; PowerShell's Out-File and Notepad write one.
+    let json = "\u{FEFF}[{\"subject\": \"BOM\", " + times + "}]"
+    let file = try HostileFile(json, name: "in.json")
+    for mode in [[], ["--stream"]] {
+        let run = file.run("convert", ["-o", file.output.path] + mode)
+        #expect(run.status == .success, "\(mode): \(run.errors)")
+        #expect(try file.written().contains("SUMMARY:BOM\r\n"))
+    }
+    // A BOM anywhere else is still a syntax error.
+    let inside = try HostileFile("[\u{FEFF}{\"subject\": \"x\", " + times + "}]", name: "in.json")
+    #expect(inside.run("convert", ["-o", inside.output.path]).status == .dataProblem)
+}

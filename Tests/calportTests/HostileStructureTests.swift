@@ -74,3 +74,48 @@ func hundredThousandUnclosedBeginsEndTheInputWithOneError() throws {
     #expect(run.reports("error", "missing-end", in: file.input, line: 9))
     #expect(try file.written().contains("UID:survivor@example.com"))
 }
+
+@Test func aMaximumDepthPastTheCapIsAUsageError() {
+    // 50,000 with input that deep overflowed the stack in the recursive readers (issue #25).
+    let run = runCalport(["convert", "--max-depth", "50000", samplePath("team-week.ics")])
+    #expect(run.status == .usage)
+    #expect(run.errors.contains("--max-depth is at most 1000, found '50000'"), "\(run.errors)")
+    #expect(run.output.isEmpty)
+}
+
+@Test func theDeepestNestingAllowedIsReadWithoutCrashing() throws {
+    // Input exactly as deep as the cap, read by the built calport in its own process (a crash is a
+    // signal, not an exit status): 998 arrays inside a Graph event (page: 1, event: 2), and 998
+    // X-components inside a VEVENT (VCALENDAR and VEVENT count too), to every output format.
+    let calport = packageRoot.appendingPathComponent(".build/debug/calport").path
+    try #require(FileManager.default.isExecutableFile(atPath: calport), "swift build first")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deep-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json =
+        #"{"subject": "x", "start": {"dateTime": "2026-01-05T10:00:00", "timeZone": "UTC"}, "x": "#
+        + String(repeating: "[", count: 998) + String(repeating: "]", count: 998) + "}"
+    let ics =
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", "BEGIN:VEVENT", "UID:deep",
+            "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+        ]
+        + Array(repeating: "BEGIN:X-A", count: 998) + Array(repeating: "END:X-A", count: 998)
+        + ["END:VEVENT", "END:VCALENDAR", ""]
+    let inputs = [("deep.json", json), ("deep.ics", ics.joined(separator: "\r\n"))]
+    for (name, text) in inputs {
+        let input = directory.appendingPathComponent(name)
+        try text.write(to: input, atomically: true, encoding: .utf8)
+        for target in ["ics", "graph", "ndjson"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: calport)
+            process.arguments = ["convert", "-q", "--max-depth", "1000", "--to", target, input.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "\(name) to \(target): signal \(process.terminationStatus)")
+            #expect(process.terminationStatus == 0, "\(name) to \(target)")
+        }
+    }
+}

@@ -81,3 +81,57 @@ import Testing
     #expect(run.errors.contains("<stdin>:3:") && run.errors.contains("[json-duplicate-key]"))
     #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 5)
 }
+
+/// Two lines of calport NDJSON, each an event.
+private let twoEventLines = [
+    #"{"uid":"first","summary":"One","start":"2026-01-05T10:00:00Z","end":"2026-01-05T11:00:00Z"}"#,
+    #"{"uid":"last","summary":"Two","start":"2026-01-06T10:00:00Z","end":"2026-01-06T11:00:00Z"}"#,
+]
+
+@Test func badNDJSONLinesAreEachReportedAndTheLinesAfterThemRead() {
+    // Line 2 is 4,001 bytes of JSON without a string (over the 1 KiB limit however it parses),
+    // line 3 is not JSON, line 4 is two values: each is dropped with its number, lines 1 and 5 kept.
+    let long = "[" + Array(repeating: "1", count: 2_000).joined(separator: ",") + "]"
+    let input = [twoEventLines[0], long, #"{"uid": broken"#, "{} {}", twoEventLines[1]].joined(separator: "\n") + "\n"
+    for mode in [[], ["--stream"]] {
+        let run = runCalport(["convert", "--from", "ndjson", "--max-string-length", "1K"] + mode, stdin: input)
+        #expect(run.status == .dataProblem, "\(mode)")
+        #expect(run.errors.contains("<stdin>:2: error: line longer than the limit of 1024 bytes"), "\(run.errors)")
+        #expect(run.errors.contains("<stdin>:3:9: error: "), "\(run.errors)")
+        #expect(run.errors.contains("<stdin>:4:4: error: more than one value on the line"), "\(run.errors)")
+        #expect(run.output.contains("UID:first") && run.output.contains("UID:last"), "\(mode)")
+        #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 3)
+    }
+}
+
+@Test func aLongNDJSONLineIsNeverHeldPastTheLimit() {
+    // 1 MiB of one line in 4 KiB chunks, with a 64 KiB limit: the reader holds at most 64 KiB of it,
+    // then the next line is read as usual.
+    var lines = EventJSONReader(file: "<stdin>", limits: JSONLimits(maximumStringLength: 64 << 10))
+    var events: [Event] = []
+    var problems = lines.read(Array("[\"".utf8)) { events.append($0) }
+    var held = 0
+    for _ in 0..<256 {
+        problems += lines.read(Array(repeating: UInt8(ascii: "x"), count: 4 << 10)) { events.append($0) }
+        held = max(held, lines.heldBytes)
+    }
+    problems += lines.read(Array(("\"]\n" + twoEventLines[1] + "\n").utf8)) { events.append($0) }
+    problems += lines.read(nil) { events.append($0) }
+    #expect(held <= 64 << 10)
+    #expect(
+        problems.map(\.description) == [
+            "<stdin>:1: error: line longer than the limit of 65536 bytes (--max-string-length); the line was dropped [json-syntax]"
+        ])
+    #expect(events.map(\.uid) == ["last"])
+}
+
+@Test func aByteOrderMarkBeforeTheFirstNDJSONLineIsSkipped() {
+    let run = runCalport(
+        ["convert", "--from", "ndjson"], stdin: "\u{FEFF}" + twoEventLines.joined(separator: "\n") + "\n")
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(run.output.components(separatedBy: "BEGIN:VEVENT").count == 3)
+    // Detected as NDJSON without --from, too.
+    let detected = runCalport(["convert"], stdin: "\u{FEFF}" + twoEventLines[0] + "\n")
+    #expect(detected.status == .success, "\(detected.errors)")
+    #expect(detected.output.contains("UID:first"))
+}

@@ -36,3 +36,21 @@ import Testing
     #expect(runCalport(["tz", "frobnicate", "x"]).status == .usage)
     #expect(runCalport(["tz", "vtimezone", "UTC", "--from", "2030", "--to", "2020"]).status == .usage)
 }
+
+@Test(arguments: [
+    ["--from", "12000"], ["--from", "2026", "--to", "10000"], ["--from", "0"], ["--from", "-5", "--to", "3"],
+])
+func vtimezoneYearsOutsideOneToNineThousandNineHundredNinetyNineAreUsageErrors(_ years: [String]) {
+    // RFC 5545 §3.3.4: a DATE's year is four digits, so 12000 cannot be written and 0 is no year.
+    let run = runCalport(["tz", "vtimezone", "Europe/Berlin"] + years)
+    #expect(run.status == .usage)
+    #expect(run.output.isEmpty)
+    #expect(
+        run.errors == "calport tz: error: --from and --to must be years from 1 to 9999, the years iCalendar writes\n")
+}
+
+@Test func vtimezoneTakesTheFirstAndLastWritableYears() {
+    let run = runCalport(["tz", "vtimezone", "Europe/Berlin", "--from", "9999"])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(run.output.contains("BEGIN:VTIMEZONE"))
+}

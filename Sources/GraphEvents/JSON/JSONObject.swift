@@ -81,6 +81,13 @@ public struct JSONObject: Hashable, Sendable {
 /// signatures (lengths) before keys.
 struct JSONObjectBuilder {
     private var members: [JSONMember]
+    /// Each key's member, once there are more than `linearLimit` members: comparing each new key
+    /// with every earlier one made an object of n members cost O(n²) (80,000 members: minutes).
+    private var index: [String: Int]?
+    /// How many members are searched one by one before they are indexed.
+    static let linearLimit = 32
+    /// How many members `add` has compared or indexed: what the tests count.
+    private(set) var comparisons = 0
 
     init() {
         // Room for a typical small object at once, instead of growing through 1, 2, 4, 8.
@@ -90,7 +97,22 @@ struct JSONObjectBuilder {
 
     /// Adds a member; returns true when the key was already there (its value is replaced).
     mutating func add(_ key: String, _ value: JSONValue) -> Bool {
+        if index == nil && members.count == Self.linearLimit {
+            comparisons += members.count
+            index = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        if index != nil {
+            comparisons += 1
+            if let found = index?[key] {
+                members[found].value = value
+                return true
+            }
+            index?[key] = members.count
+            members.append(JSONMember(key, value))
+            return false
+        }
         let member = JSONMember(key, value)
+        comparisons += members.count
         if let found = members.firstIndex(where: { $0.signature == member.signature && $0.key == key }) {
             members[found].value = value
             return true

@@ -110,6 +110,15 @@ public struct JSONStreamReader: Sendable {
         _ body: (inout JSONScanner) throws(JSONError) -> Value?
     ) throws(JSONError) -> Value? {
         guard isFinished || bytes.count - index >= 2 * unreadAtLastAttempt else { return nil }
+        if dropped == 0 && index == 0 && !bytes.isEmpty && bytes.first == Self.byteOrderMark[0] {
+            // RFC 8259 §8.1 lets a parser ignore a byte order mark before the text; Windows tools
+            // (PowerShell's Out-File, Notepad) write one. Wait until it can be told from a stray byte.
+            if bytes.starts(with: Self.byteOrderMark) {
+                index = Self.byteOrderMark.count
+            } else if !isFinished && Self.byteOrderMark.starts(with: bytes) {
+                return nil
+            }
+        }
         let result: Result<Value?, JSONError> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer, index: index, limits: limits)
             scanner.lines = lines
@@ -129,6 +138,9 @@ public struct JSONStreamReader: Sendable {
         }
         return try result.get()
     }
+
+    /// UTF-8's encoding of U+FEFF, skipped at the start of the input.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// How many bytes of the input were dropped from the front of the buffer.
     var droppedCount: Int { dropped }

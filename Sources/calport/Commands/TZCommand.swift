@@ -13,6 +13,8 @@ enum TZCommand {
     static let toYear = OptionSpec(
         names: ["--to"], valueName: "YEAR", help: "Last year for vtimezone (default: --from)")
 
+    /// The years `vtimezone` builds: those a four-digit iCalendar year can say.
+    static let writableYears = 1...9999
     static let spec = CommandSpec(
         name: "tz", abstract: "Map Windows and IANA time zone names, and print VTIMEZONEs.",
         options: [territory, fromYear, toYear, CommonOptions.help], positionals: "NAME",
@@ -45,6 +47,12 @@ enum TZCommand {
                 first <= last
             else {
                 terminal.writeError("calport tz: error: --from and --to expect years, --from not after --to\n")
+                return .usage
+            }
+            // iCalendar's DATE-TIME has four digits for the year (RFC 5545 §3.3.4); year 0 is none.
+            guard Self.writableYears.contains(first), Self.writableYears.contains(last) else {
+                terminal.writeError(
+                    "calport tz: error: --from and --to must be years from 1 to 9999, the years iCalendar writes\n")
                 return .usage
             }
             guard let identifier = TimeZoneResolver().resolve(name).ianaIdentifier,

@@ -7,16 +7,25 @@ import ICalendar
 /// sub-components) is not there to read back.
 ///
 /// It is fed in chunks and hands over each event once its line has arrived, so that a stream of
-/// any length is read with the memory of one line.
+/// any length is read with the memory of one line. A line is checked against the limit while it
+/// arrives (the limit is `JSONLimits.maximumStringLength`, 64 MiB by default: no longer line is
+/// kept, whatever it holds), and a line that is too long, not JSON or not an event is reported
+/// with its number and dropped; the lines after it are read.
 struct EventJSONReader {
     let file: String
-    private var reader: JSONStreamReader
-    /// Set by a syntax error, after which nothing more is read.
-    private var failed = false
+    private let limits: JSONLimits
+    /// The line arriving, without its newline.
+    private var line: [UInt8] = []
+    /// The 1-based number of the line arriving.
+    private var lineNumber = 1
+    /// Whether the line arriving is past the limit: its bytes are dropped up to its newline.
+    private var skipping = false
+    /// How many bytes of the line arriving are held: never more than the limit.
+    var heldBytes: Int { line.count }
 
     init(file: String, limits: JSONLimits) {
         self.file = file
-        reader = JSONStreamReader(limits: limits)
+        self.limits = limits
     }
 
     /// The events of a whole NDJSON input, and a diagnostic for each line that is not an event.
@@ -32,35 +41,74 @@ struct EventJSONReader {
     /// Reads the next chunk of input (nil: the input has ended) and hands the events of the lines it
     /// completes to `each`; returns what was wrong with those lines.
     mutating func read(_ chunk: [UInt8]?, each: (Event) -> Void) -> [Diagnostic] {
-        guard !failed else { return [] }
-        if let chunk { reader.append(chunk) } else { reader.finish() }
-        return drain(each)
-    }
-
-    private mutating func drain(_ each: (Event) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        do {
-            while let document = try reader.next() {
-                diagnostics += document.warnings.map { $0.diagnostic(file: file) }
-                guard let event = Self.event(document.value) else {
+        guard let chunk else {
+            if !line.isEmpty { diagnostics += endLine(each) }
+            return diagnostics
+        }
+        var start = chunk.startIndex
+        while start < chunk.endIndex {
+            let newline = chunk[start...].firstIndex(of: 0x0A)
+            let end = newline ?? chunk.endIndex
+            if !skipping {
+                if line.count + (end - start) > limits.maximumStringLength {
+                    skipping = true
+                    line = []
                     diagnostics.append(
-                        Diagnostic(
-                            .error, code: "ndjson-not-an-event",
-                            message:
-                                "expected an event object with a string \"uid\" (docs/ndjson.md); the line was dropped",
-                            location: SourceLocation(file: file, line: document.line)))
-                    continue
+                        problem(
+                            "line longer than the limit of \(limits.maximumStringLength) bytes "
+                                + "(--max-string-length); the line was dropped"))
+                } else {
+                    line.append(contentsOf: chunk[start..<end])
                 }
-                each(event)
             }
-        } catch {
-            failed = true
-            diagnostics.append(
-                Diagnostic(
-                    .error, code: "json-syntax", message: error.message,
-                    location: SourceLocation(file: file, line: error.line, column: error.column)))
+            guard let newline else { break }
+            diagnostics += endLine(each)
+            start = newline + 1
         }
         return diagnostics
+    }
+
+    /// Reads the line that has arrived whole, then starts the next.
+    private mutating func endLine(_ each: (Event) -> Void) -> [Diagnostic] {
+        defer {
+            lineNumber += 1
+            skipping = false
+            line.removeAll(keepingCapacity: line.count <= 1 << 20)
+        }
+        guard !skipping else { return [] }
+        // RFC 8259 §8.1 lets a parser ignore a byte order mark; Windows tools write one.
+        let body = lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? line[3...] : line[...]
+        var reader = JSONStreamReader(bytes: Array(body), limits: limits)
+        do {
+            guard let document = try reader.next() else { return [] }  // a blank line
+            if let extra = try reader.next() {
+                return [problem("more than one value on the line; the line was dropped", column: extra.column)]
+            }
+            var diagnostics = document.warnings.map { warning in
+                var warning = warning
+                warning.line = lineNumber
+                return warning.diagnostic(file: file)
+            }
+            guard let event = Self.event(document.value) else {
+                diagnostics.append(
+                    problem(
+                        "expected an event object with a string \"uid\" (docs/ndjson.md); the line was dropped",
+                        code: "ndjson-not-an-event"))
+                return diagnostics
+            }
+            each(event)
+            return diagnostics
+        } catch {
+            return [problem(error.message + "; the line was dropped", column: error.column)]
+        }
+    }
+
+    /// An error on the line arriving.
+    private func problem(_ message: String, code: String = "json-syntax", column: Int? = nil) -> Diagnostic {
+        Diagnostic(
+            .error, code: code, message: message, location: SourceLocation(file: file, line: lineNumber, column: column)
+        )
     }
 
     /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and

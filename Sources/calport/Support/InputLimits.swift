@@ -11,12 +11,17 @@ struct InputLimits {
         help: "Drop iCalendar content lines longer than BYTES, unfolded (default 8M)")
     static let maximumDepth = OptionSpec(
         names: ["--max-depth"], valueName: "N",
-        help: "Refuse BEGIN components or JSON arrays and objects nested deeper than N (default 64 and 256)")
+        help:
+            "Refuse BEGIN components or JSON arrays and objects nested deeper than N (default 64 and 256, at most 1000)"
+    )
     static let maximumStringLength = OptionSpec(
         names: ["--max-string-length"], valueName: "BYTES", help: "Refuse JSON strings longer than BYTES (default 64M)")
     static let maximumInputSize = OptionSpec(
         names: ["--max-input-size"], valueName: "BYTES",
         help: "Refuse inputs larger than BYTES that must be read whole (default 256M; large .ics to .ics streams)")
+    /// The deepest `--max-depth` accepted: a depth the reader's recursion is tested to take on an
+    /// 8 MiB main-thread stack, in a debug build (`theDeepestNestingAllowedIsReadWithoutCrashing`).
+    static let deepestNesting = 1000
     static let options = [maximumLineLength, maximumDepth, maximumStringLength, maximumInputSize]
 
     var iCalendar = ICalendarLimits()
@@ -34,6 +39,11 @@ struct InputLimits {
     init(_ arguments: ParsedArguments) throws(InvalidLimit) {
         if let bytes = try Self.size(arguments, Self.maximumLineLength) { iCalendar.maximumLineLength = bytes }
         if let depth = try Self.size(arguments, Self.maximumDepth) {
+            // Reading nested JSON values and components recurses; 50,000 overflowed the stack.
+            guard depth <= Self.deepestNesting else {
+                throw InvalidLimit(
+                    message: "\(Self.maximumDepth.key) is at most \(Self.deepestNesting), found '\(depth)'")
+            }
             iCalendar.maximumDepth = depth
             json.maximumDepth = depth
         }
