@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
-"""Writes benchmark inputs: an .ics of N events (VTIMEZONEs, attendees, RRULEs, folded lines) and a
-Graph calendarView dump of the same N events. Deterministic for a given N."""
+"""Writes benchmark inputs, deterministic for a given N: `generate.py KIND N PATH` with KIND
+- ics: N events (VTIMEZONEs, three attendees, 30 % RRULEs, folded lines), ≈ 0.9 KB each;
+- text: N text-heavy events as Outlook and Google export them (long folded UTF-8 descriptions with
+  escaped newlines and commas, three attendees with non-ASCII names, VTIMEZONEs, 8 % RRULEs),
+  ≈ 1.7 KB each (20,000 of them are 33 MB);
+- series: N weekly or daily series of 132 occurrences each;
+- graph: a Graph calendarView dump of N events."""
 import json
 import random
 import sys
@@ -61,7 +66,37 @@ def event(i, rng, recurring_share, count=44):
     return lines
 
 
-def write_ics(path, count, recurring_share):
+# Paragraphs in the languages an international company's calendar holds: multi-byte UTF-8 (2, 3 and
+# 4 bytes), so folding has to find character boundaries and the writer's escaping sees commas,
+# semicolons and newlines.
+PARAGRAPHS = [
+    "Bonjour à tous, voici l'ordre du jour de la réunion : état des lieux, prochaines étapes; décisions.",
+    "Grüße aus München! Bitte prüft vorab die Änderungen am Budget, die Übersicht liegt im Teams-Kanal.",
+    "会議の議題：第3四半期のリリース計画、予算、人員配置について話し合います。資料は事前に共有します。",
+    "Повестка дня: статус проекта, риски и меры, решения по следующему этапу, бюджет и сроки выпуска.",
+    "Join on your computer, mobile app or room device: https://teams.example.com/l/meetup-join/19%3ameeting",
+    "¿Preguntas? Escribid a la lista; las actas se publican el viernes 🎉 — gracias, équipe 🚀.",
+]
+
+
+def text_event(i, rng, recurring_share):
+    """One text-heavy event: what `event` writes, with a long description and non-ASCII names."""
+    lines = event(i, rng, 0, 44)
+    names = ["Zoë Łukasiewicz", "José Müller-Ñúñez", "李小龙", "Ærøskøbing Ödegaard", "Ангелина Петрова"]
+    paragraphs = [PARAGRAPHS[(i + k) % len(PARAGRAPHS)] for k in range(rng.randint(6, 9))]
+    description = "\\n\\n".join(p.replace(",", "\\,").replace(";", "\\;") for p in paragraphs)
+    for position, line in enumerate(lines):
+        if line.startswith("DESCRIPTION:") and position < 10:
+            lines[position] = "DESCRIPTION:" + description
+        elif line.startswith("ATTENDEE;CN="):
+            a = int(line[len("ATTENDEE;CN=Attendee "):].split(" ", 1)[0])
+            lines[position] = line.replace(f"CN=Attendee {a} of {i}", f'CN="{names[(i + a) % len(names)]}"', 1)
+    if rng.random() < recurring_share:
+        lines.insert(-6, "RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=40" if i % 2 else "RRULE:FREQ=MONTHLY;BYMONTHDAY=15;COUNT=12")
+    return lines
+
+
+def write_ics(path, count, recurring_share, make=None):
     rng = random.Random(count)
     with open(path, "w", newline="") as out:
         head = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport//benchmark//EN"]
@@ -70,7 +105,8 @@ def write_ics(path, count, recurring_share):
         out.write("\r\n".join(head) + "\r\n")
         for i in range(count):
             body = []
-            for line in event(i, rng, recurring_share, 132 if recurring_share >= 1 else 44):
+            lines = make(i, rng) if make else event(i, rng, recurring_share, 132 if recurring_share >= 1 else 44)
+            for line in lines:
                 body += fold(line)
             out.write("\r\n".join(body) + "\r\n")
         out.write("END:VCALENDAR\r\n")
@@ -109,6 +145,8 @@ if __name__ == "__main__":
     kind, count, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if kind == "ics":
         write_ics(path, count, 0.3)
+    elif kind == "text":
+        write_ics(path, count, 0.08, lambda i, rng: text_event(i, rng, 0.08))
     elif kind == "series":
         write_ics(path, count, 1.0)
     else:

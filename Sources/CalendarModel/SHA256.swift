@@ -13,7 +13,22 @@ public enum SHA256 {
         for shift in stride(from: 56, through: 0, by: -8) {
             padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var words = [UInt32](repeating: 0, count: 64)
+        // The message schedule on the stack and the round constants through their buffer: with an
+        // `Array` each of the 64 rounds' reads was bounds-checked (issue 24, a Graph entry's transactionId).
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
+            constants.withUnsafeBufferPointer { constants in
+                compress(padded, into: &state, words: words, constants: constants)
+            }
+        }
+        return state.flatMap { word in
+            stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
+        }
+    }
+
+    private static func compress(
+        _ padded: [UInt8], into state: inout [UInt32], words: UnsafeMutableBufferPointer<UInt32>,
+        constants: UnsafeBufferPointer<UInt32>
+    ) {
         for block in stride(from: 0, to: padded.count, by: 64) {
             for t in 0..<16 {
                 let base = block + t * 4
@@ -37,9 +52,6 @@ public enum SHA256 {
                 (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
             for (position, value) in [a, b, c, d, e, f, g, h].enumerated() { state[position] &+= value }
-        }
-        return state.flatMap { word in
-            stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
         }
     }
 

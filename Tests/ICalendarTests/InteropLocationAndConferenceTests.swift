@@ -81,3 +81,20 @@ private func roundTrips(_ input: [UInt8]) -> Bool {
     #expect(lines.filter { $0.hasPrefix("CONFERENCE") } == ["CONFERENCE;VALUE=URI;LABEL=Zoom Meeting:\(zoom)"])
     #expect(roundTrips(input))
 }
+
+/// A link ends at whitespace as Unicode defines it (U+00A0 no-break space, U+3000 ideographic space:
+/// both White_Space in PropList.txt) and runs on over other non-ASCII characters, as in a path.
+@Test func meetingLinksEndAtUnicodeWhitespaceAndKeepNonASCIIPaths() throws {
+    let meet = "https://meet.google.com/abc-défg-日本"
+    let teams = "https://teams.microsoft.com/l/meetup-join/19%3ameeting_x%40thread.v2/0"
+    let input = calendar(event: [
+        "UID:u", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+        "DESCRIPTION:Réunion\u{00A0}\(meet)\u{00A0}puis \(teams)\u{3000}fin https://",
+    ])
+    let (event, _) = written(input)
+    #expect(
+        event?.conferences == [
+            Conference(uri: meet, label: "Google Meet", features: ["AUDIO", "VIDEO"]),
+            Conference(uri: teams, label: "Microsoft Teams Meeting", features: ["AUDIO", "VIDEO"]),
+        ])
+}

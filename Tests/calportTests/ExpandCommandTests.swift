@@ -77,6 +77,68 @@ struct ExpandCommandTests {
         #expect(parsed.document.events.map { $0.recurrenceID != nil } == [true, true, false, true])
     }
 
+    /// Each VEVENT is its event's text with the occurrence's own DTSTART, DTEND and RECURRENCE-ID
+    /// (RFC 5545 §3.8.4.4: an instance's RECURRENCE-ID is its original start in DTSTART's form), the
+    /// rest as the event has it: a folded UTF-8 DESCRIPTION and the attendee written for every
+    /// occurrence, also for a second occurrence of the same event after other events' ones.
+    @Test func icsOccurrencesRewriteOnlyTheirTimes() throws {
+        let description =
+            "Ordre du jour de la réunion\\, état des lieux et décisions: " + String(repeating: "é", count: 60)
+        let input = Self.standup.replacingOccurrences(
+            of: "RRULE:FREQ=DAILY;COUNT=4",
+            with: "RRULE:FREQ=DAILY;COUNT=4\r\nDESCRIPTION:\(description)\r\nATTENDEE;CN=Zoë:mailto:zoe@example.com")
+        let result = run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "ics"], input: input)
+        #expect(result.status == calport.ExitStatus.success)
+        let unfolded = result.output.replacingOccurrences(of: "\r\n ", with: "")
+        let events = unfolded.components(separatedBy: "BEGIN:VEVENT\r\n").dropFirst().map {
+            $0.components(separatedBy: "\r\n")
+        }
+        let times = events.map { lines in
+            lines.filter { $0.hasPrefix("DTSTART") || $0.hasPrefix("DTEND") || $0.hasPrefix("RECURRENCE-ID") }
+        }
+        #expect(
+            times == [
+                [
+                    "RECURRENCE-ID;TZID=Europe/Berlin:20240329T093000", "DTSTART;TZID=Europe/Berlin:20240329T093000",
+                    "DTEND;TZID=Europe/Berlin:20240329T094500",
+                ],
+                [
+                    "RECURRENCE-ID;TZID=Europe/Berlin:20240331T093000", "DTSTART;TZID=Europe/Berlin:20240331T120000",
+                    "DTEND;TZID=Europe/Berlin:20240331T130000",
+                ],
+                ["DTSTART;VALUE=DATE:20240401", "DTEND;VALUE=DATE:20240402"],
+                [
+                    "RECURRENCE-ID;TZID=Europe/Berlin:20240401T093000", "DTSTART;TZID=Europe/Berlin:20240401T093000",
+                    "DTEND;TZID=Europe/Berlin:20240401T094500",
+                ],
+            ])
+        for index in [0, 3] {
+            #expect(events[index].contains("DESCRIPTION:\(description)"))
+            #expect(events[index].contains("ATTENDEE;CN=Zoë:mailto:zoe@example.com"))
+            #expect(!events[index].contains { $0.hasPrefix("RRULE") || $0.hasPrefix("EXDATE") })
+        }
+        // Every line of the output, folds included, within RFC 5545's 75 octets.
+        #expect(result.output.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+    }
+
+    /// A second DTSTART (RFC 5545 allows one) is kept as the input wrote it; the occurrence's own
+    /// DTSTART is the first one's time, not written into the kept line too.
+    @Test func icsOccurrenceLeavesAKeptSecondDTSTARTAsWritten() {
+        let input =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:two", "SUMMARY:two starts",
+                "DTSTART;TZID=Europe/Berlin:20240304T080000", "DTSTART;TZID=Europe/Berlin:20240304T100000",
+                "DTEND;TZID=Europe/Berlin:20240304T090000", "RRULE:FREQ=DAILY;COUNT=2", "END:VEVENT", "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n"
+        let result = run(["--start", "2024-03-01", "--end", "2024-04-01", "--format", "ics"], input: input)
+        let starts = result.output.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
+        #expect(
+            starts == [
+                "DTSTART;TZID=Europe/Berlin:20240304T080000", "DTSTART;TZID=Europe/Berlin:20240304T100000",
+                "DTSTART;TZID=Europe/Berlin:20240305T080000", "DTSTART;TZID=Europe/Berlin:20240304T100000",
+            ])
+    }
+
     @Test func theCapIsReportedOnStandardError() {
         let result = run(
             ["--start", "2024-03-01", "--end", "2024-05-01", "--max-occurrences", "1"], input: Self.standup)

@@ -12,6 +12,12 @@ struct OccurrenceLayout {
     var zoneName: String
     /// The agenda's last day heading written, so that each day is headed once.
     private var lastHeading: [UInt8] = []
+    /// For .ics, each event's VEVENT, made at its first occurrence: read whole, a calendar's series
+    /// come in time order, interleaved; streamed, one series after another.
+    private var templates: [ObjectIdentifier: OccurrenceTemplate] = [:]
+    /// The bytes `templates` holds; past `templateBudget` it starts again, so streaming stays flat.
+    private var templateBytes = 0
+    private static let templateBudget = 32 << 20
 
     init(format: OccurrenceFormat, fields: [OccurrenceField]?, zoneName: String) {
         self.format = format
@@ -49,10 +55,20 @@ struct OccurrenceLayout {
 
     /// One occurrence's record appended to `output`, with times shown on `clock`. An agenda record
     /// is its day's heading and its line; `append(record:to:)` writes each heading once.
-    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    mutating func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         switch format {
         case .ics:
-            output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
+            let key = ObjectIdentifier(occurrence.source)
+            if let template = templates[key] { return template.write(occurrence, into: &output) }
+            let template = OccurrenceTemplate(occurrence)
+            if templateBytes + template.size > Self.templateBudget {
+                templates.removeAll()
+                templateBytes = 0
+            }
+            // The template holds its source, so the key stays that event's while it is kept.
+            templates[key] = template
+            templateBytes += template.size
+            template.write(occurrence, into: &output)
         case .ndjson:
             guard let fields else { return OccurrenceFormat.ndjsonRecord(occurrence, clock: clock, into: &output) }
             output.append(UInt8(ascii: "{"))
