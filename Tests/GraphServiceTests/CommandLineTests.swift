@@ -110,6 +110,28 @@ import Testing
         #expect(!piped.stderr.contains("series") && !piped.stderr.contains("\u{1B}"), "\(piped.stderr)")
     }
 
+    /// A subject holding a newline and an escape sequence is printed escaped in the report, so it
+    /// cannot add a line of its own (`created: 999`) or clear the user's screen.
+    @Test func anInputCannotForgeALineOfTheImportReport() async throws {
+        let emulator = try GraphEmulator()
+        let calport = try CalportBinary()
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("calport-forge-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        // JSON's \n and \u001b are a real newline and ESC in the subject; Graph refuses the zone.
+        try #"""
+        [{"subject":"Lunch\ncreated: 999\u001b[2J","start":{"dateTime":"2027-01-04T10:00:00","timeZone":"Mars Standard Time"},"end":{"dateTime":"2027-01-04T11:00:00","timeZone":"Mars Standard Time"}}]
+        """#.write(to: json, atomically: true, encoding: .utf8)
+        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+        let run = try await calport.run(["import", "--quiet", json.path], environment: environment)
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("created: ") } == ["created: 0"], "\(run.stderr)")
+        #expect(!run.stderr.contains("\u{1B}"))
+        #expect(
+            lines.contains { $0.hasPrefix(#"  Lunch\ncreated: 999\u{1B}[2J: POST /me/events: HTTP 400"#) },
+            "\(run.stderr)")
+    }
+
     @Test func aMissingHelperIsNamedAndTheRunFailsAtOnce() async throws {
         let calport = try CalportBinary()
         let run = try await calport.run(

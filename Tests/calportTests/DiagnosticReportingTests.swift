@@ -180,6 +180,14 @@ private func lines(_ text: String) -> [String] { text.split(separator: "\n").map
             == "calport: 10 of 1,000 events, 1 events/s, 16:30 left")
 }
 
+/// Each control character becomes its escape; other text, tabs' neighbours and non-ASCII included,
+/// is kept as it is.
+@Test func controlCharactersArePrintedAsEscapes() {
+    #expect("a\nb\rc\td".escapingControlCharacters == #"a\nb\rc\td"#)
+    #expect("\u{1B}[31mred\u{7F}\u{9B}".escapingControlCharacters == #"\u{1B}[31mred\u{7F}\u{9B}"#)
+    #expect("Zürich café ☕".escapingControlCharacters == "Zürich café ☕")
+}
+
 @Test func importNamesTheFileOfWhatItCannotSend() throws {
     let inputs = try temporaryDirectory()
     let file = inputs.appendingPathComponent("a.ics")

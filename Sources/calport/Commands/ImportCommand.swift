@@ -318,7 +318,9 @@ enum ImportCommand {
         let failures = refused + report.failures
         var text = "created: \(report.created)\nupdated: \(report.updated)\nunchanged: \(report.unchanged)\n"
         text += "deleted: \(report.deleted)\nfailed: \(failures.count)\n"
-        for failure in failures { text += "  \(failure.label): \(failure.reason)\n" }
+        for failure in failures {
+            text += "  \(failure.label.escapingControlCharacters): \(failure.reason.escapingControlCharacters)\n"
+        }
         return text + "mail sent: \(report.mail.description)\n"
     }
 }

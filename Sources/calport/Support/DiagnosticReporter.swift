@@ -75,7 +75,7 @@ struct DiagnosticReporter {
         if let file = diagnostic.location.file { tally[code]?.files.insert(file) }
         guard !verbose && printed[code, default: 0] >= Self.shownPerCode else {
             printed[code, default: 0] += 1
-            terminal.writeError(diagnostic.description + "\n")
+            terminal.writeError(diagnostic.description.escapingControlCharacters + "\n")
             return
         }
         if printed[code] == Self.shownPerCode && !withheld.contains(code) { withheld.append(code) }
