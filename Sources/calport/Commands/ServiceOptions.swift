@@ -86,28 +86,24 @@ enum ServiceOptions {
     static func appCredential(_ arguments: ParsedArguments, environment: [String: String]) throws(GraphServiceError)
         -> ClientCredential?
     {
-        let certificatePath =
-            arguments.value(certificate) ?? environment["CALPORT_CERTIFICATE"].flatMap { $0.isEmpty ? nil : $0 }
-        let keyPath =
-            arguments.value(privateKey) ?? environment["CALPORT_PRIVATE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        let secretPath = arguments.value(clientSecretFile)
-        let secretVariable = environment["CALPORT_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-        if certificatePath != nil || keyPath != nil {
-            guard let certificatePath, let keyPath else {
+        let given = AppCredentialPaths(arguments, environment: environment)
+        if given.certificate != nil || given.privateKey != nil {
+            guard let certificatePath = given.certificate, let keyPath = given.privateKey else {
                 throw .invalidConfiguration("--certificate and --private-key go together")
             }
-            if secretPath != nil { throw .invalidConfiguration("give a client secret or a certificate, not both") }
+            if given.secretFile != nil {
+                throw .invalidConfiguration("give a client secret or a certificate, not both")
+            }
             return .certificate(try ClientCertificate(certificatePath: certificatePath, privateKeyPath: keyPath))
         }
-        if let secretPath { return .secret(try StaticTokenProvider.secret(file: secretPath)) }
-        return secretVariable.map { .secret(Secret($0)) }
+        if let secretPath = given.secretFile { return .secret(try StaticTokenProvider.secret(file: secretPath)) }
+        return given.secret.map { .secret(Secret($0)) }
     }
 
-    /// Whether the options or the environment give an app's credential (a secret or a certificate).
+    /// Whether the options or the environment give an app's credential (a secret or a certificate),
+    /// without reading it.
     static func givesAppCredential(_ arguments: ParsedArguments, environment: [String: String]) -> Bool {
-        arguments.value(clientSecretFile) != nil || arguments.value(certificate) != nil
-            || !(environment["CALPORT_CLIENT_SECRET"] ?? "").isEmpty
-            || !(environment["CALPORT_CERTIFICATE"] ?? "").isEmpty
+        AppCredentialPaths(arguments, environment: environment).isGiven
     }
 
     /// A client for the command's options, telling `output` of retries unless quiet.
@@ -170,4 +166,24 @@ final class SharedOutput: @unchecked Sendable {
 
     func error(_ text: String) { lock.withLock { terminal.writeError(text) } }
     func output(_ bytes: [UInt8]) { lock.withLock { terminal.write(bytes) } }
+}
+
+/// Where an app's credential is named: options first, then the environment (an empty variable is
+/// unset); read once, so that asking whether one is given and loading it agree.
+private struct AppCredentialPaths {
+    var certificate: String?
+    var privateKey: String?
+    var secretFile: String?
+    /// The secret itself, from `CALPORT_CLIENT_SECRET`.
+    var secret: String?
+
+    init(_ arguments: ParsedArguments, environment: [String: String]) {
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        certificate = arguments.value(ServiceOptions.certificate) ?? variable("CALPORT_CERTIFICATE")
+        privateKey = arguments.value(ServiceOptions.privateKey) ?? variable("CALPORT_PRIVATE_KEY")
+        secretFile = arguments.value(ServiceOptions.clientSecretFile)
+        secret = variable("CALPORT_CLIENT_SECRET")
+    }
+
+    var isGiven: Bool { certificate != nil || privateKey != nil || secretFile != nil || secret != nil }
 }
