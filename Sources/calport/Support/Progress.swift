@@ -24,7 +24,7 @@ final class Progress: @unchecked Sendable {
     /// Reports progress, at most ten times a second.
     func update(filesDone: Int, of total: Int, events: Int) {
         show { seconds in
-            "calport: \(filesDone)/\(total) files, \(events) events, \(Int(Double(events) / max(seconds, 0.001))) events/s"
+            "calport: \(filesDone)/\(total) files, \(events) events, \(Self.rate(events, seconds: seconds)) events/s"
         }
     }
 
@@ -43,7 +43,7 @@ final class Progress: @unchecked Sendable {
     /// Reports progress through an unknown number of items: how many so far and their rate.
     func update(reading count: Int, _ noun: String) {
         show(kind: "reading " + noun) {
-            "calport: \(count.grouped) \(noun), \(Int(Double(count) / max($0, 0.001)).grouped) \(noun)/s"
+            "calport: \(count.grouped) \(noun), \(Self.rate(count, seconds: $0).grouped) \(noun)/s"
         }
     }
 
@@ -64,35 +64,31 @@ final class Progress: @unchecked Sendable {
 
     /// `calport: 12.0 of 100.0 MiB, 45,000 events, 30,000 events/s, 0:03 left`.
     static func line(bytes: Int, of total: Int?, events: Int, seconds: Double) -> String {
-        let elapsed = max(seconds, 0.001)
         func mebibytes(_ count: Int) -> String {
             let tenths = Int((Double(count) / 1_048_576 * 10).rounded())
             return "\((tenths / 10).grouped).\(tenths % 10)"
         }
         var text = "calport: \(mebibytes(bytes))"
         if let total, total > 0 { text += " of \(mebibytes(total))" }
-        text += " MiB, \(events.grouped) events, \(Int(Double(events) / elapsed).grouped) events/s"
-        if let total, total > bytes, bytes > 0 {
-            text += ", " + timeLeft(seconds: Double(total - bytes) / (Double(bytes) / elapsed)) + " left"
-        }
+        text += " MiB, \(events.grouped) events, \(rate(events, seconds: seconds).grouped) events/s"
+        if let total { text += timeLeft(done: bytes, of: total, seconds: seconds) }
         return text
     }
 
     /// `calport: 120 of 400 events, 40 events/s, 0:07 left`, after `prefix` when there is one.
     static func line(done: Int, of total: Int, _ noun: String, prefix: String = "", seconds: Double) -> String {
-        let elapsed = max(seconds, 0.001)
-        var text = "calport: \(prefix)\(done.grouped) of \(total.grouped) \(noun)"
-        text += ", \(Int(Double(done) / elapsed).grouped) \(noun)/s"
-        if total > done, done > 0 {
-            text += ", " + timeLeft(seconds: Double(total - done) / (Double(done) / elapsed)) + " left"
-        }
-        return text
+        "calport: \(prefix)\(done.grouped) of \(total.grouped) \(noun), \(rate(done, seconds: seconds).grouped) \(noun)/s"
+            + timeLeft(done: done, of: total, seconds: seconds)
     }
 
-    /// Minutes and seconds, `m:ss`.
-    private static func timeLeft(seconds: Double) -> String {
-        let left = Int(seconds.rounded())
-        return "\(left / 60):\(left % 60 < 10 ? "0" : "")\(left % 60)"
+    /// Items (or bytes) a second, whole; a run younger than a millisecond counts as one.
+    private static func rate(_ count: Int, seconds: Double) -> Int { Int(Double(count) / max(seconds, 0.001)) }
+
+    /// `, m:ss left` at the rate so far, or nothing when nothing is done yet or nothing is left.
+    private static func timeLeft(done: Int, of total: Int, seconds: Double) -> String {
+        guard total > done, done > 0 else { return "" }
+        let left = Int((Double(total - done) / (Double(done) / max(seconds, 0.001))).rounded())
+        return ", \(left / 60):\(left % 60 < 10 ? "0" : "")\(left % 60) left"
     }
 
     /// Clears the progress line before the final report.
