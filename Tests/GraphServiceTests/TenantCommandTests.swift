@@ -29,6 +29,14 @@ import Testing
         return text + "END:VCALENDAR\r\n"
     }
 
+    /// Two mailboxes and app `app-1` registered with `Self.secret` and `certificate`.
+    static func appEmulator(_ certificate: TestCertificate) throws -> GraphEmulator {
+        try GraphEmulator([
+            "--mailboxes", "2", "--app-client-id", "app-1", "--app-secret", secret, "--app-certificate",
+            certificate.certificatePath,
+        ])
+    }
+
     /// The environment of an app-only run: the emulator's Graph and authority, tenant, client id,
     /// and a configuration directory of its own (the token cache).
     static func environment(_ emulator: GraphEmulator, home: String) -> [String: String] {
@@ -41,10 +49,7 @@ import Testing
 
     @Test func exportAndImportWorkAppOnlyWithASecretAndWithACertificate() async throws {
         let certificate = try TestCertificate()
-        let emulator = try GraphEmulator([
-            "--mailboxes", "2", "--app-client-id", "app-1", "--app-secret", Self.secret, "--app-certificate",
-            certificate.certificatePath,
-        ])
+        let emulator = try Self.appEmulator(certificate)
         let calport = try CalportBinary()
         let scratch = try Scratch()
         try Self.calendar(3).write(toFile: scratch.path("in.ics"), atomically: true, encoding: .utf8)
@@ -73,10 +78,7 @@ import Testing
 
     @Test func aWrongSecretAnExpiredAssertionAndAMissingPermissionEachSayOneLineAndExit3() async throws {
         let certificate = try TestCertificate()
-        let emulator = try GraphEmulator([
-            "--mailboxes", "2", "--app-client-id", "app-1", "--app-secret", Self.secret, "--app-certificate",
-            certificate.certificatePath,
-        ])
+        let emulator = try Self.appEmulator(certificate)
         let calport = try CalportBinary()
         let scratch = try Scratch()
         let window = ["export", "--user", "user2@example.com", "--start", "2027-01-01", "--end", "2027-02-01"]

@@ -25,6 +25,13 @@ struct CalportBinary {
         url = fallback
     }
 
+    /// A minimal environment (PATH and HOME of the tests) with `extra` added.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        return base.merging(extra) { $1 }
+    }
+
     /// What a run printed and how it ended.
     struct Run {
         var status: Int32
@@ -42,9 +49,7 @@ struct CalportBinary {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        process.environment = base.merging(environment) { $1 }
+        process.environment = Self.environment(environment)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "calport-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -82,9 +87,7 @@ extension CalportBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TERM": "xterm"]
-        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        process.environment = base.merging(environment) { $1 }
+        process.environment = Self.environment(["TERM": "xterm"].merging(environment) { $1 })
         let terminal = Pipe()
         process.standardOutput = terminal
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
