@@ -41,7 +41,7 @@ extension Event {
             if Event.singletons.contains(line.name) {
                 // DTEND and DURATION fill one slot (RFC 5545 §3.6.1 allows one): the first one read wins.
                 let slot = line.name == "DURATION" ? "DTEND" : line.name
-                if seen.contains(slot) {
+                if seen.contains(slot) && holdsValue(of: slot) {
                     if seen.contains(line.name) {
                         context.report(
                             .warning, "duplicate-property", "second \(line.name) in VEVENT kept as an extra property",
@@ -71,6 +71,23 @@ extension Event {
             } else if child.name != "VALARM" {
                 extraComponents.append(ExtraComponent(child))
             }
+        }
+    }
+
+    /// Whether the singleton read so far under `slot` left a value. One dropped as unreadable did
+    /// not, so a later copy gives the value instead of being kept verbatim: kept, it would be the
+    /// first copy when the output is read again, and dropped or read there, which a second reading
+    /// must not change.
+    private func holdsValue(of slot: String) -> Bool {
+        switch slot {
+        case "SEQUENCE": sequence != nil
+        case "PRIORITY": priority != nil
+        case "DTEND": end != nil
+        case "GEO": locations.first?.coordinates != nil
+        case "CREATED": created != nil
+        case "LAST-MODIFIED": lastModified != nil
+        case "DTSTAMP": timestamp != nil
+        default: true
         }
     }
 

@@ -47,6 +47,18 @@ private func converted(_ input: [UInt8]) -> (lines: [String], diagnostics: [Diag
     #expect(lines.filter { $0.hasPrefix("RDATE") } == ["RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20261203T090000/PT1H"])
 }
 
+@Test func aSecondCopyOfAnUnreadableSingletonGivesTheValue() throws {
+    // Found by scripts/fuzz (Fuzz/regressions/icalendar/): the first DTSTAMP unreadable and dropped,
+    // the second was kept verbatim, and so read again as the first, then dropped: a second reading
+    // changed the output. A later copy now gives the value the first could not.
+    let (lines, _) = converted(
+        calendar(event: ["UID:1", "DTSTAMP:2026-12-01", "DTSTART:20261201T090000Z", "DTSTAMP:20261130T080000Z"]))
+    #expect(lines.filter { $0.hasPrefix("DTSTAMP") } == ["DTSTAMP:20261130T080000Z"])
+    let (twice, _) = converted(
+        calendar(event: ["UID:1", "DTSTAMP:2026-12-01", "DTSTART:20261201T090000Z", "DTSTAMP:20261130T08"]))
+    #expect(!twice.contains { $0.hasPrefix("DTSTAMP") })
+}
+
 @Test func theValidatorReportsAParameterGivenTwice() {
     let input = calendar(event: [
         "UID:1", "DTSTAMP:19970101T000000Z", "DTSTART:19970101T180000Z",
