@@ -175,6 +175,17 @@ class Radicale:
             return False
 
     def request(self, method, path, body=None):
+        # Under load (16 PUTs at once beside a build) Radicale's server resets some connections
+        # before it reads them; PUT and MKCALENDAR are idempotent here, so they are sent again.
+        for attempt in range(5):
+            try:
+                return self._send(method, path, body)
+            except (ConnectionResetError, ConnectionRefusedError, http.client.RemoteDisconnected):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * 2 ** attempt)
+
+    def _send(self, method, path, body):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         # auth none takes any login as the user; owner_only lets it write below /peers/.
         headers = {"Authorization": "Basic cGVlcnM6eA==", "Content-Type": "text/calendar; charset=utf-8"}
@@ -364,8 +375,12 @@ def report(results, versions, root):
             out, orig = r["output"], r.get("original")
             out_events += out["events"]
             out_ok += out[name]
+            # Shares, not counts: calport writes an RDATE period as an override VEVENT of its own
+            # (docs/interop.md), so its output can hold more VEVENTs than the original.
             rejected_out = out["events"] - out[name]
             rejected_orig = orig["events"] - orig[name] if orig else 0
+            share_out = rejected_out / out["events"] if out["events"] else 0
+            share_orig = rejected_orig / orig["events"] if orig and orig["events"] else 0
             if orig:
                 orig_events += orig["events"]
                 orig_ok += orig[name]
@@ -376,7 +391,7 @@ def report(results, versions, root):
                     rel = os.path.relpath(r["source"], os.path.dirname(root))
                     shortfalls.append(f"radicale: {rel}: stores UID {', '.join(refused)} from the original, "
                                       f"refuses it from calport's output")
-            if rejected_out > rejected_orig:
+            if share_out > share_orig:
                 rel = os.path.relpath(r["source"], os.path.dirname(root))
                 shortfalls.append(f"{name}: {rel}: rejects {rejected_out} of {out['events']} events in calport's "
                                   f"output" + (f", {rejected_orig} of {orig['events']} in the original" if orig else ""))

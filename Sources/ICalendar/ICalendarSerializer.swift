@@ -25,7 +25,7 @@ public struct ICalendarSerializer: Sendable {
         for zone in document.timeZones + TimeZoneCoverage.missingDefinitions(for: document) {
             writer.write(zone.contentComponent(encoder))
         }
-        for event in document.events { event.write(to: &writer, encoder) }
+        for event in RecurrencePeriodSplit.splitting(document.events) { event.write(to: &writer, encoder) }
         for component in document.otherComponents { writer.write(ContentComponent(component)) }
         writer.end(component: "VCALENDAR")
         return writer.bytes

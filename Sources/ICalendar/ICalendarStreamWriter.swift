@@ -11,6 +11,11 @@ public struct ICalendarStreamWriter: ~Copyable {
     private var coverage = TimeZoneCoverage()
     private let encoder = EncodingContext()
     private var naming = ZoneNaming()
+    /// Overrides for RDATE periods (`RecurrencePeriodSplit`), written at the end unless the input
+    /// has its own override for the occurrence by then; only these few are held, so an input's
+    /// override written before its master is not seen, and both are written.
+    private var periodOverrides: [Event] = []
+    private var periodOverrideKeys: Set<OverrideKey> = []
     /// How much output is collected before it is handed to the sink: small enough to stay in the
     /// processor's cache and to need few fresh pages (each first touch of a page is a fault, some
     /// microseconds on a virtual machine), large enough that writes are few.
@@ -53,8 +58,15 @@ public struct ICalendarStreamWriter: ~Copyable {
     /// dozen references to retain and release); the header first if it has not been written.
     public mutating func write(_ event: Event, header: CalendarDocument) {
         writeHeader(header)
-        let event = naming.naming(event)
+        var event = naming.naming(event)
         coverage.note(event)
+        if let split = RecurrencePeriodSplit(event) {
+            event = split.master
+            periodOverrides += split.overrides
+            periodOverrideKeys.formUnion(split.overrides.lazy.compactMap(OverrideKey.init))
+        } else if let key = OverrideKey(event), periodOverrideKeys.remove(key) != nil {
+            periodOverrides.removeAll { OverrideKey($0) == key }
+        }
         event.write(to: &writer, encoder)
         if writer.count >= Self.chunkSize { flush() }
     }
@@ -62,6 +74,7 @@ public struct ICalendarStreamWriter: ~Copyable {
     /// Writes the VTIMEZONEs still missing and `END:VCALENDAR`.
     public mutating func finish(header: CalendarDocument) {
         writeHeader(header)
+        for override in periodOverrides { override.write(to: &writer, encoder) }
         for zone in coverage.missingDefinitions { writer.write(zone.contentComponent(encoder)) }
         writer.end(component: "VCALENDAR")
         flush()

@@ -38,13 +38,93 @@ private func converted(_ input: [UInt8]) -> (lines: [String], diagnostics: [Diag
     #expect(complaints.isEmpty, "\(complaints)")
 }
 
-@Test func aZonedPeriodKeepsItsTZID() throws {
+// Radicale 3.9 (vobject 0.9.9) refuses any object with `RDATE;VALUE=PERIOD`, khal 0.10.5 crashes
+// on it and imports nothing: a period is written as its start and, when it lasts otherwise than the
+// event, an override for that occurrence (RFC 5545 §3.8.4.4), which every reader takes.
+
+/// The lines of each VEVENT in `lines`, in order.
+private func vevents(_ lines: [String]) -> [[String]] {
+    var events: [[String]] = []
+    for line in lines {
+        if line == "BEGIN:VEVENT" {
+            events.append([])
+        } else if line != "END:VEVENT", !events.isEmpty {
+            events[events.count - 1].append(line)
+        }
+    }
+    return events
+}
+
+/// issue_464_invalid_rdate.ics's valid period: 4 hours of event, a 13-hour second occurrence.
+private let periodEvent = [
+    "UID:rdate_period", "DTSTAMP:19961201T000000Z", "SUMMARY:RDATE period", "DTSTART:19961230T020000Z",
+    "DTEND:19961230T060000Z", "RDATE;VALUE=PERIOD:19970101T180000Z/19970102T070000Z",
+]
+
+@Test func aPeriodLastingOtherwiseThanItsEventIsWrittenAsAnOverride() throws {
+    let (lines, _) = converted(calendar(event: periodEvent))
+    let events = vevents(lines)
+    try #require(events.count == 2)
+    #expect(events[0].filter { $0.hasPrefix("RDATE") } == ["RDATE:19970101T180000Z"])
+    #expect(!events[0].contains { $0.hasPrefix("RECURRENCE-ID") })
+    // The override replaces the occurrence the RDATE adds, with the period's own end.
+    for expected in [
+        "UID:rdate_period", "RECURRENCE-ID:19970101T180000Z", "DTSTART:19970101T180000Z", "DTEND:19970102T070000Z",
+        "SUMMARY:RDATE period",
+    ] {
+        #expect(events[1].contains(expected), "\(expected) in \(events[1])")
+    }
+    #expect(!events[1].contains { $0.hasPrefix("RDATE") || $0.hasPrefix("RRULE") })
+    // RFC 5545 §3.8.5.2: the set is DTSTART (02:00–06:00) and the period (18:00 to 07:00 next day).
+    let read = occurrences(ics(lines)).map { "\(utcText($0.startInstant))/\(utcText($0.endInstant))" }
+    #expect(read == ["19961230T020000Z/19961230T060000Z", "19970101T180000Z/19970102T070000Z"])
+    let complaints = try #require(Libical.parserComplaints(lines.joined(separator: "\r\n") + "\r\n"))
+    #expect(complaints.isEmpty, "\(complaints)")
+}
+
+@Test func aZonedPeriodAsLongAsItsEventIsWrittenAsARecurrenceDateInItsZone() throws {
     let input = calendar(event: [
-        "UID:1", "DTSTAMP:20261201T000000Z", "DTSTART;TZID=Europe/Berlin:20261201T090000",
+        "UID:1", "DTSTAMP:20261201T000000Z", "DTSTART;TZID=Europe/Berlin:20261201T090000", "DURATION:PT1H",
         "RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20261203T090000/PT1H",
     ])
-    let (lines, _) = converted(input)
-    #expect(lines.filter { $0.hasPrefix("RDATE") } == ["RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20261203T090000/PT1H"])
+    let events = vevents(converted(input).lines)
+    try #require(events.count == 1)
+    #expect(events[0].filter { $0.hasPrefix("RDATE") } == ["RDATE;TZID=Europe/Berlin:20261203T090000"])
+}
+
+@Test func aPeriodWhoseOccurrenceTheInputOverridesGetsNoSecondOverride() throws {
+    let input = calendar(events: [
+        periodEvent,
+        [
+            "UID:rdate_period", "DTSTAMP:19961201T000000Z", "RECURRENCE-ID:19970101T180000Z",
+            "DTSTART:19970101T190000Z", "DTEND:19970101T200000Z", "SUMMARY:moved",
+        ],
+    ])
+    let events = vevents(unfoldedLines(serialize(parse(input).document)))
+    #expect(events.filter { $0.contains("RECURRENCE-ID:19970101T180000Z") }.count == 1)
+    #expect(events.contains { $0.contains("SUMMARY:moved") && $0.contains("DTSTART:19970101T190000Z") })
+}
+
+@Test func theStreamWriterWritesPeriodOverridesUnlessTheInputHasItsOwn() throws {
+    func streamed(_ events: [[String]]) -> [[String]] {
+        let document = parse(calendar(events: events)).document
+        var bytes: [UInt8] = []
+        var writer = ICalendarStreamWriter { bytes += $0 }
+        for event in document.events { writer.write(event, header: document) }
+        writer.finish(header: document)
+        return vevents(unfoldedLines(String(decoding: bytes, as: UTF8.self)))
+    }
+    let alone = streamed([periodEvent])
+    #expect(alone.count == 2)
+    #expect(alone.last?.contains("DTEND:19970102T070000Z") == true)
+    // The input's override comes after its master, as written by calendar apps: it alone is kept.
+    let overridden = streamed([
+        periodEvent,
+        ["UID:rdate_period", "DTSTAMP:19961201T000000Z", "RECURRENCE-ID:19970101T180000Z", "DTSTART:19970101T190000Z"],
+    ])
+    #expect(overridden.count == 2)
+    #expect(overridden.filter { $0.contains("RECURRENCE-ID:19970101T180000Z") }.count == 1)
+    #expect(overridden.contains { $0.contains("DTSTART:19970101T190000Z") })
 }
 
 @Test func aSecondCopyOfAnUnreadableSingletonGivesTheValue() throws {

@@ -1,0 +1,92 @@
+import CalendarModel
+
+/// RDATE periods (`RDATE;VALUE=PERIOD:19970101T180000Z/PT5H`) written in the form every reader
+/// takes: the start as a DATE-TIME RDATE and, where the period lasts otherwise than the event, an
+/// override VEVENT for that occurrence (RECURRENCE-ID its start, DTEND or DURATION the period's).
+///
+/// RFC 5545 §3.8.5.2 allows periods, but Radicale (vobject 0.9.9) refuses any object holding one,
+/// khal 0.10.5 crashes on it and imports nothing, and vobject's expansion skips it; an override is
+/// read by all of them and by libical and Python icalendar alike, and it means the same occurrence
+/// (§3.8.4.4). A period of dates, which §3.3.9 does not allow, is written as read: calport does not
+/// guess the time it meant.
+struct RecurrencePeriodSplit {
+    /// The event with each period's start as a DATE-TIME RDATE.
+    var master: Event
+    /// One override per period whose length is not the event's own.
+    var overrides: [Event]
+
+    /// The split of `event`; nil when it has no period with a time to split.
+    init?(_ event: Event) {
+        guard event.recurrenceID == nil,
+            event.recurrenceDates.contains(where: { Self.periodEnd(of: $0) != nil })
+        else { return nil }
+        master = event
+        overrides = []
+        for (index, date) in event.recurrenceDates.enumerated() {
+            guard let end = Self.periodEnd(of: date) else { continue }
+            master.recurrenceDates[index] = .time(date.start)
+            if end != event.end { overrides.append(Self.override(of: event, at: date.start, ending: end)) }
+        }
+    }
+
+    /// `events` with every period split, each override after its master, none for an occurrence
+    /// the events override themselves; `events` itself when none has a period to split.
+    static func splitting(_ events: [Event]) -> [Event] {
+        guard events.contains(where: { Self($0) != nil }) else { return events }
+        let overridden = Set(events.lazy.compactMap(OverrideKey.init))
+        var split: [Event] = []
+        split.reserveCapacity(events.count)
+        for event in events {
+            guard let parts = Self(event) else {
+                split.append(event)
+                continue
+            }
+            split.append(parts.master)
+            split += parts.overrides.filter { OverrideKey($0).map(overridden.contains) == false }
+        }
+        return split
+    }
+
+    /// How a period entry ends, when it is a period of times; nil for a plain time and for a period
+    /// of dates.
+    private static func periodEnd(of date: RecurrenceDate) -> EventEnd? {
+        switch date {
+        case .time: return nil
+        case .period(let start, let end):
+            guard !start.isDate, !end.isDate else { return nil }
+            return .end(end)
+        case .periodWithDuration(let start, let duration):
+            guard !start.isDate else { return nil }
+            return .duration(duration)
+        }
+    }
+
+    /// The occurrence at `start` as an override: the master's properties, its own times, no
+    /// recurrence of its own.
+    private static func override(of event: Event, at start: CalendarTime, ending end: EventEnd) -> Event {
+        var occurrence = event
+        occurrence.recurrenceID = RecurrenceIdentifier(time: start)
+        occurrence.start = start
+        occurrence.end = end
+        occurrence.recurrenceRules = []
+        occurrence.exceptionRules = []
+        occurrence.recurrenceDates = []
+        occurrence.exceptionDates = []
+        for name in ["RRULE", "EXRULE", "RDATE", "EXDATE", "DTSTART", "DTEND", "DURATION"] {
+            occurrence.propertyParameters[name] = nil
+        }
+        return occurrence
+    }
+}
+
+/// The (UID, RECURRENCE-ID) of an override, to tell a written one from one calport would add.
+struct OverrideKey: Hashable {
+    var uid: String
+    var time: CalendarTime
+
+    init?(_ event: Event) {
+        guard let identifier = event.recurrenceID else { return nil }
+        uid = event.uid
+        time = identifier.time
+    }
+}
