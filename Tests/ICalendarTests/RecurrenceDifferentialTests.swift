@@ -173,12 +173,6 @@ struct RecurrenceDifferentialTests {
     }
 
     @Test func agreesWithDateutil() async throws {
-        let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/.venv/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            print("differential dateutil: skipped, no scripts/.venv")
-            return
-        }
         let cases = Self.comparable()
         let script = """
             import sys, json
@@ -202,22 +196,10 @@ struct RecurrenceDifferentialTests {
             print(json.dumps(out))
             """
         let lines = cases.map { "[\"\($0.rule)\", \"\(text(.floating($0.start)))\"]\n" }.joined()
-        let data = try await Self.offThePool {
-            let process = Process()
-            process.executableURL = python
-            process.arguments = ["-c", script]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data(lines.utf8))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
+        guard let answers = try await PythonPeer.run(script, input: lines) else {
+            print("differential dateutil: skipped, no scripts/.venv")
+            return
         }
-        let answers = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
         var compared = 0
         var agreed = 0
         var unexplained: [String] = []

@@ -96,3 +96,21 @@ struct RecurrenceLibicalBugTests {
         #expect(occurrences(calendar(events: events)).map { text($0.start) } == days(2024, 1, [3, 10, 17]))
     }
 }
+
+/// Half-hourly from 02:30 Europe/Berlin on 2024-03-31, when 02:00 CET jumps to 03:00 CEST. The wall
+/// times are 02:30, 03:00, 03:30, 04:00, 04:30, 05:00; 02:30 does not exist and is read with the
+/// offset before the gap (RFC 5545 §3.3.5, which RFC 7529 §4.2 applies to recurrence instances): 01:30Z,
+/// the instant 03:30 CEST names too, and after 03:00 CEST (01:00Z). §3.8.5.3 keeps a duplicate once:
+/// the set is 01:00Z to 03:00Z, every half hour, in time order. Found by ZonedSeriesDifferentialTests.
+@Test func aHalfHourlyRuleAcrossASpringGapListsEachInstantOnceInTimeOrder() {
+    let events = [
+        [
+            "UID:g", "DTSTAMP:20240101T000000Z", "DTSTART;TZID=Europe/Berlin:20240331T023000",
+            "RRULE:FREQ=HOURLY;BYMINUTE=0,30;COUNT=6",
+        ]
+    ]
+    #expect(
+        occurrences(calendar(events: events)).map { utcText($0.startInstant) } == [
+            "20240331T010000Z", "20240331T013000Z", "20240331T020000Z", "20240331T023000Z", "20240331T030000Z",
+        ])
+}

@@ -46,3 +46,36 @@ func utcText(_ instant: Int) -> String {
 func days(_ year: Int, _ month: Int, _ days: [Int], at time: String = "090000") -> [String] {
     days.map { String(format: "%04d%02d%02dT", year, month, $0) + time }
 }
+
+/// A Python script run with scripts/.venv's interpreter (the peers: icalendar, recurring-ical-events,
+/// python-dateutil), off the test runner's cooperative threads.
+enum PythonPeer {
+    static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/.venv/bin/python")
+
+    /// The JSON array `script` prints for `input` on its stdin; nil when scripts/.venv does not exist.
+    static func run(_ script: String, input: String) async throws -> [Any]? {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { return nil }
+        let data = try await RecurrenceDifferentialTests.offThePool {
+            let process = Process()
+            process.executableURL = python
+            process.arguments = ["-c", script]
+            let stdin = Pipe()
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            try process.run()
+            // Written on a thread of its own: a large input would fill the pipe while the script's
+            // output, unread, fills the other.
+            let writer = Thread {
+                stdin.fileHandleForWriting.write(Data(input.utf8))
+                try? stdin.fileHandleForWriting.close()
+            }
+            writer.start()
+            let data = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return try JSONSerialization.jsonObject(with: data) as? [Any]
+    }
+}

@@ -23,6 +23,10 @@ struct SeriesInstances: Sendable {
     private let dates: [(instant: Int, start: CalendarTime, length: OccurrenceLength?)]
     private var dateIndex = 0
     private var lastInstant = Int.min
+    /// Each rule's instances read ahead, in instant order. A wall time in a gap names the instant of
+    /// the wall time a gap later (§3.3.5), so in a zone with changes of offset a rule's instants can
+    /// come out of wall-time order: sub-hourly steps across a spring-forward gap, BYHOUR=2,3 on its day.
+    private var ahead: [InstantQueue]
 
     /// The set of `master`, whose DTSTART is `start`, read on `clock`. `until` converts UNTIL to a wall
     /// time on the same clock; rules without COUNT skip straight to `skipTo`, and nothing after `horizon`
@@ -54,6 +58,7 @@ struct SeriesInstances: Sendable {
         // An EXRULE removes DTSTART only when DTSTART is one of its own instances.
         exclusions = checked(master.exceptionRules).map { iterator($0, startIsInstance: false) }
         heads = []
+        ahead = Array(repeating: InstantQueue(), count: rules.count)
         exclusionHeads = []
         dates = master.recurrenceDates.map { date in
             (zones.instant(date.start), date.start, date.isPeriod ? OccurrenceLength(period: date, zones: zones) : nil)
@@ -95,8 +100,26 @@ struct SeriesInstances: Sendable {
     }
 
     private mutating func advance(rule index: Int) -> (instant: Int, wall: Int)? {
-        guard let wall = rules[index].nextWallSeconds() else { return nil }
-        return (clock.instant(wallSeconds: wall), wall)
+        let offsets = clock.offsetRange
+        guard offsets.lowerBound < offsets.upperBound else {
+            guard let wall = rules[index].nextWallSeconds() else { return nil }
+            return (clock.instant(wallSeconds: wall), wall)
+        }
+        // Read on until no later wall time can name an earlier instant than the earliest held: every
+        // wall time w' after the last one read names an instant of at least w' minus the largest offset.
+        while !ahead[index].isExhausted {
+            if let first = ahead[index].first, let last = ahead[index].lastWall,
+                last - offsets.upperBound > first.instant
+            {
+                break
+            }
+            guard let wall = rules[index].nextWallSeconds() else {
+                ahead[index].isExhausted = true
+                break
+            }
+            ahead[index].insert((clock.instant(wallSeconds: wall), wall))
+        }
+        return ahead[index].popFirst()
     }
 
     /// The next start in time order, or nil when the set is exhausted (or past the horizon).
@@ -141,6 +164,39 @@ struct SeriesInstances: Sendable {
             if exclusionHeads[index] == instant { excluded = true }
         }
         return excluded
+    }
+}
+
+/// A rule's instances read ahead of the one handed out, kept in instant order: they nearly always
+/// arrive in order, so an insertion is nearly always an append.
+struct InstantQueue: Sendable {
+    private var items: [(instant: Int, wall: Int)] = []
+    private var head = 0
+    /// The wall time of the instance read last.
+    private(set) var lastWall: Int?
+    /// Whether the rule has no more instances to read.
+    var isExhausted = false
+
+    var first: (instant: Int, wall: Int)? { head < items.count ? items[head] : nil }
+
+    mutating func insert(_ item: (instant: Int, wall: Int)) {
+        lastWall = item.wall
+        var index = items.count
+        while index > head, items[index - 1].instant > item.instant { index -= 1 }
+        items.insert(item, at: index)
+    }
+
+    mutating func popFirst() -> (instant: Int, wall: Int)? {
+        guard head < items.count else { return nil }
+        defer {
+            head += 1
+            // Handed-out items are dropped in blocks, so that a pop costs no shift of the array.
+            if head >= 256, head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+        }
+        return items[head]
     }
 }
 

@@ -22,6 +22,8 @@ public struct ZoneClock: Sendable {
         /// `instant + min(before, after)`: where each transition's gap or fold starts on the wall clock.
         let wallStarts: [Int]
         let covered: Range<Int>
+        /// The largest and smallest offsets the zone has in the tabulated years.
+        let offsets: ClosedRange<Int>
 
         init(rules: ZoneRules) {
             self.rules = rules
@@ -33,6 +35,8 @@ public struct ZoneClock: Sendable {
             let first = CalendarDate(year: ZoneClock.years.lowerBound, month: 1, day: 2).daysSinceEpoch * 86_400
             let last = CalendarDate(year: ZoneClock.years.upperBound, month: 12, day: 30).daysSinceEpoch * 86_400
             covered = transitions.isEmpty ? 0..<0 : first..<last
+            let all = offsetsBefore + offsetsAfter
+            offsets = (all.min() ?? 0)...(all.max() ?? 0)
         }
     }
 
@@ -104,6 +108,10 @@ public struct ZoneClock: Sendable {
         }
         return low
     }
+
+    /// The offsets, seconds east of UTC, the zone has had between 1900 and 2100; 0...0 for UTC. A wall
+    /// time's instant lies between it minus the upper bound and it minus the lower one.
+    var offsetRange: ClosedRange<Int> { table?.offsets ?? 0...0 }
 
     /// The zone's rules, for wall-clock arithmetic; nil for UTC.
     public var zoneRules: ZoneRules? { table?.rules }
