@@ -13,6 +13,7 @@ var products: [Product] = [
     .library(name: "ICalendar", targets: ["ICalendar"]),
     .library(name: "GraphEvents", targets: ["GraphEvents"]),
     .library(name: "GraphService", targets: ["GraphService"]),
+    .library(name: "CalendarConversion", targets: ["CalendarConversion"]),
 ]
 if Context.environment["CALPORT_FUZZ"] == "1" {
     products.append(.library(name: "FuzzTargets", targets: ["FuzzTargets"]))
@@ -39,10 +40,16 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
         .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
         .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "CCrypto"]),
+        // What the CLI does that a program wants too: streaming a calendar of any size with its series
+        // assembled, calport's NDJSON event form, atomic output files.
+        .target(name: "CalendarConversion", dependencies: ["CalendarModel", "ICalendar", "GraphEvents"]),
         .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",
-            dependencies: ["ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService"]
+            dependencies: [
+                "ArgumentParsing", "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService",
+                "CalendarConversion",
+            ]
         ),
         // The README's "Use it from Swift" example, built with the package so that CI compiles it and
         // SwiftSampleTests runs it; Samples/NextWeek/Package.swift builds the same file on its own (under
@@ -62,7 +69,12 @@ let package = Package(
             dependencies: ["GraphService", "GraphEvents", "CalendarModel", "ICalendar"],
             exclude: ["Emulator"]
         ),
-        .testTarget(name: "calportTests", dependencies: ["calport", "ICalendar", "GraphEvents", "CalendarModel"]),
+        .testTarget(
+            name: "CalendarConversionTests",
+            dependencies: ["CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel"]),
+        .testTarget(
+            name: "calportTests",
+            dependencies: ["calport", "CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ]
 )

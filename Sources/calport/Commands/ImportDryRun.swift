@@ -1,3 +1,4 @@
+import CalendarConversion
 import CalendarModel
 import GraphEvents
 import GraphService

@@ -1,3 +1,4 @@
+import CalendarConversion
 import CalendarModel
 import Foundation
 import GraphEvents

@@ -1,3 +1,4 @@
+import CalendarConversion
 import Foundation
 import ICalendar
 
@@ -187,10 +188,4 @@ struct ContinuedByteSource: ByteSource {
         }
         return rest?.nextChunk()
     }
-}
-
-/// An input that could not be read.
-struct InputError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

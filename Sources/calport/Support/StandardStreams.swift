@@ -1,3 +1,4 @@
+import CalendarConversion
 import Foundation
 
 /// Standard output and error written with write(2), where a failure ends the run cleanly: exit
@@ -48,23 +49,7 @@ enum StandardStreams {
     }
 }
 
-/// The temporary files this process is writing (`AtomicFile`), removed when the run is cut short
-/// by a failed standard stream.
-enum TemporaryFiles {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var paths: Set<String> = []
-
-    static func add(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-    static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
-
-    /// Unlinks every file still registered.
-    static func removeAll() {
-        lock.withLock {
-            for path in paths { unlink(path) }
-            paths.removeAll()
-        }
-    }
-
+extension TemporaryFiles {
     /// Ignores SIGPIPE, so that a closed reader shows as EPIPE and the run can remove its
     /// temporary files before dying of SIGPIPE as it would have.
     static func installSignalHandlers() {

@@ -4,30 +4,32 @@ import ICalendar
 /// Where a streaming run spills to: files made in a directory (`$TMPDIR`) and unlinked at once, so
 /// that only their open descriptors hold them. Nothing is left behind however the run ends, even
 /// killed; the space comes back when the last descriptor closes.
-struct ScratchSpace {
-    let directory: String
+public struct ScratchSpace: Sendable {
+    /// Where the files are made.
+    public let directory: String
 
-    init(under directory: String) {
+    /// Scratch files in `directory` (`FileManager.default.temporaryDirectory.path`, say).
+    public init(under directory: String) {
         self.directory = directory
     }
 
     /// A new, nameless file, open for writing and reading.
-    func create(_ prefix: String) throws(AtomicFile.WriteError) -> SpillWriter {
+    package func create(_ prefix: String) throws(AtomicFile.WriteError) -> SpillWriter {
         try SpillWriter(in: directory, prefix: prefix)
     }
 }
 
 /// A file written through a buffer, then read back (any number of times) from any offset.
-final class SpillWriter {
+package final class SpillWriter {
     /// The name the file had, for messages.
-    let path: String
+    package let path: String
     fileprivate let descriptor: Int32
     private var buffer: [UInt8] = []
     /// The first write error, if any; later writes are skipped.
-    private(set) var failure: String?
+    package private(set) var failure: String?
 
     /// Makes `calport-PREFIX-XXXXXX` in `directory` and removes its name straight away.
-    init(in directory: String, prefix: String) throws(AtomicFile.WriteError) {
+    package init(in directory: String, prefix: String) throws(AtomicFile.WriteError) {
         var template = Array((directory as NSString).appendingPathComponent("calport-\(prefix)-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -37,18 +39,19 @@ final class SpillWriter {
         buffer.reserveCapacity(1 << 16)
     }
 
-    func write(_ bytes: some Collection<UInt8>) {
+    /// Appends bytes, through the buffer.
+    package func write(_ bytes: some Collection<UInt8>) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Appends an integer, little-endian.
-    func write(_ value: UInt64) {
+    package func write(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { write($0) }
     }
 
     /// Writes what is buffered; throws the first error met so far.
-    func finish() throws(AtomicFile.WriteError) {
+    package func finish() throws(AtomicFile.WriteError) {
         flush()
         // A finished file is only read again: its buffer is not kept (a sort may hold hundreds of runs).
         buffer = []
@@ -56,7 +59,7 @@ final class SpillWriter {
     }
 
     /// The file's bytes from `offset`, in chunks of `chunkSize`.
-    func reader(from offset: Int = 0, chunkSize: Int = 1 << 16) -> FileRegionSource {
+    package func reader(from offset: Int = 0, chunkSize: Int = 1 << 16) -> FileRegionSource {
         FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
     }
 
@@ -81,12 +84,13 @@ final class SpillWriter {
 }
 
 /// A file opened for reading more than once, from any offset; closed when the last reader is gone.
-final class ReadableFile {
-    let descriptor: Int32
+public final class ReadableFile {
+    package let descriptor: Int32
     /// The first read that failed, with the system's reason.
     fileprivate(set) var failure: String?
 
-    init(path: String) throws(InputError) {
+    /// Opens the file at `path` for reading.
+    public init(path: String) throws(InputError) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InputError(message: "\(path): error: cannot read input: \(String(cString: strerror(errno)))")
@@ -94,7 +98,7 @@ final class ReadableFile {
     }
 
     /// The content of a finished spill file, which keeps existing after the writer is gone.
-    init(_ spill: SpillWriter) throws(InputError) {
+    package init(_ spill: SpillWriter) throws(InputError) {
         descriptor = dup(spill.descriptor)
         guard descriptor >= 0 else {
             throw InputError(message: "\(spill.path): error: cannot read: \(String(cString: strerror(errno)))")
@@ -102,13 +106,13 @@ final class ReadableFile {
     }
 
     /// The file's size in bytes, for progress.
-    var size: Int {
+    public var size: Int {
         var status = stat()
         return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// The file's bytes from `offset`, in chunks of `chunkSize`.
-    func reader(from offset: Int = 0, chunkSize: Int = 1 << 20) -> FileRegionSource {
+    package func reader(from offset: Int = 0, chunkSize: Int = 1 << 20) -> FileRegionSource {
         FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
     }
 
@@ -116,7 +120,7 @@ final class ReadableFile {
 }
 
 /// A file's bytes from an offset to its end, keeping the file open while they are read.
-struct FileRegionSource: ByteSource {
+package struct FileRegionSource: ByteSource {
     private var source: FileDescriptorByteSource
     /// Keeps the descriptor open while the source is in use.
     private let owner: AnyObject
@@ -127,9 +131,9 @@ struct FileRegionSource: ByteSource {
     }
 
     /// Set when a read failed, with the system's reason.
-    var failure: String? { source.failure }
+    package var failure: String? { source.failure }
 
-    mutating func nextChunk() -> [UInt8]? {
+    package mutating func nextChunk() -> [UInt8]? {
         let chunk = source.nextChunk()
         if chunk == nil, let failure = source.failure, let file = owner as? ReadableFile, file.failure == nil {
             file.failure = failure

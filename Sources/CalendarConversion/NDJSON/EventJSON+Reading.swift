@@ -11,8 +11,9 @@ import ICalendar
 /// arrives (the limit is `JSONLimits.maximumStringLength`, 64 MiB by default: no longer line is
 /// kept, whatever it holds), and a line that is too long, not JSON or not an event is reported
 /// with its number and dropped; the lines after it are read.
-struct EventJSONReader {
-    let file: String
+public struct EventJSONReader {
+    /// The name diagnostics give the input.
+    public let file: String
     private let limits: JSONLimits
     /// The line arriving, without its newline.
     private var line: [UInt8] = []
@@ -21,15 +22,16 @@ struct EventJSONReader {
     /// Whether the line arriving is past the limit: its bytes are dropped up to its newline.
     private var skipping = false
     /// How many bytes of the line arriving are held: never more than the limit.
-    var heldBytes: Int { line.count }
+    public var heldBytes: Int { line.count }
 
-    init(file: String, limits: JSONLimits) {
+    /// A reader of the input named `file`, each line within `limits`.
+    public init(file: String, limits: JSONLimits) {
         self.file = file
         self.limits = limits
     }
 
     /// The events of a whole NDJSON input, and a diagnostic for each line that is not an event.
-    static func read(_ bytes: [UInt8], file: String, limits: JSONLimits) -> (events: [Event], diagnostics: [Diagnostic])
+    public static func read(_ bytes: [UInt8], file: String, limits: JSONLimits) -> (events: [Event], diagnostics: [Diagnostic])
     {
         var events: [Event] = []
         var lines = EventJSONReader(file: file, limits: limits)
@@ -40,7 +42,7 @@ struct EventJSONReader {
 
     /// Reads the next chunk of input (nil: the input has ended) and hands the events of the lines it
     /// completes to `each`; returns what was wrong with those lines.
-    mutating func read(_ chunk: [UInt8]?, each: (Event) -> Void) -> [Diagnostic] {
+    public mutating func read(_ chunk: [UInt8]?, each: (Event) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         guard let chunk else {
             if !line.isEmpty { diagnostics += endLine(each) }
@@ -113,7 +115,7 @@ struct EventJSONReader {
 
     /// Whether JSON text is calport's NDJSON rather than Graph's: its first object has a `uid` and
     /// no Graph `subject`, `iCalUId` or `@odata` member.
-    static func looksLikeModelNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+    public static func looksLikeModelNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
         // Only the first line, and only when it ends within 64 KiB: calport writes an event a line,
         // and a longer line is not read at all (a Graph page is one line of megabytes).
         let head = bytes.prefix(1 << 16)
@@ -125,7 +127,8 @@ struct EventJSONReader {
             && object["@odata.context"] == nil
     }
 
-    static func event(_ value: JSONValue) -> Event? {
+    /// The event a line's JSON value describes (docs/ndjson.md); nil when it is not an object with a string `uid`.
+    public static func event(_ value: JSONValue) -> Event? {
         guard case .object(let object) = value, let uid = object["uid"]?.stringValue else { return nil }
         var event = Event(uid: uid)
         if let value = object["recurrenceId"], let time = time(value) {
@@ -205,7 +208,7 @@ struct EventJSONReader {
     }
 
     /// The four shapes of docs/ndjson.md's time.
-    static func time(_ value: JSONValue) -> CalendarTime? {
+    public static func time(_ value: JSONValue) -> CalendarTime? {
         if let text = value["date"]?.stringValue, let local = local(text + "T00:00:00") { return .date(local.date) }
         if let text = value["floating"]?.stringValue, let local = local(text) { return .floating(local) }
         if let text = value["utc"]?.stringValue, text.hasSuffix("Z"), let local = local(String(text.dropLast())) {

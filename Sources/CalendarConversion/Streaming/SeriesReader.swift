@@ -4,14 +4,15 @@ import ICalendar
 /// The second pass over the files of a `SeriesIndex`: every event in input order, decoded once, and
 /// with the first member of each series the whole series (master and overrides), the later members
 /// read ahead from where the index says they are. Only the series at hand is held.
-struct SeriesReader {
+public struct SeriesReader {
     /// One event of the input, in input order.
-    struct Item {
-        var event: Event
+    public struct Item {
+        /// The event as read (the newest version, when the input holds two).
+        public var event: Event
         /// The event's whole series when this is its first member; nil for the members after it.
-        var series: EventSeries?
+        public var series: EventSeries?
         /// Which input the event is in.
-        var file: Int
+        public var file: Int
     }
 
     private let index: SeriesIndex
@@ -23,11 +24,11 @@ struct SeriesReader {
     private var handedOn: [SeriesKey: Place?] = [:]
     private var diagnostics: [Diagnostic] = []
     /// Components dropped as invalid so far.
-    private(set) var droppedComponents = 0
+    public private(set) var droppedComponents = 0
     /// Components read and kept so far, events or not.
-    private(set) var componentsRead = 0
+    public private(set) var componentsRead = 0
     /// Events read so far.
-    private(set) var eventsRead = 0
+    public private(set) var eventsRead = 0
     /// Versions of an event read ahead with its series that lose to another (issue #18): skipped when met.
     private var superseded: Set<Place> = []
     /// The version to hand on, when met, at the place of an event's first version.
@@ -37,7 +38,7 @@ struct SeriesReader {
     /// The line of each member of a shared series met so far, for those warnings.
     private var lines: [Place: Int] = [:]
     /// The names of the components other than events and VTIMEZONEs read so far, by file.
-    private(set) var otherComponents: [[String]]
+    public private(set) var otherComponents: [[String]]
 
     private struct SeriesKey: Hashable {
         var uid: String
@@ -50,14 +51,15 @@ struct SeriesReader {
         var offset: Int
     }
 
-    init(_ index: SeriesIndex, limits: ICalendarLimits) {
+    /// Reads the inputs `index` scanned, with the limits it scanned them with.
+    public init(_ index: SeriesIndex, limits: ICalendarLimits) {
         self.index = index
         self.limits = limits
         otherComponents = index.files.map { _ in [] }
     }
 
     /// The next event, or nil when every file has been read.
-    mutating func next() -> Item? {
+    public mutating func next() -> Item? {
         while fileIndex < index.files.count {
             if reader == nil {
                 let file = index.files[fileIndex]
@@ -84,17 +86,17 @@ struct SeriesReader {
     }
 
     /// How far the reading has come, in bytes of all the inputs, for progress.
-    var bytesRead: Int {
+    public var bytesRead: Int {
         var done = reader?.componentOffset ?? 0
         for file in index.files.prefix(fileIndex) { done += file.content.size }
         return done
     }
 
     /// All the inputs' bytes.
-    var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
+    public var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
 
     /// Hands over the diagnostics of the input read since the last call, in input order.
-    mutating func takeDiagnostics() -> [Diagnostic] {
+    public mutating func takeDiagnostics() -> [Diagnostic] {
         diagnostics += reader?.takeDiagnostics() ?? []
         defer { diagnostics.removeAll() }
         return diagnostics

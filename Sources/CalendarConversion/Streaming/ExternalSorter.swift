@@ -2,22 +2,22 @@
 /// `runBytes`, each full batch is sorted and spilled to a run file, and the runs are merged k-way
 /// (at most `fanIn` at a time, merging runs into longer runs first when there are more). Records
 /// with equal keys keep the order they were added in. Nothing touches the disk when all records fit.
-struct ExternalSorter {
+package struct ExternalSorter {
     /// What records are ordered by, compared in order.
-    struct Key: Comparable {
-        var first: Int64
-        var second: Int64
-        var third: Int64
+    package struct Key: Comparable {
+        package var first: Int64
+        package var second: Int64
+        package var third: Int64
         /// The order records were added in, so that equal keys stay in that order.
         fileprivate var sequence: UInt64 = 0
 
-        init(_ first: Int64, _ second: Int64, _ third: Int64) {
+        package init(_ first: Int64, _ second: Int64, _ third: Int64) {
             self.first = first
             self.second = second
             self.third = third
         }
 
-        static func < (a: Key, b: Key) -> Bool {
+        package static func < (a: Key, b: Key) -> Bool {
             (a.first, a.second, a.third, a.sequence) < (b.first, b.second, b.third, b.sequence)
         }
     }
@@ -30,17 +30,17 @@ struct ExternalSorter {
     private var runs: [SpillWriter] = []
     private var sequence: UInt64 = 0
 
-    init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 64) {
+    package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 64) {
         self.scratch = scratch
         self.runBytes = runBytes
         self.fanIn = max(2, fanIn)
     }
 
     /// How many sorted runs have been spilled so far.
-    var spilledRuns: Int { runs.count }
+    package var spilledRuns: Int { runs.count }
 
     /// Adds a record.
-    mutating func append(_ key: Key, _ record: [UInt8]) throws(AtomicFile.WriteError) {
+    package mutating func append(_ key: Key, _ record: [UInt8]) throws(AtomicFile.WriteError) {
         var key = key
         key.sequence = sequence
         sequence += 1
@@ -51,7 +51,7 @@ struct ExternalSorter {
     }
 
     /// Every record in key order; `body` returns false to stop early.
-    mutating func drain(_ body: (Key, ArraySlice<UInt8>) -> Bool) throws(AtomicFile.WriteError) {
+    package mutating func drain(_ body: (Key, ArraySlice<UInt8>) -> Bool) throws(AtomicFile.WriteError) {
         if runs.isEmpty {
             entries.sort { $0.key < $1.key }
             for entry in entries where !body(entry.key, arena[entry.start..<entry.start + entry.count]) { break }

@@ -3,21 +3,34 @@ import Foundation
 /// A file written so that a reader sees the old content or the new, never a half-written file: a
 /// temporary file in the same directory, written in chunks, flushed to disk, then renamed over the
 /// target. A run that fails calls `abandon()` and the target is untouched.
-final class AtomicFile {
-    struct WriteError: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
+public final class AtomicFile {
+    /// A file that could not be written (or a scratch file read back), with the system's reason.
+    public struct WriteError: Error, CustomStringConvertible {
+        /// The file that failed.
+        public var path: String
+        /// What the system said (`strerror`).
+        public var reason: String
         /// What failed: writing, or reading back a scratch file written earlier.
-        var action = "write"
-        var description: String { "\(path): error: cannot \(action): \(reason)" }
+        public var action = "write"
+        /// `PATH: error: cannot ACTION: REASON`, as calport prints it.
+        public var description: String { "\(path): error: cannot \(action): \(reason)" }
+
+        /// A failure to `action` the file at `path`, for `reason`.
+        public init(path: String, reason: String, action: String = "write") {
+            self.path = path
+            self.reason = reason
+            self.action = action
+        }
     }
 
-    let path: String
+    /// The file that `commit()` replaces.
+    public let path: String
     private let temporaryPath: String
     private let descriptor: Int32
     private var failure: String?
 
-    init(path: String) throws(WriteError) {
+    /// Starts writing a new content for `path`, in a temporary file beside it.
+    public init(path: String) throws(WriteError) {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
@@ -30,7 +43,7 @@ final class AtomicFile {
     }
 
     /// Appends bytes; the first failure is kept and reported by `commit()`.
-    func write(_ buffer: UnsafeRawBufferPointer) {
+    public func write(_ buffer: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
         var written = 0
         while written < buffer.count {
@@ -45,7 +58,7 @@ final class AtomicFile {
     }
 
     /// Flushes the data to disk and puts the file in place of the target.
-    func commit() throws(WriteError) {
+    public func commit() throws(WriteError) {
         // A file replaced keeps its permissions (a 0600 target stays 0600), as an edit in place would.
         var target = stat()
         if failure == nil && stat(path, &target) == 0 && fchmod(descriptor, target.st_mode & 0o7777) != 0 {
@@ -62,14 +75,14 @@ final class AtomicFile {
     }
 
     /// Removes the temporary file; the target keeps its old content.
-    func abandon() {
+    public func abandon() {
         close(descriptor)
         unlink(temporaryPath)
         TemporaryFiles.remove(temporaryPath)
     }
 
     /// Writes a whole file at once.
-    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let file = try AtomicFile(path: path)
         bytes.withUnsafeBytes(file.write)
         try file.commit()

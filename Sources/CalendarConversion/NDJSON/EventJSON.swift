@@ -4,8 +4,9 @@ import ICalendar
 
 /// The model as JSON, one event per line for `--to ndjson`: a stable schema (docs/ndjson.md) that
 /// jq, grep and sort can work with. Absent values are left out, never written as null.
-enum EventJSON {
-    static func object(_ event: Event) -> JSONValue {
+public enum EventJSON {
+    /// The event as one NDJSON line's object; write it with `JSONWriter` and a newline.
+    public static func object(_ event: Event) -> JSONValue {
         var members: [JSONMember] = [JSONMember("uid", .string(event.uid))]
         func add(_ key: String, _ value: JSONValue?) {
             if let value { members.append(JSONMember(key, value)) }
@@ -68,7 +69,7 @@ enum EventJSON {
     }
 
     /// `{"date": …}`, `{"floating": …}`, `{"utc": …}` or `{"local": …, "timeZone": …, "iana": …}`.
-    static func time(_ time: CalendarTime, thisAndFuture: Bool = false) -> JSONValue {
+    public static func time(_ time: CalendarTime, thisAndFuture: Bool = false) -> JSONValue {
         var members: [JSONMember]
         switch time {
         case .date(let date): members = [JSONMember("date", .string(iso(date)))]
@@ -140,7 +141,7 @@ enum EventJSON {
     }
 
     /// An enumeration case as its lower-camel-case name (`outOfOffice`), `other` cases as their token.
-    static func token<T>(_ value: T) -> String {
+    package static func token<T>(_ value: T) -> String {
         let text = String(describing: value)
         guard text.hasPrefix("other(\"") else { return text }
         return String(text.dropFirst(7).dropLast(2))

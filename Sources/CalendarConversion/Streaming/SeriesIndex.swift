@@ -9,24 +9,33 @@ import ICalendar
 /// Memory: the pass notes 16 bytes per event (a UID hash and an offset); past `memoryRecords` they
 /// are spilled to hash-partitioned files and each partition is sorted alone, so that only the
 /// series that have more than one member are ever held together.
-struct SeriesIndex {
+public struct SeriesIndex {
     /// One input as the first pass saw it.
-    struct File {
-        var name: String
-        var content: ReadableFile
-        var header = CalendarDocument()
-        var timeZones: [TimeZoneDefinition] = []
+    public struct File {
+        /// The name diagnostics give the input.
+        public var name: String
+        /// The input's bytes, read again by the second pass.
+        public var content: ReadableFile
+        /// The input's calendar properties (PRODID, METHOD, X-WR-TIMEZONE…), without its events.
+        public var header = CalendarDocument()
+        /// The input's VTIMEZONEs.
+        public var timeZones: [TimeZoneDefinition] = []
         /// The years the events' DTSTARTs name.
-        var years: ClosedRange<Int>?
+        public var years: ClosedRange<Int>?
     }
 
     /// Whether a series may span files (convert merges its inputs) or stays within one (expand).
-    enum Scope {
-        case acrossFiles, withinFile
+    public enum Scope: Sendable {
+        /// One UID in two inputs is one series (`calport convert` merges its inputs).
+        case acrossFiles
+        /// Each input's series are its own (`calport expand`).
+        case withinFile
     }
 
-    private(set) var files: [File] = []
-    let scope: Scope
+    /// The inputs, in the order given.
+    public private(set) var files: [File] = []
+    /// Whether a series may span inputs.
+    public let scope: Scope
     /// Where the members of each shared key begin: file index in the top 16 bits, offset below.
     private var shared: [UInt64: [UInt64]] = [:]
 
@@ -34,7 +43,7 @@ struct SeriesIndex {
 
     /// Scans `inputs` (name and readable content). NDJSON output needs the series too: two versions of
     /// one event are one (issue #18), found through the members noted here.
-    init(
+    public init(
         _ inputs: [(name: String, content: ReadableFile)], scope: Scope,
         limits: ICalendarLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
     ) throws(AtomicFile.WriteError) {
@@ -113,19 +122,19 @@ struct SeriesIndex {
 
     /// Where the VEVENTs that may share `uid` (in file `file`) begin, as (file index, offset), in input
     /// order; nil when it is the only one. Hash collisions are possible: callers compare UIDs.
-    func members(of uid: String, file: Int) -> [(file: Int, offset: Int)]? {
+    package func members(of uid: String, file: Int) -> [(file: Int, offset: Int)]? {
         shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
     }
 
     /// The VTIMEZONEs of all inputs, once per TZID (the first one met).
-    var timeZones: [TimeZoneDefinition] {
+    public var timeZones: [TimeZoneDefinition] {
         var merged = CalendarDocument()
         for file in files { merged.merge(CalendarDocument(timeZones: file.timeZones)) }
         return merged.timeZones
     }
 
     /// Throws when reading an input failed in either pass (its output would be cut short).
-    func checkReads() throws(InputError) {
+    public func checkReads() throws(InputError) {
         for file in files {
             if let failure = file.content.failure {
                 throw InputError(message: "\(file.name): error: cannot read input: \(failure)")
@@ -134,7 +143,7 @@ struct SeriesIndex {
     }
 
     /// The calendar properties of all inputs, the first input's winning.
-    var header: CalendarDocument {
+    public var header: CalendarDocument {
         var header = CalendarDocument()
         for file in files { header.mergeHeader(file.header) }
         return header
