@@ -1,12 +1,20 @@
 import Foundation
 
 /// An input to a batch run: where to read it and the path to mirror under `--out-dir`.
-struct BatchInput: Sendable {
-    var path: String
-    var relativePath: String
+public struct BatchInput: Sendable, Equatable {
+    /// Where the input is read from.
+    public var path: String
+    /// Its path under the directory named (its name, for a file named alone), mirrored under the output directory.
+    public var relativePath: String
+
+    /// An input at `path`, mirrored as `relativePath`.
+    public init(path: String, relativePath: String) {
+        self.path = path
+        self.relativePath = relativePath
+    }
 
     /// Where its output goes under `directory`: the relative path with the output's extension.
-    func outputPath(under directory: String, extension fileExtension: String) -> String {
+    public func outputPath(under directory: String, extension fileExtension: String) -> String {
         (directory as NSString).appendingPathComponent(
             ((relativePath as NSString).deletingPathExtension as NSString).appendingPathExtension(fileExtension)
                 ?? relativePath)
@@ -14,10 +22,12 @@ struct BatchInput: Sendable {
 }
 
 /// Expands directories into the calendar files under them, keeping paths relative to the directory named.
-enum InputDiscovery {
-    static let extensions: Set<String> = ["ics", "ical", "ifb", "json", "ndjson"]
+public enum InputDiscovery {
+    /// The file name extensions of calendar files, lower case, without the dot.
+    public static let extensions: Set<String> = ["ics", "ical", "ifb", "json", "ndjson"]
 
-    static func expand(_ paths: [String]) -> [BatchInput] {
+    /// The files named, and the calendar files under the directories named (sorted), in the order named.
+    public static func expand(_ paths: [String]) -> [BatchInput] {
         var inputs: [BatchInput] = []
         for path in paths {
             var isDirectory: ObjCBool = false

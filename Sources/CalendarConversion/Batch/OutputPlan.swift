@@ -3,17 +3,20 @@ import Foundation
 /// Where each input of an `--out-dir` run goes, decided before anything is written, so that no
 /// output lands on another input and no two inputs write one output (whichever finished last would
 /// win). An input refused here is a failure of the run, named with the input it clashes with.
-struct OutputPlan {
+public struct OutputPlan: Sendable {
     /// One input's destination, or why it has none.
-    enum Entry {
+    public enum Entry: Sendable, Equatable {
+        /// Write the output to this path.
         case write(String)
+        /// Write nothing, for this reason (it names the input clashed with).
         case refused(String)
     }
 
-    let entries: [Entry]
+    /// Each input's destination, in input order.
+    public let entries: [Entry]
 
     /// Plans `inputs` under `directory` with the output format's extension.
-    init(_ inputs: [BatchInput], under directory: String, extension fileExtension: String) {
+    public init(_ inputs: [BatchInput], under directory: String, extension fileExtension: String) {
         let paths = inputs.map { $0.outputPath(under: directory, extension: fileExtension) }
         // Files are the same when device and inode are (as cp(1) compares them): a symlink, a hard
         // link or `./` cannot hide a clash. An output not yet on disk is known by its resolved path.
@@ -42,12 +45,14 @@ struct OutputPlan {
 }
 
 /// A file's device and inode, the identity `cp` and `mv` compare.
-struct FileIdentity: Hashable {
-    var device: UInt64
-    var inode: UInt64
+public struct FileIdentity: Hashable, Sendable {
+    /// The device the file is on.
+    public var device: UInt64
+    /// The file's inode on that device.
+    public var inode: UInt64
 
     /// The identity of the file at `path` (symlinks followed), or nil when there is none.
-    init?(path: String) {
+    public init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
