@@ -5,7 +5,9 @@ import Testing
 /// modules the test build made (swift-symbolgraph-extract, as scripts/docs does). There are no
 /// exceptions: the list of symbols allowed to lack one, kept while the comments were written, is gone.
 @Suite struct LibraryDocumentationTests {
-    static let libraries = ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService", "CalendarConversion"]
+    static let libraries = [
+        "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService", "CalendarConversion",
+    ]
 
     /// A public symbol without a doc comment: `Module Path.to.symbol`, and where it is declared.
     struct Undocumented {
@@ -123,29 +125,50 @@ import Testing
             // One main.swift per article: its blocks continue one another (a later one uses `parsed`).
             let directory = scratch.appendingPathComponent(library)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let program = directory.appendingPathComponent("main.swift")
             let code = (Self.articlePreludes[library] ?? "") + blocks.joined(separator: "\n") + "\n"
-            try Data(code.utf8).write(to: program)
-            let errors = directory.appendingPathComponent("errors")
-            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-I", modules.path, "-I",
-                packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
-                packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
-                program.path,
-            ]
-            process.standardError = try FileHandle(forWritingTo: errors)
-            try process.run()
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            let complaints = try String(contentsOf: errors, encoding: .utf8).split(separator: "\n")
-                .filter { $0.contains("error:") }
+            let complaints = try await typecheck(code, in: directory, modules: modules)
             #expect(
-                process.terminationStatus == 0,
+                complaints.isEmpty,
                 Comment(
                     rawValue: "\(library)'s GettingStarted.md does not compile:\n" + complaints.joined(separator: "\n"))
             )
         }
+    }
+
+    /// The README's streaming example (the NextWeek one is a sample that SwiftSampleTests builds and runs)
+    /// type-checks against the modules the test build made.
+    @Test(.timeLimit(.minutes(3))) func theReadmeStreamingExampleCompiles() async throws {
+        let modules = try modulesDirectory()
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.swiftBlocks(of: readme).filter { $0.contains("import CalendarConversion") }
+        #expect(blocks.count == 1)
+        for block in blocks {
+            let complaints = try await typecheck(block + "\n", in: scratch, modules: modules)
+            #expect(complaints.isEmpty, Comment(rawValue: complaints.joined(separator: "\n")))
+        }
+    }
+
+    /// The compiler's errors for `code` as a main.swift in `directory`; none when it type-checks.
+    func typecheck(_ code: String, in directory: URL, modules: URL) async throws -> [String] {
+        let program = directory.appendingPathComponent("main.swift")
+        try Data(code.utf8).write(to: program)
+        let errors = directory.appendingPathComponent("errors")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swiftc", "-typecheck", "-I", modules.path, "-I",
+            packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
+            packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
+            program.path,
+        ]
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        let complaints = try String(contentsOf: errors, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("error:") }.map(String.init)
+        return process.terminationStatus == 0 && complaints.isEmpty ? [] : complaints + ["swiftc failed"]
     }
 }

@@ -31,8 +31,9 @@ public struct EventJSONReader {
     }
 
     /// The events of a whole NDJSON input, and a diagnostic for each line that is not an event.
-    public static func read(_ bytes: [UInt8], file: String, limits: JSONLimits) -> (events: [Event], diagnostics: [Diagnostic])
-    {
+    public static func read(
+        _ bytes: [UInt8], file: String, limits: JSONLimits
+    ) -> (events: [Event], diagnostics: [Diagnostic]) {
         var events: [Event] = []
         var lines = EventJSONReader(file: file, limits: limits)
         var diagnostics = lines.read(bytes) { events.append($0) }
