@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "CCrypto"]),
         // What the CLI does that a program wants too: streaming a calendar of any size with its series
         // assembled, calport's NDJSON event form, atomic output files.
-        .target(name: "CalendarConversion", dependencies: ["CalendarModel", "ICalendar", "GraphEvents"]),
+        .target(name: "CalendarConversion", dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]),
         .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",

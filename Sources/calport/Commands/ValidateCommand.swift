@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CalendarConversion
 import CalendarModel
 import Foundation
 import GraphEvents

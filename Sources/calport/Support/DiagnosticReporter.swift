@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CalendarConversion
 import CalendarModel
 
 /// Prints diagnostics the way compilers do, the first few of each code and then only a count, and
@@ -96,19 +97,6 @@ struct DiagnosticReporter {
                 "calport: \(total.grouped) × \(code) (\(kinds.joined(separator: ", ")))\(place), "
                     + "the first \(printed[code, default: 0]) shown; --verbose lists each\n")
         }
-    }
-}
-
-extension Int {
-    /// The number with a comma between groups of three digits: 2,974.
-    var grouped: String {
-        let digits = String(magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return self < 0 ? "-" + text : text
     }
 }
 

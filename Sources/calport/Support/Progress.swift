@@ -1,3 +1,4 @@
+import CalendarConversion
 import Foundation
 
 /// A one-line progress report on stderr for long runs — files done of the total and events per

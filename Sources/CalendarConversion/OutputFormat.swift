@@ -1,4 +1,3 @@
-import CalendarConversion
 import CalendarModel
 import Foundation
 import GraphEvents
@@ -6,8 +5,10 @@ import ICalendar
 import TimeZones
 
 /// What `convert --to` writes.
-struct OutputFormat: Equatable {
-    enum Kind: String {
+public struct OutputFormat: Equatable, Sendable {
+    /// The shape written.
+    public enum Kind: String, Sendable {
+        /// iCalendar (RFC 5545), every component kept.
         case iCalendar = "ics"
         /// Graph events as the service returns them, as a `{"value": [...]}` page, one event per line.
         case graph
@@ -17,23 +18,28 @@ struct OutputFormat: Equatable {
         case ndjson
     }
 
-    var kind: Kind
+    /// The shape written.
+    public var kind: Kind
     /// For Graph output: the window in which series Graph cannot hold are written as single events.
-    var expansion: ExpansionWindow?
+    public var expansion: ExpansionWindow?
     /// For `expansion`: the cap on single events per series (`--max-occurrences`).
-    var expansionOptions = ExpansionOptions(maximumOccurrencesPerSeries: 100_000)
+    public var expansionOptions = ExpansionOptions(maximumOccurrencesPerSeries: 100_000)
 
-    static let iCalendar = OutputFormat(kind: .iCalendar)
-    static let graph = OutputFormat(kind: .graph)
-    static let graphPost = OutputFormat(kind: .graphPost)
+    /// iCalendar.
+    public static let iCalendar = OutputFormat(kind: .iCalendar)
+    /// Graph events as the service returns them.
+    public static let graph = OutputFormat(kind: .graph)
+    /// Bodies for `POST /me/events`.
+    public static let graphPost = OutputFormat(kind: .graphPost)
 
-    init(kind: Kind, expansion: ExpansionWindow? = nil) {
+    /// Output of `kind`; for Graph, series Graph cannot hold become single events in `expansion`.
+    public init(kind: Kind, expansion: ExpansionWindow? = nil) {
         self.kind = kind
         self.expansion = expansion
     }
 
     /// The extension of files written in this format.
-    var fileExtension: String {
+    public var fileExtension: String {
         switch kind {
         case .iCalendar: return "ics"
         case .graph, .graphPost: return "json"
@@ -41,13 +47,14 @@ struct OutputFormat: Equatable {
         }
     }
 
-    init?(rawValue: String) {
+    /// The format `calport convert --to` names `rawValue` (`ics`, `graph`, `graph-post`, `ndjson`).
+    public init?(rawValue: String) {
         guard let kind = Kind(rawValue: rawValue) else { return nil }
         self.init(kind: kind)
     }
 
     /// The calendar in this format, and what writing it lost or refused.
-    func write(_ document: CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
+    public func write(_ document: CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
         guard kind != .iCalendar else { return (ICalendarSerializer().serialize(document), []) }
         var output = EntryOutput(self, header: document, timeZones: document.timeZones)
         var diagnostics: [Diagnostic] = []
@@ -64,7 +71,7 @@ struct OutputFormat: Equatable {
     /// What this format cannot hold of a file's non-event components (VTODO, VJOURNAL, VFREEBUSY…):
     /// one warning per kind with its count, none for .ics, which keeps them all; `keptBy` names what
     /// would keep them, when the user has the choice.
-    func leftOut(_ componentNames: [String], file: String, keptBy: String? = "--to ics") -> [Diagnostic] {
+    public func leftOut(_ componentNames: [String], file: String, keptBy: String? = "--to ics") -> [Diagnostic] {
         guard kind != .iCalendar else { return [] }
         var counts: [(name: String, count: Int)] = []
         for name in componentNames {
@@ -86,7 +93,7 @@ struct OutputFormat: Equatable {
 
     /// Graph has no floating time: a calendar that names its zone (X-WR-TIMEZONE, as Google and
     /// Apple write) means its floating times in that zone; nil when it names none that resolves.
-    static func floatingZone(of header: CalendarDocument) -> TimeZoneReference? {
+    public static func floatingZone(of header: CalendarDocument) -> TimeZoneReference? {
         guard let hint = header.timeZoneHint, let iana = TimeZoneResolver().resolve(hint).ianaIdentifier else {
             return nil
         }
@@ -124,16 +131,17 @@ struct OutputFormat: Equatable {
 
 /// Graph JSON or NDJSON written series by series (or event by event), so that a calendar read as a
 /// stream is written as `OutputFormat.write` writes it read whole.
-struct EntryOutput {
-    let format: OutputFormat
+public struct EntryOutput {
+    /// What is written.
+    public let format: OutputFormat
     /// What is written and not yet taken.
-    private(set) var bytes: [UInt8]
+    public private(set) var bytes: [UInt8]
     private var entries = 0
     private let floatingZone: TimeZoneReference?
     private let timeZones: [TimeZoneDefinition]
 
     /// Output for a calendar with these properties and VTIMEZONEs (the zones expansion reads times in).
-    init(_ format: OutputFormat, header: CalendarDocument, timeZones: [TimeZoneDefinition]) {
+    public init(_ format: OutputFormat, header: CalendarDocument, timeZones: [TimeZoneDefinition]) {
         self.format = format
         floatingZone = OutputFormat.floatingZone(of: header)
         self.timeZones = timeZones
@@ -145,7 +153,7 @@ struct EntryOutput {
     }
 
     /// Adds events: for Graph, all the members of one series, in input order; what writing lost is returned.
-    mutating func add(_ events: [Event]) -> [Diagnostic] {
+    public mutating func add(_ events: [Event]) -> [Diagnostic] {
         if format.kind == .ndjson {
             for event in events {
                 JSONWriter().write(EventJSON.object(event), into: &bytes)
@@ -173,42 +181,18 @@ struct EntryOutput {
     }
 
     /// Hands over what is written so far.
-    mutating func take() -> [UInt8] {
+    public mutating func take() -> [UInt8] {
         defer { bytes.removeAll(keepingCapacity: true) }
         return bytes
     }
 
     /// What is left, with the closing of the list.
-    mutating func finish() -> [UInt8] {
+    public mutating func finish() -> [UInt8] {
         switch format.kind {
         case .graph: bytes += Array("\n]}\n".utf8)
         case .graphPost: bytes += Array("\n]\n".utf8)
         case .ndjson, .iCalendar: break
         }
         return take()
-    }
-}
-
-/// One input read into the model, whatever its format.
-enum CalendarInput {
-    static func read(_ input: InputFile, as format: InputFile.Format, limits: InputLimits) -> (
-        document: CalendarDocument, diagnostics: [Diagnostic], dropped: Int
-    ) {
-        guard let bytes = input.completeBytes(limit: limits.maximumInputSize) else {
-            return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1)
-        }
-        switch format {
-        case .iCalendar:
-            let result = ICalendarParser(limits: limits.iCalendar).parse(bytes, file: input.name)
-            return (result.document, result.diagnostics, result.droppedComponents)
-        case .ndjson:
-            let result = EventJSONReader.read(bytes, file: input.name, limits: limits.json)
-            let dropped = result.diagnostics.filter { $0.severity == .error }.count
-            return (CalendarDocument(events: result.events), result.diagnostics, dropped)
-        case .graph:
-            let result = GraphEventReader(file: input.name, limits: limits.json).read(bytes)
-            let dropped = result.diagnostics.filter { $0.severity == .error }.count
-            return (CalendarDocument(events: result.events), result.diagnostics, dropped)
-        }
     }
 }
