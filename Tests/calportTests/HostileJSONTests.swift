@@ -1,3 +1,4 @@
+import CalendarConversion
 import Foundation
 import Testing
 

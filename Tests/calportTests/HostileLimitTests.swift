@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CalendarConversion
 import Foundation
 import Testing
 

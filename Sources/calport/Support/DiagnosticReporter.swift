@@ -131,14 +131,3 @@ extension Array where Element == String {
             + (count > shown ? " and \((count - shown).grouped) more" : "")
     }
 }
-
-extension Array where Element == Diagnostic {
-    /// The diagnostics, those that name no file said to be about `file`.
-    func located(in file: String) -> [Diagnostic] {
-        map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.location.file = diagnostic.location.file ?? file
-            return diagnostic
-        }
-    }
-}

@@ -87,29 +87,13 @@ struct InputFile {
     }
 
     /// What the content looks like, whatever the file is called.
-    enum Format: String {
-        case iCalendar = "ics"
-        case graph
-        /// calport's own NDJSON (docs/ndjson.md).
-        case ndjson
-    }
+    typealias Format = InputFormat
 
     /// What an input of none of the formats is told.
-    static let unrecognisedFormat =
-        "expected iCalendar (BEGIN:VCALENDAR), Graph JSON ({ or [) or calport NDJSON ({\"uid\":…), found none"
+    static let unrecognisedFormat = InputFormat.unrecognised
 
     /// Detects iCalendar (`BEGIN:`) versus Graph JSON (`{` or `[`) from the first meaningful bytes.
-    var detectedFormat: Format? {
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        guard index < bytes.count else { return nil }
-        if bytes[index] == UInt8(ascii: "{") && EventJSONReader.looksLikeModelNDJSON(bytes[index...]) {
-            return .ndjson
-        }
-        if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") { return .graph }
-        let head = String(decoding: bytes[index..<min(bytes.count, index + 6)], as: UTF8.self).uppercased()
-        return head == "BEGIN:" ? .iCalendar : nil
-    }
+    var detectedFormat: Format? { InputFormat(detectedIn: bytes) }
 
     /// All of the input in memory, for formats read whole; nil once it exceeds `limit` bytes, so
     /// that memory stays bounded whatever the input's size.

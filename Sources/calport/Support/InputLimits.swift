@@ -1,11 +1,11 @@
 import ArgumentParsing
+import CalendarConversion
 import CalendarModel
 import GraphEvents
 import ICalendar
 
-/// What one input may cost before calport refuses it, from `convert`'s options, so that a hostile
-/// file cannot exhaust memory or time; each limit reached is an error diagnostic naming its option.
-struct InputLimits {
+/// The limits from `convert`'s options.
+extension InputLimits {
     static let maximumLineLength = OptionSpec(
         names: ["--max-line-length"], valueName: "BYTES",
         help: "Drop iCalendar content lines longer than BYTES, unfolded (default 8M)")
@@ -16,27 +16,21 @@ struct InputLimits {
     )
     static let maximumStringLength = OptionSpec(
         names: ["--max-string-length"], valueName: "BYTES", help: "Refuse JSON strings longer than BYTES (default 64M)")
-    static let maximumInputSize = OptionSpec(
+    static let maximumInputSizeOption = OptionSpec(
         names: ["--max-input-size"], valueName: "BYTES",
         help: "Refuse inputs larger than BYTES that must be read whole (default 256M; large .ics to .ics streams)")
     /// The deepest `--max-depth` accepted: a depth the reader's recursion is tested to take on an
     /// 8 MiB main-thread stack, in a debug build (`theDeepestNestingAllowedIsReadWithoutCrashing`).
     static let deepestNesting = 1000
-    static let options = [maximumLineLength, maximumDepth, maximumStringLength, maximumInputSize]
-
-    var iCalendar = ICalendarLimits()
-    var json = JSONLimits()
-    /// Bytes of one input read into memory whole (JSON, or iCalendar that is not streamed).
-    var maximumInputSize = 256 << 20
+    static let options = [maximumLineLength, maximumDepth, maximumStringLength, maximumInputSizeOption]
 
     /// A limit given on the command line that is not a positive size.
     struct InvalidLimit: Error {
         var message: String
     }
 
-    init() {}
-
     init(_ arguments: ParsedArguments) throws(InvalidLimit) {
+        self.init()
         if let bytes = try Self.size(arguments, Self.maximumLineLength) { iCalendar.maximumLineLength = bytes }
         if let depth = try Self.size(arguments, Self.maximumDepth) {
             // Reading nested JSON values and components recurses; 50,000 overflowed the stack.
@@ -48,7 +42,7 @@ struct InputLimits {
             json.maximumDepth = depth
         }
         if let bytes = try Self.size(arguments, Self.maximumStringLength) { json.maximumStringLength = bytes }
-        if let bytes = try Self.size(arguments, Self.maximumInputSize) { maximumInputSize = bytes }
+        if let bytes = try Self.size(arguments, Self.maximumInputSizeOption) { maximumInputSize = bytes }
     }
 
     /// A positive integer, optionally with a binary K, M or G suffix (`64K` is 65536).
@@ -62,14 +56,5 @@ struct InputLimits {
                 message: "\(option.key) expects a positive size such as 1048576 or 1M, found '\(text)'")
         }
         return number << (shift ?? 0)
-    }
-
-    /// The error for an input larger than `maximumInputSize`.
-    func inputTooLarge(_ name: String) -> Diagnostic {
-        Diagnostic(
-            .error, code: "input-too-large",
-            message:
-                "input is larger than \(maximumInputSize) bytes (\(Self.maximumInputSize.key)) and must be read whole; it was not read",
-            location: SourceLocation(file: name))
     }
 }
