@@ -60,6 +60,16 @@ extension Event {
             }
             guard decode(line, context: &context) else { return nil }
         }
+        if recurrenceID == nil, component.properties.contains(where: { $0.name == "RECURRENCE-ID" }) {
+            // Under the series' UID it would be read as another version of the master, which it is not.
+            let own = context.derivedUID(for: component)
+            context.report(
+                .warning, "unmatched-override",
+                "override of UID \(uid) has no readable RECURRENCE-ID; kept as an event of its own, UID \(own)",
+                line: component.line)
+            self.uid = own
+            context.uid = own
+        }
         // RFC 5545 §3.6.1: a DATE start without DTEND or DURATION lasts one day. Stating it means
         // the written VEVENT has the exclusive next-day DTEND that Outlook and Google expect.
         if end == nil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
@@ -193,7 +203,8 @@ extension Event {
         case "RDATE": recurrenceDates += context.recurrenceDates(line)
         case "EXDATE": exceptionDates += context.exceptionDates(line).map { inStartZone($0, line, &context) }
         case "RECURRENCE-ID":
-            guard let time = context.time(line) else { return false }
+            // Unreadable, the override can still be placed in time by its DTSTART: `init` keeps it.
+            guard let time = context.time(line, recovery: "the VEVENT is kept as an event of its own") else { break }
             recurrenceID = RecurrenceIdentifier(
                 time: inStartZone(time, line, &context),
                 thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")

@@ -352,3 +352,25 @@ private func notes(_ result: ICalendarParser.Result) -> [String] {
     #expect(result.diagnostics.map(\.code) == ["duplicate-version", "duplicate-version", "duplicate-version"])
     #expect(parse(ICalendarSerializer().serialize(result.document)).document == result.document)
 }
+
+@Test func anOverrideWithAnUnreadableRecurrenceIDIsKeptAsAnEventOfItsOwn() throws {
+    // It has a DTSTART, so it can be placed in time; under the series' UID without RECURRENCE-ID it
+    // would be another version of the master, so it gets a UID of its own.
+    let bytes = calendar(events: [
+        ["UID:s", "DTSTAMP:20260101T000000Z", "DTSTART:20260601T090000Z", "RRULE:FREQ=DAILY;COUNT=3"],
+        ["UID:s", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID:2026-06-02", "DTSTART:20260602T150000Z", "SUMMARY:moved"],
+    ])
+    let result = parse(bytes)
+    #expect(result.document.events.count == 2)
+    let kept = try #require(result.document.events.last)
+    #expect(kept.uid != "s" && kept.recurrenceID == nil && kept.summary == "moved")
+    #expect(result.document.events.first?.recurrenceRules.count == 1)
+    // The first event is lines 4–9; the override begins on line 10, its RECURRENCE-ID on 13.
+    #expect(warnings(result) == ["invalid-value 13", "unmatched-override 10"])
+    // The series keeps its three days; the override is one event more, at its own time.
+    #expect(
+        occurrences(bytes).map { utcText($0.startInstant) }.sorted() == [
+            "20260601T090000Z", "20260602T090000Z", "20260602T150000Z", "20260603T090000Z",
+        ])
+    #expect(ICalendarValidator().validate(bytes).contains { $0.severity == .error })
+}

@@ -108,3 +108,39 @@ private func unfolded(_ text: String) -> [String] {
     #expect(runCalport(limited).errors.contains("input-too-large"))
     #expect(runCalport(limited + ["--stream"]).output == whole.output)
 }
+
+/// Exchange writes the overrides of an all-day series with a timed RECURRENCE-ID, midnight in its
+/// Windows zone (in June, 23:00Z the day before in "GMT Standard Time"). Read as the instance of its
+/// date in the series' zone (issue #18), the override must still replace that one instance after a
+/// trip through Graph JSON: four weekly days from Monday 2026-06-01, the second moved to Tuesday 06-09.
+@Test func anAllDayOverrideWithATimedRecurrenceIDSurvivesGraphJSON() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("exchange.ics")
+    let zone = [
+        "BEGIN:VTIMEZONE", "TZID:GMT Standard Time", "BEGIN:STANDARD", "DTSTART:16011028T020000",
+        "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0000", "END:STANDARD",
+        "BEGIN:DAYLIGHT", "DTSTART:16010325T010000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "TZOFFSETFROM:+0000",
+        "TZOFFSETTO:+0100", "END:DAYLIGHT", "END:VTIMEZONE",
+    ]
+    let events = [
+        "BEGIN:VEVENT", "UID:allday-series", "DTSTAMP:20260101T000000Z", "SUMMARY:Offsite",
+        "DTSTART;VALUE=DATE:20260601", "DTEND;VALUE=DATE:20260602", "RRULE:FREQ=WEEKLY;COUNT=4", "END:VEVENT",
+        "BEGIN:VEVENT", "UID:allday-series", "DTSTAMP:20260101T000000Z", "SUMMARY:Offsite (moved)",
+        "RECURRENCE-ID;TZID=GMT Standard Time:20260608T000000", "DTSTART;VALUE=DATE:20260609",
+        "DTEND;VALUE=DATE:20260610", "END:VEVENT",
+    ]
+    let text =
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN"]
+        + zone + events + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+    try text.write(to: source, atomically: true, encoding: .utf8)
+    let graph = directory.appendingPathComponent("exchange.json").path
+    let converted = runCalport(["convert", "--quiet", "--to", "graph", "-o", graph, source.path])
+    #expect(converted.status == .success, "\(converted.errors)")
+    let expanded = runCalport(["expand", "--start", "2026-05-01", "--end", "2026-08-01", graph])
+    let starts = expanded.output.split(separator: "\n").compactMap { line -> String? in
+        guard let range = line.range(of: "\"start\":\"") else { return nil }
+        return String(line[range.upperBound...].prefix(10))
+    }
+    #expect(starts == ["2026-06-01", "2026-06-09", "2026-06-15", "2026-06-22"])
+}
