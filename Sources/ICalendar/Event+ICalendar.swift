@@ -97,6 +97,7 @@ extension Event {
         case "CREATED": created != nil
         case "LAST-MODIFIED": lastModified != nil
         case "DTSTAMP": timestamp != nil
+        case "RECURRENCE-ID": recurrenceID != nil
         default: true
         }
     }

@@ -25,7 +25,10 @@ struct RecurrencePeriodSplit {
         for (index, date) in event.recurrenceDates.enumerated() {
             guard let end = Self.periodEnd(of: date) else { continue }
             master.recurrenceDates[index] = .time(date.start)
-            if end != event.end { overrides.append(Self.override(of: event, at: date.start, ending: end)) }
+            // One override an occurrence: a period listed twice is one instance (§3.8.5.3), the first wins.
+            if end != event.end, !overrides.contains(where: { $0.start == date.start }) {
+                overrides.append(Self.override(of: event, at: date.start, ending: end))
+            }
         }
     }
 
