@@ -9,7 +9,8 @@ Microsoft documents it, not for calport: it never knows what calport will send.
 
 prints "PORT <n>" once listening. Control endpoints (no auth, not Graph): GET /_emulator/state
 (?mailbox=UPN for another mailbox than the first), POST /_emulator/config (JSON with any command-line setting), POST /_emulator/revoke (revokes every
-refresh token, as an admin's "revoke sessions" does).
+refresh token, as an admin's "revoke sessions" does), POST /_emulator/expire-delta (evicts every
+calendarView/delta sync state, so that a saved deltaLink is 410 Gone).
 
 How this file is organised, and how to add a behaviour
 ------------------------------------------------------
@@ -313,6 +314,7 @@ class Mailbox:
         self.max_operations = 0
         self.max_requested = 0  # the most operations clients asked to run at once, throttled ones included
         self.throttled = 0  # MailboxConcurrency 429s given
+        self.delta = DeltaTracker()  # calendarView/delta sync states (section "calendarView delta")
 
     @property
     def owner(self):
@@ -867,6 +869,147 @@ def expand_all(mailbox, answers, query):
 
 
 # =============================================================================================
+# calendarView delta: change tracking of a window (issue #22; kept in its own section)
+# =============================================================================================
+
+# Source: event: delta, https://learn.microsoft.com/graph/api/event-delta, and Get incremental
+# changes to events in a calendar view, https://learn.microsoft.com/graph/delta-query-events:
+# GET /me/calendarView/delta?startDateTime=…&endDateTime=… (or /calendars/{id}/calendarView/delta)
+# starts a round; startDateTime and endDateTime are given on the first call only, "encoded in the
+# tokens"; each page has @odata.nextLink (with $skiptoken) or, on the last one, @odata.deltaLink
+# (with $deltatoken); "State tokens are completely opaque to the client". A delta call returns "the
+# same properties you'd normally get from a GET /calendarView request" (occurrences, exceptions
+# and single instances, never series masters); $select, $expand, $filter, $orderby and $search
+# are not supported. Prefer: odata.maxpagesize sets the page size.
+# Source: Use delta query to track changes, https://learn.microsoft.com/graph/delta-query-overview:
+# removed instances are {"id", "@removed": {"reason": …}}; "Updated instances are represented by
+# their id with at least the properties that have been updated" — this emulator sends the whole
+# instance, as the calendarView example in delta-query-events does.
+DELTA_UNSUPPORTED = ("$select", "$expand", "$filter", "$orderby", "$search")
+# Source: delta-query-overview, "Token duration": for Outlook entities a token lives as long as
+# the service's delta token cache keeps it. Docs silent on how many; strictest seen in the field
+# (https://github.com/microsoftgraph/microsoft-graph-docs/issues/2350, 410 SyncStateNotFound "The
+# sync state generation is not found; generation=149;[highest=157][157][155][156]"): the three
+# latest generations of a sync state are kept, an older deltaLink is 410 Gone.
+DELTA_GENERATIONS_KEPT = 3
+
+
+def delta_fingerprint(event):
+    """What a change to an instance changes: its stored members (calport never sees this)."""
+    return hashlib.sha1(json.dumps({k: v for k, v in event.items() if not k.startswith("_")},
+                                   sort_keys=True, default=str).encode()).hexdigest()
+
+
+def sync_state_not_found(generation=None):
+    # Source: https://github.com/microsoftgraph/microsoft-graph-docs/issues/2350 (410 Gone,
+    # SyncStateNotFound, as the service answers an evicted or unknown deltaLink) and
+    # delta-query-overview, "Token duration" ("a 40X-series error with error codes such as
+    # syncStateNotFound").
+    return GraphError(410, "SyncStateNotFound",
+                      f"The sync state generation is not found; generation={generation or 0}.")
+
+
+class DeltaTracker:
+    """A mailbox's sync states (one per round chain, a snapshot per generation) and the pages of
+    rounds being read. Tokens are random, so that a client can only copy them, never make one."""
+
+    def __init__(self):
+        self.states = {}  # $deltatoken -> {"chain", "generation", "calendar", "start", "end", "seen", "outside"}
+        self.rounds = {}  # $skiptoken -> {"items": [...], "offset": n, "state": the state the round ends in}
+        self.rounds_started = 0
+
+    def token(self):
+        return base64.urlsafe_b64encode(os.urandom(24)).rstrip(b"=").decode()
+
+    def snapshot(self, mailbox, calendar, start, end):
+        """(instances in the window by id, fingerprints of the calendar's single events outside it)."""
+        seen = {event["id"]: (delta_fingerprint(event), event) for event in mailbox.view(calendar, start, end)}
+        outside = {event["id"]: delta_fingerprint(event) for event in mailbox.events.values()
+                   if event["calendar"] == calendar and event["type"] != "seriesMaster" and event["id"] not in seen}
+        return seen, outside
+
+    def expire(self):
+        """Empties the token cache, as the service does when it evicts old states (test control)."""
+        self.states.clear()
+        self.rounds.clear()
+
+    def start_round(self, mailbox, calendar, query):
+        start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
+        seen, outside = self.snapshot(mailbox, calendar, start, end)
+        self.rounds_started += 1
+        state = {"chain": self.rounds_started, "generation": 1, "calendar": calendar, "start": start, "end": end,
+                 "seen": {k: v[0] for k, v in seen.items()}, "outside": outside}
+        return [event for _, event in seen.values()], state
+
+    def continue_round(self, mailbox, earlier):
+        """The changes since `earlier`: instances added or changed in full, removed ones as @removed.
+
+        Source: event: delta, "Response": a round "bound by the date range" returns under @removed
+        with reason "deleted" the events of the range deleted since the last call, and the events
+        *outside* the range added, deleted or updated since then."""
+        seen, outside = self.snapshot(mailbox, earlier["calendar"], earlier["start"], earlier["end"])
+        changes = [event for key, (print_, event) in seen.items() if earlier["seen"].get(key) != print_]
+        gone = [key for key in earlier["seen"] if key not in seen]
+        gone += [key for key, print_ in outside.items() if earlier["outside"].get(key) != print_]
+        gone += [key for key in earlier["outside"] if key not in outside and key not in seen]
+        state = {**earlier, "generation": earlier["generation"] + 1,
+                 "seen": {k: v[0] for k, v in seen.items()}, "outside": outside}
+        removed = [{"@odata.type": "#microsoft.graph.event", "id": key, "@removed": {"reason": "deleted"}}
+                   for key in dict.fromkeys(gone)]
+        return changes, removed, state
+
+    def keep(self, state):
+        """Stores a round's final state under a new $deltatoken, evicting generations too old."""
+        token = self.token()
+        self.states[token] = state
+        newest = max(s["generation"] for s in self.states.values() if s["chain"] == state["chain"])
+        for key in [k for k, s in self.states.items()
+                    if s["chain"] == state["chain"] and s["generation"] <= newest - DELTA_GENERATIONS_KEPT]:
+            del self.states[key]
+        return token
+
+
+def calendar_view_delta(mailbox, calendar, query, prefs, version, link_path, host):
+    """GET …/calendarView/delta: a page of the round, with its nextLink or, last, its deltaLink."""
+    for option in DELTA_UNSUPPORTED:
+        if option in query:
+            # Docs (event: delta, "OData query parameters") say these are unsupported; silent on
+            # the answer. Strictest: the request is refused.
+            raise GraphError(400, "BadRequest", f"The query parameter '{option}' is not supported with delta.")
+    tracker = mailbox.delta
+    skip, delta = first(query, "$skiptoken"), first(query, "$deltatoken")
+    if skip is not None:
+        # Docs silent on a $skiptoken used again; it names a page of a round, so a retried GET of
+        # it (after a dropped answer) gets the same page.
+        round_ = tracker.rounds.get(skip)
+        if round_ is None:
+            raise sync_state_not_found()
+    else:
+        if delta is not None:
+            earlier = tracker.states.get(delta)
+            if earlier is None:
+                raise sync_state_not_found()
+            changes, removed, state = tracker.continue_round(mailbox, earlier)
+            items = [render(mailbox, event, prefs, version) for event in changes] + removed
+        else:
+            events, state = tracker.start_round(mailbox, calendar, query)
+            items = [render(mailbox, event, prefs, version) for event in events]
+        round_ = {"items": items, "offset": 0, "state": state}
+    size = min(prefs.max_page_size or mailbox.args.page_size, mailbox.args.max_page_size)
+    offset = round_["offset"]
+    answer = {"@odata.context": f"http://{host}/{version}/$metadata#Collection(event)",
+              "value": round_["items"][offset:offset + size]}
+    if offset + size < len(round_["items"]):
+        token = tracker.token()
+        tracker.rounds[token] = {**round_, "offset": offset + size}
+        answer["@odata.nextLink"] = f"http://{host}{link_path}?" + urllib.parse.urlencode({"$skiptoken": token})
+    else:
+        token = tracker.keep(round_["state"])
+        answer["@odata.deltaLink"] = f"http://{host}{link_path}?" + urllib.parse.urlencode({"$deltatoken": token})
+    return 200, answer
+
+
+# =============================================================================================
 # Routes, per resource
 # =============================================================================================
 
@@ -1023,6 +1166,9 @@ class Handler(BaseHTTPRequestHandler):
         if parts == ["events"] and method == "GET":
             check_members(version, query)
             return 200, self.page(list_events(mailbox, calendar, query, prefs, version), query, prefs)
+        if parts == ["calendarView", "delta"] and method == "GET":
+            return calendar_view_delta(mailbox, calendar, query, prefs, version,
+                                       urllib.parse.urlsplit(self.path).path, self.headers.get("Host"))
         if parts == ["calendarView"] and method == "GET":
             check_members(version, query)
             start, end = parse_query_time(first(query, "startDateTime")), parse_query_time(first(query, "endDateTime"))
@@ -1159,6 +1305,11 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/_emulator/config" and method == "POST":
                 for key, value in json.loads(raw or b"{}").items():
                     setattr(tenant.args, key, value)
+                return self.send(200, {"ok": True})
+            if path == "/_emulator/expire-delta" and method == "POST":
+                for mailbox in tenant.mailboxes:
+                    with mailbox.lock:
+                        mailbox.delta.expire()
                 return self.send(200, {"ok": True})
             if path == "/_emulator/revoke" and method == "POST":
                 tenant.identity.revoke()
