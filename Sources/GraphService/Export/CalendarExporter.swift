@@ -94,15 +94,8 @@ public struct CalendarExporter: Sendable {
         let start = try Self.queryTime(request.start, option: "--start")
         let end = try Self.queryTime(request.end, option: "--end")
         let zone = try await timeZone(request.timeZone)
-        // outlook.timezone: times in that zone (else UTC); bodies as HTML, which keeps what the
-        // text form loses (kept as X-ALT-DESC); immutable ids, which stay valid when the event moves
-        // between folders, so the ids calport writes can be used later.
-        let headers = [
-            "Prefer":
-                "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"html\", odata.maxpagesize=\(Self.pageSize), IdType=\"ImmutableId\""
-        ]
-        let calendar =
-            client.endpoints.mailboxPath + (request.calendarID.map { "/calendars/\($0.urlComponentEncoded)" } ?? "")
+        let headers = Self.headers(zone: zone)
+        let calendar = calendarPath(request.calendarID)
         // calport's properties come with each event, for what an import kept (ImportedIdentity).
         let query =
             "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
@@ -158,8 +151,23 @@ public struct CalendarExporter: Sendable {
         return collector.result(timeZone: zone)
     }
 
+    /// The headers of every read: outlook.timezone, times in `zone` (else UTC); bodies as HTML,
+    /// which keeps what the text form loses (kept as X-ALT-DESC); immutable ids, which stay valid
+    /// when the event moves between folders, so the ids calport writes can be used later.
+    static func headers(zone: String) -> [String: String] {
+        [
+            "Prefer":
+                "outlook.timezone=\"\(zone)\", outlook.body-content-type=\"html\", odata.maxpagesize=\(pageSize), IdType=\"ImmutableId\""
+        ]
+    }
+
+    /// The path of calendar `calendarID` of the mailbox, or of its default calendar.
+    func calendarPath(_ calendarID: String?) -> String {
+        client.endpoints.mailboxPath + (calendarID.map { "/calendars/\($0.urlComponentEncoded)" } ?? "")
+    }
+
     /// The given zone, else the mailbox's `timeZone` setting, else UTC.
-    private func timeZone(_ given: String?) async throws(GraphServiceError) -> String {
+    func timeZone(_ given: String?) async throws(GraphServiceError) -> String {
         if let given { return given }
         let settings = try await client.json("GET", client.endpoints.mailbox("/mailboxSettings"))
         return settings["timeZone"]?.stringValue ?? "UTC"

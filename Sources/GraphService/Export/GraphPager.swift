@@ -24,17 +24,21 @@ struct GraphPager: Sendable {
             }
             try await each(value)
             next = try body["@odata.nextLink"]?.stringValue.map { link throws(GraphServiceError) in
-                let url = try GraphEndpoints.parseURL(link, option: "@odata.nextLink")
-                // The token goes with the request, so only to the Graph root it was meant for.
-                guard url.host == client.endpoints.graphURL.host, url.port == client.endpoints.graphURL.port,
-                    url.scheme == client.endpoints.graphURL.scheme
-                else {
-                    throw .unexpectedResponse(
-                        request: "GET \(page.path)", reason: "@odata.nextLink leaves the Graph host")
-                }
-                return url
+                try self.link(link, named: "@odata.nextLink", on: page)
             }
         }
+    }
+
+    /// The URL of a link a page of `page` gave (`@odata.nextLink`, `@odata.deltaLink`), when it
+    /// stays on the Graph root: the token goes with the request, so only where it was meant for.
+    func link(_ text: String, named name: String, on page: URL) throws(GraphServiceError) -> URL {
+        let url = try GraphEndpoints.parseURL(text, option: name)
+        guard url.host == client.endpoints.graphURL.host, url.port == client.endpoints.graphURL.port,
+            url.scheme == client.endpoints.graphURL.scheme
+        else {
+            throw .unexpectedResponse(request: "GET \(page.path)", reason: "\(name) leaves the Graph host")
+        }
+        return url
     }
 
     /// Every `value` element of every page, for collections known to be small (a series' instances

@@ -17,20 +17,39 @@ enum ExportCommand {
         names: ["--tz"], valueName: "ZONE", help: "Zone for the times (default: the mailbox's time zone)",
         completion: ZoneNameCompletion.all)
     static let format = OptionSpec(
-        names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph"])
+        names: ["--format"], valueName: "FORMAT", help: "Output format", choices: ["ics", "graph", "ndjson"],
+        descriptions: [
+            "ics": "iCalendar (RFC 5545)", "graph": "Graph events as the service returns them",
+            "ndjson": "calport's NDJSON, an event a line; with --delta, a change record a line",
+        ])
+    static let delta = OptionSpec(
+        names: ["--delta"], valueName: "STATE",
+        help: "Keep the export current: read only what changed since the run that wrote STATE")
     static let instances = OptionSpec(names: ["--instances"], help: "Flat occurrences instead of series with overrides")
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
 
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
-        options: [start, end, calendar, zone, format, instances, output, ServiceOptions.user, ServiceOptions.tokenFile]
+        options: [
+            start, end, calendar, zone, format, instances, delta, output, ServiceOptions.user, ServiceOptions.tokenFile,
+        ]
             + ServiceOptions.all + ServiceOptions.appOnly + [
                 CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help,
             ])
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
-        guard let startText = arguments.value(start), let endText = arguments.value(end) else {
+        let statePath = arguments.value(delta)
+        let state: CalendarDeltaState?
+        do {
+            state = try statePath.flatMap { path throws(GraphServiceError) in try CalendarDeltaState.read(path) }
+        } catch {
+            terminal.writeError("calport export: error: \(error)\n")
+            return ServiceOptions.exitStatus(error)
+        }
+        // A later --delta run may leave the window out: the state has it.
+        guard let startText = arguments.value(start) ?? state?.start, let endText = arguments.value(end) ?? state?.end
+        else {
             terminal.writeError("calport export: error: --start and --end are required\nUsage: \(spec.synopsis)\n")
             return .usage
         }
@@ -56,13 +75,18 @@ enum ExportCommand {
                 progress.update(reading: step.occurrences, "events")
             }
         }
-        let result = ServiceOptions.wait { () -> Result<ExportResult, GraphServiceError> in
+        let deltaExporter = CalendarDeltaExporter(client: client, progress: exporter.progress)
+        let result = ServiceOptions.wait { () -> Result<(ExportResult, CalendarDeltaResult?), GraphServiceError> in
             do throws(GraphServiceError) {
                 var request = window
                 if let calendarName {
                     request.calendarID = try await MailboxCalendars(client: client).resolve(calendarName).id
+                } else if arguments.value(calendar) == nil {
+                    request.calendarID = state?.calendarID
                 }
-                return .success(try await exporter.export(request))
+                guard statePath != nil else { return .success((try await exporter.export(request), nil)) }
+                let delta = try await deltaExporter.export(request, state: state)
+                return .success((delta.export, delta))
             } catch {
                 return .failure(error)
             }
@@ -72,14 +96,22 @@ enum ExportCommand {
         case .failure(let error):
             terminal.writeError("calport export: error: \(ServiceOptions.explain(error))\n")
             return ServiceOptions.exitStatus(error)
-        case .success(let exported):
+        case .success(let (exported, delta)):
             var reporter = DiagnosticReporter(arguments, terminal: terminal)
+            if let reason = delta?.fullReadReason, !arguments.isSet(CommonOptions.quiet) {
+                terminal.writeError("calport export: warning: \(reason)\n")
+            }
             _ = reporter.report(exported.diagnostics)
             reporter.finish()
             let bytes: [UInt8]
-            if arguments.value(format) == "graph" {
+            switch arguments.value(format) {
+            case "graph":
                 bytes = Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8)
-            } else {
+            case "ndjson":
+                let lines =
+                    delta.map { $0.changes.map(changeRecord) } ?? exported.events.map(EventJSON.object)
+                bytes = lines.flatMap { Array((JSONWriter().string($0) + "\n").utf8) }
+            default:
                 bytes = ICalendarSerializer().serialize(CalendarDocument(events: exported.events))
             }
             if let path = arguments.value(self.output) {
@@ -92,7 +124,27 @@ enum ExportCommand {
             } else {
                 terminal.write(bytes)
             }
+            // The state last: a run that fails before it leaves the old state, whose changes the
+            // next run asks for again.
+            if let statePath, let delta {
+                do throws(GraphServiceError) {
+                    try delta.state.write(to: statePath)
+                } catch {
+                    terminal.writeError("calport export: error: \(error)\n")
+                    return .ioError
+                }
+            }
             return reporter.errorCount > 0 ? .dataProblem : .success
         }
+    }
+
+    /// A `--format ndjson --delta` line: `{"change": "added|updated|removed", "event": {…}}`, the
+    /// event as `--format ndjson` writes it (for a removed one, as it was).
+    static func changeRecord(_ change: EventChange) -> JSONValue {
+        .object(
+            JSONObject([
+                JSONMember("change", .string(change.kind.rawValue)),
+                JSONMember("event", EventJSON.object(change.event)),
+            ]))
     }
 }
