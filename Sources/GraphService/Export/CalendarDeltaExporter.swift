@@ -6,7 +6,12 @@ import GraphEvents
 public struct EventChange: Sendable, Hashable {
     /// What happened to the event.
     public enum Kind: String, Sendable {
-        case added, updated, removed
+        /// New since the last run.
+        case added
+        /// There before, different now.
+        case updated
+        /// Gone since the last run.
+        case removed
     }
     /// What happened to the event.
     public var kind: Kind
