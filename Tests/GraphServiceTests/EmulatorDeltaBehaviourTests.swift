@@ -1,8 +1,7 @@
 import Foundation
 import GraphEvents
-import Testing
-
 import GraphService
+import Testing
 
 /// The emulator's calendarView/delta pinned to its sources (event: delta, delta-query-events,
 /// delta-query-overview, and the SyncStateNotFound field report), one behaviour a test.
