@@ -122,7 +122,9 @@ public struct CalendarDeltaExporter: Sendable {
         let round = try await readRound(link, zone: state.timeZone)
         var units = state.units
         var owner: [String: Int] = [:]  // instance id -> index in units
+        var position: [String: Int] = [:]  // event or master id -> index in units
         for (index, unit) in units.enumerated() {
+            position[unit.id] = index
             for instance in unit.instances { owner[instance] = index }
         }
         var changed: Set<Int> = []
@@ -137,13 +139,16 @@ public struct CalendarDeltaExporter: Sendable {
             }
             let masterID = CalendarExporter.seriesMasterID(of: item)
             let unitID = masterID ?? id
-            let index =
-                units.firstIndex { $0.id == unitID }
-                ?? {
-                    units.append(
-                        DeltaUnit(kind: masterID == nil ? .single : .series, id: unitID, instances: [], values: []))
-                    return units.count - 1
-                }()
+            let index: Int
+            if let known = position[unitID] {
+                index = known
+            } else {
+                // New to the window: it goes last, read in full below.
+                index = units.count
+                position[unitID] = index
+                units.append(
+                    DeltaUnit(kind: masterID == nil ? .single : .series, id: unitID, instances: [], values: []))
+            }
             if owner[id] == nil {
                 units[index].instances.append(id)
                 owner[id] = index
