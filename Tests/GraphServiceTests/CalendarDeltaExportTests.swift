@@ -91,6 +91,16 @@ import Testing
                 "range": ["type": "numbered", "startDate": "2027-01-04", "numberOfOccurrences": 10],
             ],
         ])
+        let dropped = try await setup.post([
+            "subject": "Weekly to delete",
+            "start": ["dateTime": "2027-01-05T15:00:00", "timeZone": "UTC"],
+            "end": ["dateTime": "2027-01-05T16:00:00", "timeZone": "UTC"],
+            "recurrence": [
+                "pattern": ["type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]],
+                "range": ["type": "noEnd", "startDate": "2027-01-05"],
+            ],
+        ])
+        let leaving = try await setup.post(Self.single("Leaving the window", day: 7))
         // An imported event: its UID comes back from calport's extended property, which delta
         // does not return, so a changed one has to be read again.
         let ics = setup.path("imported.ics")
@@ -115,7 +125,7 @@ import Testing
         let mirror = setup.path("mirror.ics")
         let first = try await setup.run(["export", "--delta", state, "-o", mirror] + Self.window)
         try #require(first.status == 0, "\(first.stderr)")
-        #expect(try IndependentReader.summaries(of: mirror).contains("To delete"))
+        #expect(try IndependentReader.summaries(of: mirror).isSuperset(of: ["To delete", "Weekly to delete"]))
 
         // Berlin 09:00 in January is 08:00 UTC.
         let moved = try await setup.occurrence(series, "2027-01-06T08:00:00Z")
@@ -130,6 +140,13 @@ import Testing
                 "end": ["dateTime": "2027-01-06T13:15:00", "timeZone": "W. Europe Standard Time"],
             ])
         try await setup.delete(cancelled)
+        try await setup.delete(dropped)
+        try await setup.patch(
+            leaving,
+            [
+                "start": ["dateTime": "2027-03-07T10:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2027-03-07T10:30:00", "timeZone": "UTC"],
+            ])
         let importedID = try #require(
             try await setup.emulator.state()["events"]?.arrayValue?.first { $0["subject"]?.stringValue == "Imported" }?[
                 "id"]?.stringValue)
@@ -147,6 +164,7 @@ import Testing
         let summaries = try IndependentReader.summaries(of: mirror)
         #expect(summaries.contains("Added") && summaries.contains("Edited"))
         #expect(!summaries.contains("To delete") && !summaries.contains("To edit"))
+        #expect(!summaries.contains("Weekly to delete") && !summaries.contains("Leaving the window"))
         let standup = mirrored.filter { $0.contains("SUMMARY:Standup") }
         #expect(standup.contains { $0.contains("RECURRENCE-ID") && $0.contains("DTSTART:20270106T120000Z") })
         #expect(standup.contains { $0.contains("EXDATE") && $0.contains("20270108T080000Z") })
