@@ -81,7 +81,7 @@ enum ExportCommand {
                 var request = window
                 if let calendarName {
                     request.calendarID = try await MailboxCalendars(client: client).resolve(calendarName).id
-                } else if arguments.value(calendar) == nil {
+                } else {
                     request.calendarID = state?.calendarID
                 }
                 guard statePath != nil else { return .success((try await exporter.export(request), nil)) }
