@@ -1,7 +1,8 @@
 import Foundation
 import GraphEvents
-import GraphService
 import Testing
+
+@testable import GraphService
 
 /// `calport export --delta` against the emulator's calendarView/delta (issue #22): a run after
 /// changes gives what a full export gives; another window is refused; a forgotten state is read in
@@ -224,6 +225,25 @@ import Testing
             records.sorted { $0.summary < $1.summary }.map { "\($0.change) \($0.summary)" } == [
                 "added Added", "updated Edited", "removed To delete",
             ])
+    }
+
+    @Test func goneSyncStateNotFoundAndResyncRequiredMeanAFullReadOtherErrorsDoNot() {
+        func http(_ status: Int, _ code: String?) -> GraphServiceError {
+            .http(request: "GET /me/calendarView/delta", status: status, code: code, message: nil)
+        }
+        #expect(CalendarDeltaExporter.isForgotten(http(410, nil)))
+        #expect(CalendarDeltaExporter.isForgotten(http(400, "syncStateNotFound")))
+        #expect(CalendarDeltaExporter.isForgotten(http(400, "resyncRequired")))
+        #expect(!CalendarDeltaExporter.isForgotten(http(404, "ErrorItemNotFound")))
+        #expect(!CalendarDeltaExporter.isForgotten(http(503, nil)))
+    }
+
+    @Test func flatOccurrencesAreRefusedWithDelta() async throws {
+        let emulator = try GraphEmulator()
+        await #expect(throws: GraphServiceError.self) {
+            _ = try await CalendarDeltaExporter(client: emulator.client()).export(
+                ExportRequest(start: "2027-01-01", end: "2027-02-01", instances: true), state: nil)
+        }
     }
 
     /// (change, event summary) of each NDJSON line.
