@@ -172,6 +172,39 @@ import Testing
         #expect(mirrored.contains { $0.contains("UID:imported-1@example.com") && $0.contains("LOCATION:Room 2") })
     }
 
+    /// The emulator sends an updated instance as its id and changed members only (no
+    /// seriesMasterId), as Graph may: the move alone must still bring its series to be read again.
+    @Test(.enabled(if: IndependentReader.isAvailable, "needs scripts/.venv with icalendar"))
+    func anOccurrenceMovedAloneIsFoundInItsSeries() async throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let series = try await setup.post([
+            "subject": "Daily", "start": ["dateTime": "2027-01-04T07:00:00", "timeZone": "UTC"],
+            "end": ["dateTime": "2027-01-04T07:30:00", "timeZone": "UTC"],
+            "recurrence": [
+                "pattern": ["type": "daily", "interval": 1],
+                "range": ["type": "numbered", "startDate": "2027-01-04", "numberOfOccurrences": 5],
+            ],
+        ])
+        let state = setup.path("state.json")
+        let mirror = setup.path("mirror.ics")
+        let first = try await setup.run(["export", "--delta", state, "-o", mirror] + Self.window)
+        try #require(first.status == 0, "\(first.stderr)")
+        try await setup.patch(
+            try await setup.occurrence(series, "2027-01-05T07:00:00Z"),
+            [
+                "start": ["dateTime": "2027-01-05T09:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2027-01-05T09:30:00", "timeZone": "UTC"],
+            ])
+        let second = try await setup.run(["export", "--delta", state, "-o", mirror])
+        try #require(second.status == 0, "\(second.stderr)")
+        let events = try IndependentReader.events(of: mirror)
+        #expect(events.count == 2, "the master and one override: \(events)")
+        #expect(
+            events.contains { $0.contains("RECURRENCE-ID:20270105T070000Z") && $0.contains("DTSTART:20270105T090000Z") }
+        )
+    }
+
     @Test func anotherWindowWithTheSameStateIsAnError() async throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }

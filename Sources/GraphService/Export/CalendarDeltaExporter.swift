@@ -137,10 +137,15 @@ public struct CalendarDeltaExporter: Sendable {
                 changed.insert(index)
                 continue
             }
+            // An instance already known belongs where it was: an update may carry only the
+            // members that changed ("at least the properties that have been updated",
+            // delta-query-overview), without type or seriesMasterId.
             let masterID = CalendarExporter.seriesMasterID(of: item)
             let unitID = masterID ?? id
             let index: Int
-            if let known = position[unitID] {
+            if let owned = owner[id] {
+                index = owned
+            } else if let known = position[unitID] {
                 index = known
             } else {
                 // New to the window: it goes last, read in full below.

@@ -883,8 +883,9 @@ def expand_all(mailbox, answers, query):
 # are not supported. Prefer: odata.maxpagesize sets the page size.
 # Source: Use delta query to track changes, https://learn.microsoft.com/graph/delta-query-overview:
 # removed instances are {"id", "@removed": {"reason": …}}; "Updated instances are represented by
-# their id with at least the properties that have been updated" — this emulator sends the whole
-# instance, as the calendarView example in delta-query-events does.
+# their id with at least the properties that have been updated, but additional properties may be
+# included" — the strictest reading: an updated instance comes with its id and the members that
+# changed only (the delta-query-events example shows whole events); an added one in full.
 DELTA_UNSUPPORTED = ("$select", "$expand", "$filter", "$orderby", "$search")
 # Source: delta-query-overview, "Token duration": for Outlook entities a token lives as long as
 # the service's delta token cache keeps it. Docs silent on how many; strictest seen in the field
@@ -894,10 +895,13 @@ DELTA_UNSUPPORTED = ("$select", "$expand", "$filter", "$orderby", "$search")
 DELTA_GENERATIONS_KEPT = 3
 
 
+def delta_members(event):
+    """An instance's members as stored, each as canonical JSON: what a change compares."""
+    return {k: json.dumps(v, sort_keys=True, default=str) for k, v in event.items() if not k.startswith("_")}
+
+
 def delta_fingerprint(event):
-    """What a change to an instance changes: its stored members (calport never sees this)."""
-    return hashlib.sha1(json.dumps({k: v for k, v in event.items() if not k.startswith("_")},
-                                   sort_keys=True, default=str).encode()).hexdigest()
+    return hashlib.sha1(json.dumps(delta_members(event), sort_keys=True).encode()).hexdigest()
 
 
 def sync_state_not_found(generation=None):
@@ -923,7 +927,7 @@ class DeltaTracker:
 
     def snapshot(self, mailbox, calendar, start, end):
         """(instances in the window by id, fingerprints of the calendar's single events outside it)."""
-        seen = {event["id"]: (delta_fingerprint(event), event) for event in mailbox.view(calendar, start, end)}
+        seen = {event["id"]: (delta_members(event), event) for event in mailbox.view(calendar, start, end)}
         outside = {event["id"]: delta_fingerprint(event) for event in mailbox.events.values()
                    if event["calendar"] == calendar and event["type"] != "seriesMaster" and event["id"] not in seen}
         return seen, outside
@@ -948,7 +952,15 @@ class DeltaTracker:
         with reason "deleted" the events of the range deleted since the last call, and the events
         *outside* the range added, deleted or updated since then."""
         seen, outside = self.snapshot(mailbox, earlier["calendar"], earlier["start"], earlier["end"])
-        changes = [event for key, (print_, event) in seen.items() if earlier["seen"].get(key) != print_]
+        # (event, the members that changed, or None for one new to the window)
+        changes = []
+        for key, (members, event) in seen.items():
+            before = earlier["seen"].get(key)
+            if before is None:
+                changes.append((event, None))
+            elif before != members:
+                changes.append((event, {name for name in set(members) | set(before)
+                                        if members.get(name) != before.get(name)}))
         gone = [key for key in earlier["seen"] if key not in seen]
         gone += [key for key, print_ in outside.items() if earlier["outside"].get(key) != print_]
         gone += [key for key in earlier["outside"] if key not in outside and key not in seen]
@@ -967,6 +979,14 @@ class DeltaTracker:
                     if s["chain"] == state["chain"] and s["generation"] <= newest - DELTA_GENERATIONS_KEPT]:
             del self.states[key]
         return token
+
+
+def delta_item(rendered, changed):
+    """An instance as a delta round returns it: whole when new, else its id and what changed."""
+    if changed is None:
+        return rendered
+    return {"@odata.type": "#microsoft.graph.event", "id": rendered["id"],
+            **{name: value for name, value in rendered.items() if name in changed}}
 
 
 def calendar_view_delta(mailbox, calendar, query, prefs, version, link_path, host):
@@ -990,7 +1010,8 @@ def calendar_view_delta(mailbox, calendar, query, prefs, version, link_path, hos
             if earlier is None:
                 raise sync_state_not_found()
             changes, removed, state = tracker.continue_round(mailbox, earlier)
-            items = [render(mailbox, event, prefs, version) for event in changes] + removed
+            items = [delta_item(render(mailbox, event, prefs, version), changed) for event, changed in changes]
+            items += removed
         else:
             events, state = tracker.start_round(mailbox, calendar, query)
             items = [render(mailbox, event, prefs, version) for event in events]
