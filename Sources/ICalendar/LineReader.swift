@@ -23,12 +23,15 @@ struct LineReader<Source: ByteSource> {
     private var discarded = 0
     private let file: String?
     private let maximumLineLength: Int
+    /// The limit for ATTACH lines, which carry whole files inline.
+    private let maximumAttachmentLength: Int
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(source: Source, file: String?, maximumLineLength: Int) {
+    init(source: Source, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int? = nil) {
         self.source = source
         self.file = file
         self.maximumLineLength = maximumLineLength
+        self.maximumAttachmentLength = max(maximumAttachmentLength ?? maximumLineLength, maximumLineLength)
         if byte(at: 0) == 0xEF && byte(at: 1) == 0xBB && byte(at: 2) == 0xBF { position = 3 }
     }
 
@@ -50,17 +53,17 @@ struct LineReader<Source: ByteSource> {
             if first.bytes.isEmpty && !first.tooLong { continue }
             var collected = first.bytes
             var tooLong = first.tooLong
+            let limit = Self.isAttachment(first.bytes) ? maximumAttachmentLength : maximumLineLength
             while skipBlankLinesBeforeContinuation() {
-                guard let continuation = nextPhysicalLine() else { break }
-                tooLong =
-                    tooLong || continuation.tooLong || collected.count + continuation.bytes.count > maximumLineLength
+                guard let continuation = nextPhysicalLine(limit: limit) else { break }
+                tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > limit
                 if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
             }
             if tooLong {
                 diagnostics.append(
                     Diagnostic(
                         .error, code: "line-too-long",
-                        message: "content line is longer than the limit of \(maximumLineLength) bytes; it was dropped",
+                        message: "content line is longer than the limit of \(limit) bytes; it was dropped",
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
@@ -81,7 +84,19 @@ struct LineReader<Source: ByteSource> {
         return buffer[index]
     }
 
-    private mutating func nextPhysicalLine() -> (bytes: [UInt8], line: Int, tooLong: Bool, offset: Int)? {
+    /// Whether a line starts with the name ATTACH (then `;` or `:`), matched case-insensitively.
+    private static func isAttachment(_ bytes: [UInt8]) -> Bool {
+        let name = Array("ATTACH".utf8)
+        guard bytes.count > name.count, bytes[name.count] == UInt8(ascii: ";") || bytes[name.count] == UInt8(ascii: ":")
+        else { return false }
+        return zip(bytes, name).allSatisfy { $0 & 0xDF == $1 }
+    }
+
+    /// The next physical line; longer than `limit` (an ATTACH line's, or by default the general
+    /// one; the first line of an ATTACH gets the larger limit once its name is seen) it is skipped.
+    private mutating func nextPhysicalLine(limit given: Int? = nil) -> (
+        bytes: [UInt8], line: Int, tooLong: Bool, offset: Int
+    )? {
         guard byte(at: position) != nil else { return nil }
         physicalLine += 1
         let offset = discarded + position
@@ -99,7 +114,11 @@ struct LineReader<Source: ByteSource> {
                 return nil
             }
             position = found ?? end
-            if position - start > maximumLineLength {
+            let limit =
+                given
+                ?? (position - start > 7 && Self.isAttachment(Array(buffer[start..<start + 8]))
+                    ? maximumAttachmentLength : maximumLineLength)
+            if position - start > limit {
                 // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
                 tooLong = true
                 buffer.removeSubrange(..<position)

@@ -18,6 +18,8 @@ public struct ExportRequest: Sendable, Hashable {
     public var instances: Bool
     /// Whether to keep the Graph objects as sent (for `--format graph`); the events are always mapped.
     public var keepValues: Bool
+    /// What becomes of the files attached to events (`hasAttachments`): inline ATTACH by default.
+    public var attachments: AttachmentDestination = .inline
 
     /// The window from `start` to `end` of calendar `calendarID` (nil: the default one), with times in
     /// `timeZone` (nil: the mailbox's), as series or, with `instances`, as flat occurrences.
@@ -146,6 +148,14 @@ public struct CalendarExporter: Sendable {
             for masterID in series {
                 guard let outcome = read[masterID] else { continue }
                 collector.fillSeries(masterID, with: try outcome.get())
+            }
+        }
+        if request.attachments != .omitted {
+            let reader = EventAttachmentReader(client: client, destination: request.attachments)
+            // One event's files at a time: each is held once, as the base64 text the model keeps.
+            for owner in collector.attachmentOwners {
+                try await collector.attach(
+                    reader.attachments(of: owner.id, uid: owner.uid, location: owner.location), to: owner)
             }
         }
         return collector.result(timeZone: zone)
@@ -296,7 +306,9 @@ struct ExportCollector {
     private var entries: [Entry] = []
     private var seriesEntries: [String: Int] = [:]
     private var diagnostics: [Diagnostic] = []
-    private var position = 0
+    private(set) var position = 0
+    /// The events whose attachments are still to be read, in the order met.
+    var attachmentOwners: [AttachmentOwner] = []
 
     init(keepValues: Bool) {
         self.keepValues = keepValues
@@ -304,7 +316,9 @@ struct ExportCollector {
 
     /// A single event.
     mutating func add(_ value: JSONValue) {
-        entries.append(.mapped(values: keepValues ? [value] : [], events: map(value)))
+        let events = map(value)
+        noteAttachments(of: value, entry: entries.count, event: 0, events: events)
+        entries.append(.mapped(values: keepValues ? [value] : [], events: events))
     }
 
     /// An occurrence or exception for `--instances`: a flat event with a UID of its own (its
@@ -320,6 +334,7 @@ struct ExportCollector {
                 events[index].recurrenceID = nil
             }
         }
+        noteAttachments(of: value, entry: entries.count, event: 0, events: events)
         entries.append(.mapped(values: keepValues ? [value] : [], events: events))
     }
 
@@ -332,15 +347,27 @@ struct ExportCollector {
     mutating func fillSeries(_ masterID: String, with values: [JSONValue]) {
         guard let index = seriesEntries[masterID], let masterValue = values.first else { return }
         var events = map(masterValue)
+        noteAttachments(of: masterValue, entry: index, event: 0, events: events)
         if let master = events.first {
             for exception in values.dropFirst() {
                 let mapping = mapper.override(
                     from: ImportedIdentity.restore(exception), of: master, location: nextLocation())
                 diagnostics += mapping.diagnostics
-                if let event = mapping.output { events.append(event) }
+                if let event = mapping.output {
+                    events.append(event)
+                    noteAttachments(of: exception, entry: index, event: events.count - 1, events: events)
+                }
             }
         }
         entries[index] = .mapped(values: keepValues ? values : [], events: events)
+    }
+
+    /// Gives the event `owner` names the attachments read for it, with what reading them reported.
+    mutating func attach(_ read: (attachments: [Attachment], diagnostics: [Diagnostic]), to owner: AttachmentOwner) {
+        diagnostics += read.diagnostics
+        guard case .mapped(let values, var events) = entries[owner.entry] else { return }
+        events[owner.event].attachments += read.attachments
+        entries[owner.entry] = .mapped(values: values, events: events)
     }
 
     func result(timeZone: String) -> ExportResult {

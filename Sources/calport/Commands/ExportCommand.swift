@@ -1,6 +1,7 @@
 import ArgumentParsing
 import CalendarConversion
 import CalendarModel
+import Foundation
 import GraphEvents
 import GraphService
 import ICalendar
@@ -28,11 +29,15 @@ enum ExportCommand {
     static let instances = OptionSpec(names: ["--instances"], help: "Flat occurrences instead of series with overrides")
     static let output = OptionSpec(
         names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (atomically) instead of stdout")
+    static let attachmentsDirectory = OptionSpec(
+        names: ["--attachments-dir"], valueName: "DIR",
+        help: "Write attached files into DIR, referenced by relative ATTACH URIs (default: inline in the .ics)")
 
     static let spec = CommandSpec(
         name: "export", abstract: "Export a window of a Microsoft Graph calendar.",
         options: [
-            start, end, calendar, zone, format, instances, delta, output, ServiceOptions.user, ServiceOptions.tokenFile,
+            start, end, calendar, zone, format, instances, delta, output, attachmentsDirectory,
+            ServiceOptions.user, ServiceOptions.tokenFile,
         ]
             + ServiceOptions.all + ServiceOptions.appOnly + [
                 CommonOptions.quiet, CommonOptions.verbose, CommonOptions.diagnosticLevel, CommonOptions.help,
@@ -64,7 +69,21 @@ enum ExportCommand {
         let window = ExportRequest(
             start: startText, end: endText, calendarID: nil, timeZone: arguments.value(zone),
             instances: arguments.isSet(instances), keepValues: arguments.value(format) == "graph")
+        var chosen = window
+        if arguments.value(format) == "graph" {
+            chosen.attachments = .omitted  // Graph event JSON has no place for them
+        } else if let directory = arguments.value(attachmentsDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                terminal.writeError("calport export: error: \(directory): \(error.localizedDescription)\n")
+                return .ioError
+            }
+            chosen.attachments = .directory(
+                directory, reference: Self.relativePath(of: directory, from: arguments.value(self.output)))
+        }
         let calendarName = arguments.value(calendar)
+        let prepared = chosen
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let exporter = CalendarExporter(client: client) { step in
             if step.viewRead {
@@ -78,7 +97,7 @@ enum ExportCommand {
         let deltaExporter = CalendarDeltaExporter(client: client, progress: exporter.progress)
         let result = ServiceOptions.wait { () -> Result<(ExportResult, CalendarDeltaResult?), GraphServiceError> in
             do throws(GraphServiceError) {
-                var request = window
+                var request = prepared
                 if let calendarName {
                     request.calendarID = try await MailboxCalendars(client: client).resolve(calendarName).id
                 } else {
@@ -146,5 +165,16 @@ enum ExportCommand {
                 JSONMember("change", .string(change.kind.rawValue)),
                 JSONMember("event", EventJSON.object(change.event)),
             ]))
+    }
+
+    /// `directory` as a relative URI path seen from the folder of `output` (the current one for
+    /// stdout), so that the .ics and its files can move together.
+    static func relativePath(of directory: String, from output: String?) -> String {
+        let base = URL(fileURLWithPath: output ?? "x").deletingLastPathComponent().standardizedFileURL.pathComponents
+        let target = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        let shared = zip(base, target).prefix { $0 == $1 }.count
+        let parts = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)
+        return parts.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0 }
+            .joined(separator: "/")
     }
 }

@@ -315,6 +315,8 @@ class Mailbox:
         self.max_requested = 0  # the most operations clients asked to run at once, throttled ones included
         self.throttled = 0  # MailboxConcurrency 429s given
         self.delta = DeltaTracker()  # calendarView/delta sync states (section "calendarView delta")
+        self.upload_sessions = {}  # uploadUrl token -> attachment upload in progress
+        self.upload_puts = 0  # PUTs to upload URLs accepted
 
     @property
     def owner(self):
@@ -621,8 +623,10 @@ class Mailbox:
             entry["exceptionExtendedProperties"] = {
                 key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
                 for key, props in sorted(event["_exception_extended"].items())}
+            entry["attachments"] = attachment_dump(event)
             events.append(entry)
         return {"user": self.user, "events": events, "mail": self.mail, "calendars": self.calendars,
+                "uploadPuts": self.upload_puts,
                 **self.summary()}
 
     def summary(self):
@@ -1031,6 +1035,202 @@ def calendar_view_delta(mailbox, calendar, query, prefs, version, link_path, hos
 
 
 # =============================================================================================
+# Attachments of events: list, get, $value, add (POST), upload sessions (createUploadSession, PUT)
+# =============================================================================================
+#
+# Source: attachment resource type, https://learn.microsoft.com/graph/api/resources/attachment, and
+# fileAttachment resource type, https://learn.microsoft.com/graph/api/resources/fileattachment:
+# "@odata.type", id, name, contentType, size, isInline, lastModifiedDateTime; a file attachment adds
+# contentBytes (base64). referenceAttachment (https://learn.microsoft.com/graph/api/resources/referenceattachment)
+# has no members of its own on v1.0 (sourceUrl is beta only).
+# Source: Attach large files to Outlook messages or events, https://learn.microsoft.com/graph/outlook-large-attachments:
+# "under 3 MB, do a single POST on the attachments navigation property"; "between 3 MB and 150 MB,
+# create an upload session"; PUTs of "up to 4 MB each time" with Content-Range and Content-Length;
+# an intermediate PUT answers 200 with nextExpectedRanges (a single "{start}" for Outlook, see
+# uploadSession resource type, https://learn.microsoft.com/graph/api/resources/uploadsession); the
+# last answers 201 with a Location header naming the attachment; "Don't specify an Authorization
+# request header": the uploadUrl is pre-authenticated.
+
+# Docs: "under 3 MB" for POST. Silent on where exactly 3 MB is; strictest reading: 3,000,000 bytes
+# of file (the decoded contentBytes), larger is refused as the service refuses an oversized request,
+# 413 ErrorRequestEntityTooLarge (field: https://github.com/microsoftgraph/msgraph-sdk-dotnet/issues/1159).
+ATTACHMENT_POST_LIMIT = 3_000_000
+# Docs: "files up to 150 MB" with an upload session; strictest: 150 * 1024 * 1024 bytes.
+ATTACHMENT_MAX = 150 * 1024 * 1024
+# Docs: "up to 4 MB each time"; strictest: 4 * 1024 * 1024 bytes per PUT.
+UPLOAD_CHUNK_MAX = 4 * 1024 * 1024
+CONTENT_RANGE = re.compile(r"^bytes (\d+)-(\d+)/(\d+)$")
+
+
+class RawBody:
+    """An answer that is not JSON: a file attachment's raw contents (/$value)."""
+
+    def __init__(self, data, content_type):
+        self.data, self.content_type = data, content_type
+
+
+def attachment_record(mailbox, event, name, content_type, data, route, inline=False):
+    """Stores a file attachment on `event`; `route` ("post" or "uploadSession") is recorded for tests."""
+    attachment_id = f"{event['id']}.att{len(event.setdefault('_attachments', [])) + 1:03d}"
+    stored = {"@odata.type": "#microsoft.graph.fileAttachment", "id": attachment_id, "name": name,
+              "contentType": content_type or "application/octet-stream", "size": len(data),
+              "isInline": bool(inline), "lastModifiedDateTime": format_utc(dt.datetime.now(UTC)),
+              "_data": data, "_route": route}
+    event["_attachments"].append(stored)
+    # Source: event resource, hasAttachments: "Set to true if the event has attachments."
+    event["hasAttachments"] = True
+    return stored
+
+
+def render_attachment(stored, with_content, query=None):
+    body = {k: v for k, v in stored.items() if not k.startswith("_")}
+    if with_content and stored["@odata.type"] == "#microsoft.graph.fileAttachment":
+        body["contentBytes"] = base64.b64encode(stored["_data"]).decode()
+    selected = [n for n in (first(query or {}, "$select") or "").split(",") if n]
+    if selected:
+        # Source: Use query parameters, $select: only the members named (and id); @odata.type stays
+        # so that a client can tell the derived types apart.
+        body = {k: v for k, v in body.items() if k in selected or k in ("id", "@odata.type")}
+    return body
+
+
+def attachment_routes(handler, mailbox, method, parts, query, body):
+    """The attachment routes under /events/{id}; None when `parts` is not one of them."""
+    if len(parts) < 3 or parts[0] != "events" or parts[2] != "attachments":
+        return None
+    event, key = mailbox.lookup(parts[1])
+    if key is not None:
+        # Docs silent on occurrences; strictest: only the stored event (single or master) has them.
+        raise not_found()
+    attachments = event.setdefault("_attachments", [])
+    rest = parts[3:]
+    # Source: List attachments, https://learn.microsoft.com/graph/api/event-list-attachments
+    # (GET /me/events/{id}/attachments: a collection of attachment objects).
+    if rest == [] and method == "GET":
+        return 200, handler.page([render_attachment(a, True, query) for a in attachments], query, Preferences(None))
+    # Source: Add attachment, https://learn.microsoft.com/graph/api/event-post-attachments: a
+    # fileAttachment needs name and contentBytes; 201 with the attachment.
+    if rest == [] and method == "POST":
+        body = body or {}
+        kind = body.get("@odata.type")
+        if kind != "#microsoft.graph.fileAttachment":
+            # Docs silent for v1.0 reference/item attachments created by calport; it sends none.
+            raise GraphError(400, "ErrorInvalidRequest", f"Unsupported attachment type {kind!r}.")
+        if not body.get("name") or not isinstance(body.get("contentBytes"), str):
+            raise GraphError(400, "ErrorInvalidRequest", "A file attachment needs name and contentBytes.")
+        try:
+            data = base64.b64decode(body["contentBytes"], validate=True)
+        except ValueError:
+            raise GraphError(400, "ErrorInvalidRequest", "contentBytes is not base64.")
+        if len(data) > ATTACHMENT_POST_LIMIT:
+            raise GraphError(413, "ErrorRequestEntityTooLarge",
+                             "The attachment is too large for this request; use an upload session.")
+        stored = attachment_record(mailbox, event, body["name"], body.get("contentType"), data, "post",
+                                   body.get("isInline"))
+        return 201, render_attachment(stored, False)
+    # Source: attachment: createUploadSession, https://learn.microsoft.com/graph/api/attachment-createuploadsession:
+    # attachmentItem {attachmentType: "file", name, size (required), contentType, isInline}; 201 with an
+    # uploadSession {uploadUrl, expirationDateTime, nextExpectedRanges: ["0-"]}.
+    if rest == ["createUploadSession"] and method == "POST":
+        item = (body or {}).get("AttachmentItem") or (body or {}).get("attachmentItem") or {}
+        size = item.get("size")
+        if item.get("attachmentType", "file") != "file" or not item.get("name") or not isinstance(size, int):
+            raise GraphError(400, "ErrorInvalidRequest", "attachmentItem needs attachmentType file, name and size.")
+        if size > ATTACHMENT_MAX:
+            # Docs: "files up to 150 MB"; the error body is not documented, strictest seen: 413.
+            raise GraphError(413, "ErrorRequestEntityTooLarge", f"The attachment size {size} exceeds the maximum of 150 MB.")
+        if size <= 0:
+            raise GraphError(400, "ErrorAttachmentSizeShouldNotBeLessThanMinimumSize",
+                             "The attachment size must be greater than zero.")
+        token = hashlib.sha256(os.urandom(16)).hexdigest()[:24]
+        mailbox.upload_sessions[token] = {"event": event["id"], "name": item["name"],
+                                          "contentType": item.get("contentType"), "size": size,
+                                          "isInline": item.get("isInline"), "data": bytearray()}
+        host = handler.headers.get("Host")
+        expires = format_utc(dt.datetime.now(UTC) + dt.timedelta(hours=24))
+        return 201, {"uploadUrl": f"http://{host}/_outlook/upload/{mailbox.index}/{token}?authtoken={token}",
+                     "expirationDateTime": expires, "nextExpectedRanges": ["0-"]}
+    # Source: Get attachment, https://learn.microsoft.com/graph/api/attachment-get: one attachment;
+    # /$value is a file attachment's raw contents "based on its original content type"; "Attempting
+    # to get the $value of a reference attachment returns HTTP 405".
+    if len(rest) in (1, 2) and method == "GET":
+        stored = next((a for a in attachments if a["id"] == rest[0]), None)
+        if stored is None:
+            raise not_found()
+        if rest[1:] == ["$value"]:
+            if stored["@odata.type"] == "#microsoft.graph.referenceAttachment":
+                raise GraphError(405, "ErrorInvalidRequest", "The $value of a reference attachment is not available.")
+            return 200, RawBody(bytes(stored["_data"]), stored["contentType"])
+        if rest[1:] == []:
+            return 200, render_attachment(stored, True, query)
+    raise GraphError(400, "BadRequest", f"Unsupported request {method} /{'/'.join(parts)}.")
+
+
+def upload_put(tenant, headers, path, raw):
+    """A PUT to an uploadUrl: (status, JSON answer, headers). Source: Attach large files to Outlook
+    messages or events (see above): Content-Range "bytes {start}-{end}/{total}" and Content-Length
+    required; ranges in order, each up to 4 MB; no Authorization header."""
+    parts = [p for p in path.split("/") if p]  # _outlook, upload, {mailbox index}, {token}
+    if len(parts) != 4:
+        return 404, {"error": {"code": "ErrorItemNotFound", "message": "Unknown upload session."}}, {}
+    mailbox = next((m for m in tenant.mailboxes if str(m.index) == parts[2]), None)
+    if headers.get("Authorization"):
+        # Docs: "Don't specify an Authorization request header"; strictest: refused as Outlook does, 401.
+        return 401, {"error": {"code": "InvalidAudienceForResource",
+                               "message": "The uploadUrl is pre-authenticated; send no Authorization header."}}, {}
+    if mailbox is None:
+        return 404, {"error": {"code": "ErrorItemNotFound", "message": "Unknown upload session."}}, {}
+    with mailbox.lock:
+        session = mailbox.upload_sessions.get(parts[3])
+        if session is None:
+            return 404, {"error": {"code": "ErrorItemNotFound", "message": "Unknown upload session."}}, {}
+        match = CONTENT_RANGE.match(headers.get("Content-Range") or "")
+        if not match:
+            return 400, {"error": {"code": "ErrorInvalidContentRange", "message": "Content-Range is missing or invalid."}}, {}
+        start, end, total = (int(g) for g in match.groups())
+        received = len(session["data"])
+        if total != session["size"] or start != received or end < start or end - start + 1 != len(raw) \
+                or end >= total:
+            return 416, {"error": {"code": "ErrorInvalidContentRange",
+                                   "message": f"Expected the range starting at {received} of {session['size']}."}}, {}
+        if len(raw) > UPLOAD_CHUNK_MAX:
+            return 413, {"error": {"code": "ErrorRequestEntityTooLarge", "message": "A PUT carries at most 4 MB."}}, {}
+        session["data"] += raw
+        mailbox.upload_puts += 1
+        if len(session["data"]) < total:
+            expires = format_utc(dt.datetime.now(UTC) + dt.timedelta(hours=24))
+            return 200, {"expirationDateTime": expires, "nextExpectedRanges": [str(len(session["data"]))]}, {}
+        del mailbox.upload_sessions[parts[3]]
+        event = mailbox.events.get(session["event"])
+        if event is None:
+            return 404, {"error": {"code": "ErrorItemNotFound", "message": "The event is gone."}}, {}
+        stored = attachment_record(mailbox, event, session["name"], session["contentType"], bytes(session["data"]),
+                                   "uploadSession", session["isInline"])
+        location = f"https://outlook.office.com/api/v2.0/Users('{mailbox.user['id']}')/Events('{event['id']}')" \
+                   f"/Attachments('{stored['id']}')"
+        return 201, None, {"Location": location}
+
+
+def attachment_dump(event):
+    """What tests observe of an event's attachments: name, size, SHA-256 of the bytes, route used."""
+    return [{"name": a["name"], "contentType": a["contentType"], "size": a["size"], "route": a["_route"],
+             "sha256": hashlib.sha256(a["_data"]).hexdigest()} for a in event.get("_attachments", [])]
+
+
+def seed_attachment(tenant, body):
+    """Control (not Graph): attaches the file at `path` to event `event` of the first mailbox, as a
+    file attachment, or a reference/item attachment (`kind`) for tests of what export reports."""
+    mailbox = tenant.find(body["mailbox"]) if body.get("mailbox") else tenant.mailboxes[0]
+    with mailbox.lock:
+        event = mailbox.events[body["event"]]
+        data = open(body["path"], "rb").read() if body.get("path") else b""
+        stored = attachment_record(mailbox, event, body["name"], body.get("contentType"), data, "seed")
+        if body.get("kind") in ("reference", "item"):
+            stored["@odata.type"] = f"#microsoft.graph.{body['kind']}Attachment"
+        return {"id": stored["id"]}
+
+
+# =============================================================================================
 # Routes, per resource
 # =============================================================================================
 
@@ -1052,6 +1252,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self.handle_request("DELETE")
 
+    def do_PUT(self):
+        self.handle_request("PUT")
+
     # ----- plumbing
 
     @property
@@ -1067,12 +1270,13 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def send(self, status, body, headers=None):
-        data = b"" if body is None else json.dumps(body).encode()
+        raw = isinstance(body, RawBody)
+        data = body.data if raw else b"" if body is None else json.dumps(body).encode()
         self.send_response(status)
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         if body is not None:
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", body.content_type if raw else "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -1092,6 +1296,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.control(method, path, query, raw)
         if "/oauth2/v2.0/" in path:
             return self.oauth(path, raw)
+        if path.startswith("/_outlook/upload/") and method == "PUT":
+            return self.send(*upload_put(self.tenant, self.headers, path, raw))
         version, _, rest = path.lstrip("/").partition("/")
         if version not in ("v1.0", "beta"):
             return self.send(400, {"error": {"code": "BadRequest", "message": f"Invalid version: {version}"}})
@@ -1196,6 +1402,9 @@ class Handler(BaseHTTPRequestHandler):
             items = expand_all(mailbox, [render(mailbox, e, prefs, version, query)
                                          for e in mailbox.view(calendar, start, end)], query)
             return 200, self.page(items, query, prefs)
+        attached = attachment_routes(self, mailbox, method, parts, query, body)
+        if attached is not None:
+            return attached
         if len(parts) == 2 and parts[0] == "events":
             if method == "GET":
                 check_members(version, query)
@@ -1332,6 +1541,8 @@ class Handler(BaseHTTPRequestHandler):
                     with mailbox.lock:
                         mailbox.delta.expire()
                 return self.send(200, {"ok": True})
+            if path == "/_emulator/attach" and method == "POST":
+                return self.send(200, seed_attachment(tenant, json.loads(raw)))
             if path == "/_emulator/revoke" and method == "POST":
                 tenant.identity.revoke()
                 return self.send(200, {"ok": True})
