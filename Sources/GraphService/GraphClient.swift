@@ -55,6 +55,13 @@ public struct GraphClient: Sendable {
         return try await authorised()
     }
 
+    /// Sends `request` as it is, without a token, through the same retries and mailbox gate: for a
+    /// pre-authenticated URL (an attachment upload session's `uploadUrl`, to which Graph says not to
+    /// send an Authorization header).
+    public func sendUnsigned(_ request: HTTPRequest) async throws(GraphServiceError) -> HTTPResponse {
+        try await sender.send(request, gate: gate, operations: 1)
+    }
+
     /// The JSON object a successful request answers; an error status becomes `GraphServiceError.http`.
     public func json(
         _ method: String, _ url: URL, body: JSONValue? = nil, headers: [String: String] = [:], operations: Int = 1

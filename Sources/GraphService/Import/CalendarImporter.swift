@@ -331,6 +331,12 @@ public struct CalendarImporter: Sendable {
         for (unit, step) in preparation.steps {
             let outcome = outcomes[unit.key] ?? .failed(reason: "not attempted")
             results.append(ImportResult(key: unit.key, label: unit.item.label, outcome: outcome))
+            // A file that could not be attached is reported on its own; the event is imported without it.
+            for (key, file) in unit.files {
+                if let failure = outcomes[key], failure.isFailure {
+                    results.append(ImportResult(key: key, label: "\(unit.item.label): \(file.name)", outcome: failure))
+                }
+            }
             // A deleted series goes with its occurrences; otherwise each change shares its series' outcome.
             if case .delete = step { continue }
             for change in unit.changes {

@@ -50,6 +50,9 @@ struct EventChanger: Sendable {
                 complete = false
             }
         }
+        let attached = await attachFiles(of: unit, to: seriesID, checkExisting: step != .create, done: done)
+        outcomes.merge(attached.outcomes) { $1 }
+        complete = complete && attached.complete
         // The series is finished (and its attendees invited) only once every change is in place;
         // until then its stamp says pending, and the next run resumes it.
         guard complete else { return outcomes }

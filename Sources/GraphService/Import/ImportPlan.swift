@@ -1,3 +1,4 @@
+import CalendarModel
 import GraphEvents
 
 /// One thing the import does, named by a key that stays the same from run to run.
@@ -21,6 +22,8 @@ public struct PlannedItem: Sendable, Hashable {
     public var action: Action
     /// The source event's identity and version, when the writer annotated them.
     public var source: SourceVersion = SourceVersion()
+    /// The files a create attaches once the event exists (inline ATTACH); see ``ImportSource/planning(_:name:)``.
+    public var attachments: [Attachment] = []
 
     /// The UID of the series a change belongs to (an override has its series' UID), for the report.
     public var seriesUID: String? { source.uid }

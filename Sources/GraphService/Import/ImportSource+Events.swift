@@ -6,11 +6,18 @@ extension ImportSource {
     /// them) made of `events`, planned as `calport import` plans a file; with what mapping the events to
     /// Graph reported. An error diagnostic is an event Graph cannot hold: it is left out of the plan.
     public static func planning(_ events: [Event], name: String) -> GraphMapping<ImportSource> {
-        var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(events)
+        let carried = AttachmentPlanning(events)
+        var written = GraphEventWriter(style: .post, annotatesIdentity: true).write(carried.events)
         // The importer deletes cancelled events itself, so the writer's warning does not apply.
         written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
+        var plan = ImportPlan(entries: written.output)
+        for index in plan.creates.indices {
+            guard let uid = plan.creates[index].source.uid, plan.creates[index].source.recurrenceID == nil else {
+                continue
+            }
+            plan.creates[index].attachments = carried.files[uid] ?? []
+        }
         return GraphMapping(
-            output: ImportSource(name: name, plan: ImportPlan(entries: written.output)),
-            diagnostics: written.diagnostics)
+            output: ImportSource(name: name, plan: plan), diagnostics: carried.diagnostics + written.diagnostics)
     }
 }

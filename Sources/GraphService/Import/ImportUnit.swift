@@ -33,9 +33,12 @@ struct ImportUnit: Sendable {
     var deferredAttendees: JSONValue?
     /// The series' changes, their keys scoped like `key`, their bodies with the policy applied.
     var changes: [PlannedItem]
+    /// The files attached once the event exists, each with the key its upload is journalled under.
+    var files: [(key: String, file: FileToAttach)] = []
 
-    /// Whether the event is only complete once a later PATCH has run (its stamp says `pending` until then).
-    var needsFinishing: Bool { !changes.isEmpty || deferredAttendees != nil }
+    /// Whether the event is only complete once a later PATCH has run (its stamp says `pending` until
+    /// then): a series' changes, its deferred attendees, or files to attach.
+    var needsFinishing: Bool { !changes.isEmpty || deferredAttendees != nil || !files.isEmpty }
 
     /// The stamp to send: pending until the series is complete.
     func stamp(pending: Bool) -> ImportStamp {
@@ -136,6 +139,10 @@ extension ImportUnit {
             if case .update(_, _, let patch) = change.action { contentParts.append(.object(patch)) }
             changeBodies.append(change)
         }
+        let files = item.attachments.compactMap(FileToAttach.init)
+        let digests = files.map(\.digest)
+        // Files count as content: one added or changed in the source updates the event.
+        contentParts += digests.map(JSONValue.string)
         let content = GraphContentHash.content(.array(contentParts))
         let key = GraphTransactionID.make(uid: [calendar, source, uid, content].joined(separator: "\n"))
         for index in changeBodies.indices {
@@ -145,6 +152,9 @@ extension ImportUnit {
             source: source, item: item, uid: uid, key: key, body: body, content: content,
             edits: GraphContentHash.edits(.object(body)) ?? String(repeating: "0", count: 32),
             deferredAttendees: deferred, changes: changeBodies)
+        unit.files = zip(files, digests).enumerated().map { position, entry in
+            (GraphTransactionID.make(uid: "\(key)\nattachment \(position)\n\(entry.1)"), entry.0)
+        }
         var properties: [JSONValue] = [
             CalportProperty.source.entry(source), CalportProperty.uid.entry(uid),
             CalportProperty.stamp.entry(unit.stamp(pending: unit.needsFinishing).text),

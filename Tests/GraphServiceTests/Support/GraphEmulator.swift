@@ -65,6 +65,19 @@ final class GraphEmulator: @unchecked Sendable {
         _ = try await control("POST", "config", body: settings)
     }
 
+    /// Attaches the file at `path` to event `event` of the first mailbox, as stored (not through
+    /// Graph's routes); `kind` `reference` or `item` stores that attachment type instead.
+    func seedAttachment(event: String, name: String, contentType: String, path: String, kind: String = "file")
+        async throws
+    {
+        _ = try await control(
+            "POST", "attach",
+            body: [
+                "event": .string(event), "name": .string(name), "contentType": .string(contentType),
+                "path": .string(path), "kind": .string(kind),
+            ])
+    }
+
     private func control(_ method: String, _ name: String, body: JSONValue? = nil) async throws -> JSONValue {
         let request = HTTPRequest(
             method: method, url: URL(string: "http://127.0.0.1:\(port)/_emulator/\(name)")!,

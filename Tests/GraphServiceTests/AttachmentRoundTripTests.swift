@@ -1,0 +1,130 @@
+import Foundation
+import GraphEvents
+import Testing
+
+/// Issue 22's done-when for attachments: files of 10 KB, 2.9 MB and 20 MB go Graph → .ics → Graph
+/// → .ics byte for byte, the small ones by POST and the large one by an upload session (Attach
+/// large files to Outlook messages or events: "under 3 MB … a single POST"; "between 3 MB and 150 MB,
+/// create an upload session").
+@Suite struct AttachmentRoundTripTests {
+    /// (name, media type, size): sizes in bytes, the middle one just under Graph's 3 MB (3,000,000).
+    static let files = [
+        ("notes.txt", "text/plain", 10_240), ("slides.pdf", "application/pdf", 2_900_000),
+        ("recording.mp4", "video/mp4", 20_000_000),
+    ]
+
+    @Test(
+        .enabled(if: IndependentReader.isAvailable, "needs scripts/.venv with icalendar, which .ci/run installs"),
+        .timeLimit(.minutes(3)))
+    func filesOfTenKilobytesToTwentyMegabytesSurviveGraphToICalendarAndBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-attach-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var expected: [String: String] = [:]  // name -> SHA-256 of the file, by Python's hashlib
+        let source = try GraphEmulator()
+        let created = try await source.client().json(
+            "POST", source.endpoints.graph("/me/events"),
+            body: [
+                "subject": "Quarterly review", "start": ["dateTime": "2027-03-02T10:00:00", "timeZone": "UTC"],
+                "end": ["dateTime": "2027-03-02T11:00:00", "timeZone": "UTC"],
+            ])
+        let eventID = try #require(created["id"]?.stringValue)
+        for (name, type, size) in Self.files {
+            let path = directory.appendingPathComponent(name).path
+            // Bytes of every value, not a repeating pattern that a lost chunk would not change.
+            var generator = SplitMix(seed: UInt64(size))
+            try Data((0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(
+                to: URL(fileURLWithPath: path))
+            expected[name] = try await Python.run(
+                "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", [path])
+            try await source.seedAttachment(event: eventID, name: name, contentType: type, path: path)
+        }
+
+        let calport = try CalportBinary()
+        func environment(_ emulator: GraphEmulator) -> [String: String] {
+            ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+        }
+        let window = ["--start", "2027-03-01", "--end", "2027-03-05", "--tz", "UTC"]
+        let first = directory.appendingPathComponent("first.ics").path
+        let exported = try await calport.run(["export"] + window + ["-o", first], environment: environment(source))
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(try await Self.attachedFiles(in: first) == expected)
+
+        let target = try GraphEmulator()
+        let imported = try await calport.run(["import", first], environment: environment(target))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let stored = try #require(try await target.state()["events"]?.arrayValue?.first?["attachments"]?.arrayValue)
+        var routes: [String: String] = [:]
+        var hashes: [String: String] = [:]
+        for attachment in stored {
+            let name = try #require(attachment["name"]?.stringValue)
+            routes[name] = attachment["route"]?.stringValue
+            hashes[name] = attachment["sha256"]?.stringValue
+        }
+        #expect(hashes == expected)
+        #expect(routes == ["notes.txt": "post", "slides.pdf": "post", "recording.mp4": "uploadSession"])
+        #expect((try await target.state()["uploadPuts"]?.numberValue ?? 0) >= 7, "20 MB in ranges of at most 4 MB")
+
+        let second = directory.appendingPathComponent("second.ics").path
+        let again = try await calport.run(["export"] + window + ["-o", second], environment: environment(target))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try await Self.attachedFiles(in: second) == expected)
+
+        // Imported again, nothing is attached twice: the event is unchanged.
+        let rerun = try await calport.run(["import", first], environment: environment(target))
+        #expect(rerun.stderr.contains("unchanged: 1\n"), "\(rerun.stderr)")
+        #expect(try await target.state()["events"]?.arrayValue?.first?["attachments"]?.arrayValue?.count == 3)
+    }
+
+    /// SHA-256 of each inline ATTACH's decoded bytes by FILENAME, as Python's icalendar reads them.
+    static func attachedFiles(in path: String) async throws -> [String: String] {
+        let script = """
+            import base64, hashlib, json, sys, icalendar
+            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            found = {}
+            for event in calendar.walk("VEVENT"):
+                attached = event.get("ATTACH", [])
+                for attach in attached if isinstance(attached, list) else [attached]:
+                    assert attach.params["VALUE"] == "BINARY" and attach.params["ENCODING"] == "BASE64"
+                    assert isinstance(attach, icalendar.vBinary), type(attach)
+                    data = base64.b64decode(attach.to_ical(), validate=True)
+                    found[attach.params["FILENAME"]] = hashlib.sha256(data).hexdigest()
+            print(json.dumps(found))
+            """
+        let output = try await Python.run(script, [path])
+        let value = try JSONParser.parse(Array(output.utf8))
+        var result: [String: String] = [:]
+        for member in value.objectValue?.members ?? [] { result[member.key] = member.value.stringValue }
+        return result
+    }
+}
+
+/// A small deterministic generator (SplitMix64), for file contents that differ at every byte.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Runs a script with the venv's Python and returns its standard output, trimmed.
+enum Python {
+    static func run(_ script: String, _ arguments: [String]) async throws -> String {
+        let process = Process()
+        process.executableURL = IndependentReader.python
+        process.arguments = ["-c", script] + arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("calport-py-\(UUID())").path
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        try process.run()
+        await process.exited()
+        return String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
