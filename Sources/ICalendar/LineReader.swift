@@ -43,12 +43,7 @@ struct LineReader<Source: ByteSource> {
 
     /// The next non-blank logical line, or nil at the end of input.
     mutating func next() -> LogicalLine? {
-        // Drop what was read once it is most of the buffer: amortised, so each byte moves at most once or twice.
-        if position >= 1 << 16 && position * 2 >= buffer.count {
-            buffer.removeSubrange(..<position)
-            discarded += position
-            position = 0
-        }
+        compact()
         while let first = nextPhysicalLine() {
             if first.bytes.isEmpty && !first.tooLong { continue }
             var collected = first.bytes
@@ -58,6 +53,9 @@ struct LineReader<Source: ByteSource> {
                 guard let continuation = nextPhysicalLine(limit: limit) else { break }
                 tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > limit
                 if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
+                // A long folded line (an inline attachment) would otherwise be held twice: folded in
+                // the buffer and unfolded in `collected`.
+                compact()
             }
             if tooLong {
                 diagnostics.append(
@@ -70,6 +68,15 @@ struct LineReader<Source: ByteSource> {
             return LogicalLine(bytes: validated(collected, line: first.line), line: first.line, offset: first.offset)
         }
         return nil
+    }
+
+    /// Drops what was read once it is most of the buffer: amortised, so each byte moves at most
+    /// once or twice.
+    private mutating func compact() {
+        guard position >= 1 << 16 && position * 2 >= buffer.count else { return }
+        buffer.removeSubrange(..<position)
+        discarded += position
+        position = 0
     }
 
     /// The byte at an index of the buffer, reading more input when needed; nil past the end.
