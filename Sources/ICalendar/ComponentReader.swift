@@ -27,7 +27,8 @@ struct ComponentReader<Source: ByteSource> {
     private(set) var componentOffset = 0
 
     init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
-        self.lines = LineReader(source: source, file: file, maximumLineLength: limits.maximumLineLength,
+        self.lines = LineReader(
+            source: source, file: file, maximumLineLength: limits.maximumLineLength,
             maximumAttachmentLength: limits.maximumAttachmentLength)
         self.file = file
         self.maximumDepth = limits.maximumDepth

@@ -31,12 +31,7 @@ import Testing
         let eventID = try #require(created["id"]?.stringValue)
         for (name, type, size) in Self.files {
             let path = directory.appendingPathComponent(name).path
-            // Bytes of every value, not a repeating pattern that a lost chunk would not change.
-            var generator = SplitMix(seed: UInt64(size))
-            try Data((0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(
-                to: URL(fileURLWithPath: path))
-            expected[name] = try await Python.run(
-                "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", [path])
+            expected[name] = try await Self.writeRandomFile(path, size: size)
             try await source.seedAttachment(event: eventID, name: name, contentType: type, path: path)
         }
 
@@ -76,6 +71,18 @@ import Testing
         #expect(try await target.state()["events"]?.arrayValue?.first?["attachments"]?.arrayValue?.count == 3)
     }
 
+    /// Writes `size` seeded pseudo-random bytes (no pattern a lost or repeated range would keep) to
+    /// `path` and returns their SHA-256, both by Python.
+    static func writeRandomFile(_ path: String, size: Int) async throws -> String {
+        try await Python.run(
+            """
+            import hashlib, random, sys
+            data = random.Random(int(sys.argv[2])).randbytes(int(sys.argv[2]))
+            open(sys.argv[1], "wb").write(data)
+            print(hashlib.sha256(data).hexdigest())
+            """, [path, String(size)])
+    }
+
     /// SHA-256 of each inline ATTACH's decoded bytes by FILENAME, as Python's icalendar reads them.
     static func attachedFiles(in path: String) async throws -> [String: String] {
         let script = """
@@ -96,19 +103,6 @@ import Testing
         var result: [String: String] = [:]
         for member in value.objectValue?.members ?? [] { result[member.key] = member.value.stringValue }
         return result
-    }
-}
-
-/// A small deterministic generator (SplitMix64), for file contents that differ at every byte.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

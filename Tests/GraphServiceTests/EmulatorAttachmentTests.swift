@@ -32,7 +32,8 @@ import Testing
         let posted = try await client.send("POST", attachments, body: file("a.txt", Array("hello".utf8)))
         #expect(posted.status == 201)
         let attachmentID = try #require((try JSONParser.parse(posted.body))["id"]?.stringValue)
-        let raw = try await client.send("GET", emulator.endpoints.graph("/me/events/\(id)/attachments/\(attachmentID)/$value"))
+        let raw = try await client.send(
+            "GET", emulator.endpoints.graph("/me/events/\(id)/attachments/\(attachmentID)/$value"))
         #expect(raw.status == 200 && raw.body == Array("hello".utf8) && raw.headers["content-type"] == "text/plain")
         let event = try await client.json("GET", emulator.endpoints.graph("/me/events/\(id)"))
         #expect(event["hasAttachments"]?.boolValue == true)

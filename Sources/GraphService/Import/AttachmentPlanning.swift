@@ -1,5 +1,5 @@
-import Foundation
 import CalendarModel
+import Foundation
 
 /// What import does with an event's ATTACH properties before its Graph body is written: inline
 /// files are set aside to be attached once the event exists; a file by URI becomes a line of the
