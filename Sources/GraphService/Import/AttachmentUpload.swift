@@ -156,3 +156,24 @@ struct Base64Chunks {
         return Base64.decode(text[start..<index])
     }
 }
+
+extension AttachmentUploader {
+    /// The requests that attach `files` to the event at `eventURL`, for `--dry-run`: a POST per
+    /// small file, a createUploadSession per large one (its PUTs counted, not listed); bytes left out.
+    static func plannedRequests(for files: [FileToAttach], eventURL: String) -> [JSONValue] {
+        files.map { file -> JSONValue in
+            let item: JSONValue = ["name": .string(file.name), "size": .number(Double(file.size))]
+            guard file.size <= maximumSize else {
+                return ["refused": .string("larger than Graph's 150 MB"), "attachment": item]
+            }
+            if file.size < postLimit {
+                return ["method": "POST", "url": .string(eventURL + "/attachments"), "attachment": item]
+            }
+            let puts = (file.size + chunkSize - 1) / chunkSize
+            return [
+                "method": "POST", "url": .string(eventURL + "/attachments/createUploadSession"),
+                "attachment": item, "uploadPuts": .number(Double(puts)),
+            ]
+        }
+    }
+}

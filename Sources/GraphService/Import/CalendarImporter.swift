@@ -263,6 +263,8 @@ public struct CalendarImporter: Sendable {
             case .unchanged, .failed: break
             }
             guard let seriesID, unit.needsFinishing else { continue }
+            requests += AttachmentUploader.plannedRequests(
+                for: unit.files.map(\.file), eventURL: "\(client.endpoints.mailboxPath)/events/\(seriesID)")
             for change in unit.changes {
                 let url = JSONValue.string(
                     "\(client.endpoints.mailboxPath)/events/{occurrence of \(seriesID) at \(change.originalStart)}")
