@@ -226,7 +226,7 @@ struct SeriesReader: Sendable {
         "importance", "categories", "isReminderOn", "reminderMinutesBeforeStart", "onlineMeeting", "isOnlineMeeting",
         "onlineMeetingProvider", "isCancelled", "recurrence", "createdDateTime", "lastModifiedDateTime", "webLink",
         "allowNewTimeProposals", "responseRequested", "hideAttendees", "isOrganizer", "isDraft", "responseStatus",
-        "transactionId",
+        "transactionId", "hasAttachments",
     ]
 
     /// Whether calport was pointed at Graph's beta API, whose event has `exceptionOccurrences` and
