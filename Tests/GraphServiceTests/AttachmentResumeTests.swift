@@ -7,7 +7,7 @@ import Testing
 @Suite struct AttachmentResumeTests {
     @Test(
         .enabled(if: IndependentReader.isAvailable, "needs scripts/.venv with Python, which .ci/run installs"),
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(6)))
     func anImportKilledMidUploadResumesWithEveryFileOnce() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-resume-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

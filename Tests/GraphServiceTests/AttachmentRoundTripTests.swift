@@ -15,7 +15,7 @@ import Testing
 
     @Test(
         .enabled(if: IndependentReader.isAvailable, "needs scripts/.venv with icalendar, which .ci/run installs"),
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(6)))
     func filesOfTenKilobytesToTwentyMegabytesSurviveGraphToICalendarAndBack() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-attach-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
