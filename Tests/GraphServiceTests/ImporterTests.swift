@@ -7,12 +7,11 @@ import Testing
 @Suite struct ImporterTests {
     let endpoints = GraphEndpoints(graphURL: URL(string: "http://127.0.0.1:9/v1.0")!)
 
-    func importer(_ transport: FakeTransport, journal: String? = nil) -> CalendarImporter {
+    func importer(_ transport: FakeTransport) -> CalendarImporter {
         let client = GraphClient(
             endpoints: endpoints, tokens: StaticTokenProvider(token: Secret("t")), transport: transport,
             retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01))
-        return CalendarImporter(
-            client: client, retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01), journalPath: journal)
+        return CalendarImporter(client: client, retry: RetryPolicy(maximumAttempts: 4, baseDelay: 0.01))
     }
 
     /// The answer to the listing of what a source already has: nothing.

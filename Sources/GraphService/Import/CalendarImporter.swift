@@ -33,25 +33,25 @@ public struct CalendarImporter: Sendable {
     /// How often and how long to wait when Graph throttles single items of a `$batch` (a 429, 503 or
     /// 504 for one item inside a 200 answer): the client's own policy retries whole requests only.
     public var retry: RetryPolicy
-    /// Where progress is recorded and resumed from; nil for none.
-    public var journalPath: String?
+    /// Where progress is recorded and resumed from, locked while the importer holds it; nil for none.
+    public var journal: ImportJournal?
     /// What the import may do beyond creating: invite, prune, overwrite edits.
     public var options: ImportOptions
     /// Told after each step, with items done so far and in all.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
 
     /// An importer writing to calendar `calendarID` (nil: the default one) through `client`, with
-    /// `options`, recording progress in the journal at `journalPath` (nil: none) and telling `progress`
-    /// after each step.
+    /// `options`, recording progress in `journal` (nil: none) and telling `progress` after each step.
     public init(
-        client: GraphClient, calendarID: String? = nil, retry: RetryPolicy = RetryPolicy(), journalPath: String? = nil,
+        client: GraphClient, calendarID: String? = nil, retry: RetryPolicy = RetryPolicy(),
+        journal: ImportJournal? = nil,
         options: ImportOptions = ImportOptions(),
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) {
         self.client = client
         self.calendarID = calendarID
         self.retry = retry
-        self.journalPath = journalPath
+        self.journal = journal
         self.options = options
         self.progress = progress
     }
@@ -280,15 +280,14 @@ public struct CalendarImporter: Sendable {
         return requests
     }
 
-    /// Prepares and runs. Only a journal that cannot be opened, or a listing Graph refuses, throws.
+    /// Prepares and runs. Only a journal that cannot be written, or a listing Graph refuses, throws.
     public func run(_ sources: [ImportSource]) async throws(GraphServiceError) -> ImportReport {
         try await run(try await prepare(sources))
     }
 
     /// Runs what `prepare` decided and reports every item's outcome.
     public func run(_ preparation: Preparation) async throws(GraphServiceError) -> ImportReport {
-        let earlier = journalPath.map(ImportJournal.load(path:)) ?? [:]
-        let journal = try journalPath.map { path throws(GraphServiceError) in try ImportJournal(path: path) }
+        let earlier = journal?.earlier ?? [:]
         let writer = EventChanger(client: client, eventsPath: eventsPath, journal: journal)
         let total = preparation.steps.reduce(preparation.prunes.count) { $0 + 1 + $1.unit.changes.count }
         let tally = Tally(total: total, progress: progress)

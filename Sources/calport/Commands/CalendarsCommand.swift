@@ -37,8 +37,7 @@ enum CalendarsCommand {
         switch result {
         case .failure(let error):
             if namesOnly { return ServiceOptions.exitStatus(error) }
-            terminal.writeError("calport calendars: error: \(ServiceOptions.explain(error))\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "calendars", terminal: terminal)
         case .success(let listed): calendars = listed
         }
         if namesOnly {
@@ -59,7 +58,10 @@ enum CalendarsCommand {
         case "json":
             return JSONWriter(pretty: true).string(.array(calendars.map(json))) + "\n"
         default:
-            let rows = [["ID", "NAME", "OWNER", "COLOUR", "CAN EDIT", "DEFAULT"]] + calendars.map(cells)
+            // A table is read on a terminal: a name Graph returns cannot break its rows or drive the terminal.
+            let rows =
+                [["ID", "NAME", "OWNER", "COLOUR", "CAN EDIT", "DEFAULT"]]
+                + calendars.map { cells($0).map(\.escapingControlCharacters) }
             let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
             return rows.map { row in
                 row.enumerated().map { column, cell in

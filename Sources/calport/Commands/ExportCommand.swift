@@ -49,8 +49,7 @@ enum ExportCommand {
         do {
             state = try statePath.flatMap { path throws(GraphServiceError) in try CalendarDeltaState.read(path) }
         } catch {
-            terminal.writeError("calport export: error: \(error)\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "export", terminal: terminal)
         }
         // A later --delta run may leave the window out: the state has it.
         guard let startText = arguments.value(start) ?? state?.start, let endText = arguments.value(end) ?? state?.end
@@ -63,8 +62,7 @@ enum ExportCommand {
         do {
             client = try ServiceOptions.client(arguments, output: output)
         } catch {
-            terminal.writeError("calport export: error: \(error)\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "export", terminal: terminal)
         }
         let window = ExportRequest(
             start: startText, end: endText, calendarID: nil, timeZone: arguments.value(zone),
@@ -113,12 +111,11 @@ enum ExportCommand {
         progress.finish()
         switch result {
         case .failure(let error):
-            terminal.writeError("calport export: error: \(ServiceOptions.explain(error))\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "export", terminal: terminal)
         case .success(let (exported, delta)):
             var reporter = DiagnosticReporter(arguments, terminal: terminal)
             if let reason = delta?.fullReadReason, !arguments.isSet(CommonOptions.quiet) {
-                terminal.writeError("calport export: warning: \(reason)\n")
+                terminal.writeErrorLine("calport export: warning: \(reason)")
             }
             _ = reporter.report(exported.diagnostics)
             reporter.finish()
@@ -137,7 +134,7 @@ enum ExportCommand {
                 do {
                     try AtomicFile.write(bytes, to: path)
                 } catch {
-                    terminal.writeError(error.description + "\n")
+                    terminal.writeErrorLine(error.description)
                     return .ioError
                 }
             } else {
@@ -149,7 +146,7 @@ enum ExportCommand {
                 do throws(GraphServiceError) {
                     try delta.state.write(to: statePath)
                 } catch {
-                    terminal.writeError("calport export: error: \(error)\n")
+                    terminal.writeErrorLine("calport export: error: \(error)")
                     return .ioError
                 }
             }

@@ -56,8 +56,15 @@ enum ImportCommand {
         do {
             inputs = try InputFile.open(arguments.positionals, terminal: terminal)
         } catch {
-            terminal.writeError(error.message + "\n")
+            terminal.writeErrorLine(error.message)
             return .ioError
+        }
+        // Locked before anything is sent, so that a second import on the journal stops at once.
+        let openedJournal: ImportJournal?
+        do {
+            openedJournal = try arguments.isSet(dryRun) ? nil : arguments.value(journal).map(ImportJournal.init(path:))
+        } catch {
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         }
         let output = SharedOutput(terminal)
         let environment = terminal.environment
@@ -75,8 +82,7 @@ enum ImportCommand {
                     tokens: StaticTokenProvider(token: Secret("")))
                 : try ServiceOptions.client(arguments, output: output)
         } catch {
-            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         }
         let calendarID: String?
         switch targetCalendar(
@@ -85,12 +91,11 @@ enum ImportCommand {
         {
         case .success(let id): calendarID = id
         case .failure(let error):
-            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         }
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let importer = CalendarImporter(
-            client: client, calendarID: calendarID, journalPath: arguments.value(journal),
+            client: client, calendarID: calendarID, journal: openedJournal,
             options: options,
             progress: { done, total in progress.update(done: done, of: total, "events") })
         let requested = arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:))
@@ -117,8 +122,7 @@ enum ImportCommand {
         progress.finish()
         switch outcome {
         case .failure(let error):
-            terminal.writeError("calport import: error: \(ServiceOptions.explain(error))\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         case .success(let result):
             terminal.writeError(summary(result, refused: refused))
             if let path = arguments.value(report) {
@@ -129,7 +133,7 @@ enum ImportCommand {
                 do {
                     try AtomicFile.write(Array(json.utf8), to: path)
                 } catch {
-                    terminal.writeError(error.description + "\n")
+                    terminal.writeErrorLine(error.description)
                     return .ioError
                 }
             }
@@ -152,7 +156,7 @@ enum ImportCommand {
         }
         guard signedIn, named != nil || created != nil else {
             if let created {
-                terminal.writeError("calport import: the dry run plans into the default calendar, not '\(created)'\n")
+                terminal.writeErrorLine("calport import: the dry run plans into the default calendar, not '\(created)'")
             }
             return .success(named)
         }
@@ -172,8 +176,8 @@ enum ImportCommand {
             }
         }
         if dryRun, case .success(nil) = result, let created {
-            terminal.writeError(
-                "calport import: '\(created)' does not exist yet; the dry run plans into the default calendar\n")
+            terminal.writeErrorLine(
+                "calport import: '\(created)' does not exist yet; the dry run plans into the default calendar")
         }
         return result
     }
@@ -192,8 +196,7 @@ enum ImportCommand {
         }
         switch prepared {
         case .failure(let error):
-            terminal.writeError("calport import: error: \(error)\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         case .success(let preparation):
             terminal.write(Array((JSONWriter(pretty: true).string(importer.requests(for: preparation)) + "\n").utf8))
             terminal.writeError(dryRunNote(preparation.mail, refused: preparation.refusals, looksUp: looksUp))
@@ -268,10 +271,9 @@ enum ImportCommand {
             else { return .dataProblem }
             terminal.writeError(dryRunNote(result.mail, refused: result.refused, looksUp: looksUp))
         } catch let error as GraphServiceError {
-            terminal.writeError("calport import: error: \(error)\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "import", terminal: terminal)
         } catch {
-            terminal.writeError("calport import: error: \(error)\n")
+            terminal.writeErrorLine("calport import: error: \(error)")
             return .ioError
         }
         return reporter.errorCount > 0 ? .dataProblem : .success
@@ -281,7 +283,9 @@ enum ImportCommand {
     private static func dryRunNote(
         _ mail: MailSummary, refused: [(label: String, reason: String)], looksUp: Bool
     ) -> String {
-        var note = refused.map { "would fail: \($0.label): \($0.reason)\n" }.joined()
+        var note = refused.map {
+            "would fail: \($0.label.escapingControlCharacters): \($0.reason.escapingControlCharacters)\n"
+        }.joined()
         note += "mail to be sent: \(mail.description)\n"
         if !looksUp {
             note +=

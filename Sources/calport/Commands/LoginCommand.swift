@@ -14,8 +14,7 @@ enum LoginCommand {
         do {
             endpoints = try ServiceOptions.endpoints(arguments, environment: environment)
         } catch {
-            terminal.writeError("calport login: error: \(error)\n")
-            return ServiceOptions.exitStatus(error)
+            return ServiceOptions.report(error, command: "login", terminal: terminal)
         }
         let cache = TokenCache(path: TokenCache.defaultPath(environment: environment))
         CoreDumpProtection.engage()
@@ -24,10 +23,9 @@ enum LoginCommand {
         let result = ServiceOptions.wait { () -> GraphServiceError? in
             do throws(GraphServiceError) {
                 let tokens = try await login.signIn { prompt in
-                    output.error(
-                        (prompt.message
+                    output.errorLine(
+                        prompt.message
                             ?? "To sign in, open \(prompt.verificationURL) and enter the code \(prompt.userCode).")
-                            + "\n")
                 }
                 try cache.save(tokens)
                 return nil
@@ -36,10 +34,9 @@ enum LoginCommand {
             }
         }
         if let result {
-            terminal.writeError("calport login: error: \(result)\n")
-            return ServiceOptions.exitStatus(result)
+            return ServiceOptions.report(result, command: "login", terminal: terminal)
         }
-        terminal.writeError("Signed in; the token is cached in \(cache.path)\n")
+        terminal.writeErrorLine("Signed in; the token is cached in \(cache.path)")
         return .success
     }
 }

@@ -11,10 +11,10 @@ enum LogoutCommand {
         let cache = TokenCache(path: TokenCache.defaultPath())
         do {
             let removed = try cache.remove()
-            terminal.writeError(removed ? "Signed out; removed \(cache.path)\n" : "Not signed in; nothing to remove\n")
+            terminal.writeErrorLine(removed ? "Signed out; removed \(cache.path)" : "Not signed in; nothing to remove")
             return .success
         } catch {
-            terminal.writeError("calport logout: error: \(error)\n")
+            terminal.writeErrorLine("calport logout: error: \(error)")
             return .ioError
         }
     }

@@ -118,7 +118,7 @@ enum ServiceOptions {
             endpoints: endpoints, tokens: try tokens(arguments, environment: environment, endpoints: endpoints),
             onRetry: { request, reason, delay in
                 if !quiet {
-                    output.error("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s\n")
+                    output.errorLine("calport: \(request): \(reason); retrying in \(String(format: "%.1f", delay)) s")
                 }
             })
     }
@@ -129,6 +129,13 @@ enum ServiceOptions {
         return error.description
             + " (an app needs the Calendars.ReadWrite application permission with admin consent, and no"
             + " application access policy excluding the mailbox; a signed-in user needs rights to the mailbox)"
+    }
+
+    /// Says `error` on standard error as `calport COMMAND: error: …`, one line with its control
+    /// characters escaped (a Graph or sign-in message is the server's text), and gives its exit status.
+    static func report(_ error: GraphServiceError, command: String, terminal: Terminal) -> ExitStatus {
+        terminal.writeErrorLine("calport \(command): error: \(explain(error))")
+        return exitStatus(error)
     }
 
     /// The exit status for a service error: a bad setting is a usage error, anything else an I/O one.
@@ -164,7 +171,8 @@ final class SharedOutput: @unchecked Sendable {
         self.terminal = terminal
     }
 
-    func error(_ text: String) { lock.withLock { terminal.writeError(text) } }
+    /// Writes one line to standard error, escaped (`Terminal.writeErrorLine`).
+    func errorLine(_ line: String) { lock.withLock { terminal.writeErrorLine(line) } }
     func output(_ bytes: [UInt8]) { lock.withLock { terminal.write(bytes) } }
 }
 

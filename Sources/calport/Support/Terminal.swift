@@ -19,6 +19,13 @@ struct Terminal {
     /// The environment the run sees (the XDG directories, `CALPORT_…` settings); tests give their own.
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
+    /// Writes `line` to standard error as one line: its control characters escaped, then a newline.
+    /// Text that comes from an input or a server (a Graph error message, a path) goes out through
+    /// here, so that it can neither forge a line of calport's report nor drive the terminal.
+    func writeErrorLine(_ line: String) {
+        writeError(line.escapingControlCharacters + "\n")
+    }
+
     func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes(writeOutput)
     }
