@@ -154,3 +154,32 @@ func expandReadsEveryFormatFromStandardInputAndFiles(format: String, input: Stri
         #expect(run.errors.hasPrefix("\(empty.path): error: no calendar files (.ical, .ics, .ifb, .json, .ndjson)"))
     }
 }
+
+/// A directory named as input is walked through symbolic links: a linked directory is read (it was
+/// skipped without a word), and a link back up the tree (a loop) is reported and not followed
+/// again, so the walk ends and every file is converted once.
+@Test func symbolicLinksToDirectoriesAreFollowedOnceAndLoopsReported() throws {
+    let root = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let manager = FileManager.default
+    let inputs = root.appendingPathComponent("in")
+    let elsewhere = root.appendingPathComponent("elsewhere")
+    try manager.createDirectory(at: inputs.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    try manager.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    try icsDaily.write(to: inputs.appendingPathComponent("sub/own.ics"), atomically: true, encoding: .utf8)
+    try icsDaily.write(to: elsewhere.appendingPathComponent("linked.ics"), atomically: true, encoding: .utf8)
+    try manager.createSymbolicLink(
+        atPath: inputs.appendingPathComponent("shared").path, withDestinationPath: "../elsewhere")
+    try manager.createSymbolicLink(atPath: inputs.appendingPathComponent("sub/up").path, withDestinationPath: "..")
+    let out = root.appendingPathComponent("out")
+
+    let run = runCalport(["convert", "--out-dir", out.path, inputs.path])
+    #expect(run.status == .success, "\(run.errors)")
+    let written = (manager.enumerator(atPath: out.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".ics") }
+    #expect(written.sorted() == ["shared/linked.ics", "sub/own.ics"])
+    #expect(
+        run.errors.contains(
+            "\(inputs.path)/sub/up: warning: a link to the directory \(inputs.path), already read; not followed again\n"
+        ),
+        "\(run.errors)")
+}

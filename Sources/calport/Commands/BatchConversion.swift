@@ -13,7 +13,9 @@ struct BatchConversion {
     var limits: InputLimits
 
     func run(terminal: Terminal) -> ExitStatus {
-        let inputs = InputDiscovery.expand(arguments.positionals)
+        let discovery = InputDiscovery.discover(arguments.positionals)
+        for warning in discovery.warnings { terminal.writeErrorLine(warning) }
+        let inputs = discovery.inputs
         guard !inputs.isEmpty else {
             terminal.writeError("calport convert: error: --out-dir needs input files or directories\n")
             return .usage

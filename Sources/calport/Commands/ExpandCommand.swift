@@ -88,7 +88,9 @@ enum ExpandCommand {
             terminal.writeError("calport expand: error: use either -o FILE or --out-dir DIR, not both\n")
             return .usage
         }
-        let inputs = InputDiscovery.expand(arguments.positionals)
+        let discovery = InputDiscovery.discover(arguments.positionals)
+        for warning in discovery.warnings { terminal.writeErrorLine(warning) }
+        let inputs = discovery.inputs
         guard !inputs.isEmpty else {
             terminal.writeError("calport expand: error: --out-dir needs input files or directories\n")
             return .usage

@@ -28,7 +28,12 @@ struct InputFile {
         var files: [InputFile] = []
         var expanded: [String] = []
         for path in paths.isEmpty ? ["-"] : paths {
-            let found = path == "-" ? [path] : InputDiscovery.expand([path]).map(\.path)
+            var found = [path]
+            if path != "-" {
+                let discovery = InputDiscovery.discover([path])
+                for warning in discovery.warnings { terminal.writeErrorLine(warning) }
+                found = discovery.inputs.map(\.path)
+            }
             guard !found.isEmpty else {
                 let kinds = InputDiscovery.extensions.sorted().map { "." + $0 }.joined(separator: ", ")
                 throw InputError(message: "\(path): error: no calendar files (\(kinds)) under this directory")
