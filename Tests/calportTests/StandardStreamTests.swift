@@ -56,3 +56,73 @@ func aFailedStandardStreamIsAnIOErrorNotACrash(_ script: String, _ message: Stri
     #expect(run.status == 141)
     #expect(run.errors == "")
 }
+
+/// `convert -o` interrupted by SIGINT or SIGTERM (Ctrl-C, kill) removes the temporary file it was
+/// writing, leaves the target as it was, and exits 128 + the signal, as a shell reports a tool the
+/// signal ended. The input is a pipe kept open: past 8 MiB calport streams it, so its temporary
+/// file exists while it waits for the rest, and it cannot finish before the signal comes.
+@Test(.timeLimit(.minutes(2)), arguments: [SIGINT, SIGTERM])
+func anInterruptedRunRemovesItsTemporaryFileAndLeavesTheTarget(_ signal: Int32) async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let target = directory.appendingPathComponent("out.ics")
+    try "the old output\n".write(to: target, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = ["convert", "--from", "ics", "-o", target.path, "-"]
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+    let input = Pipe()
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+    }
+    var calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+    for index in 0..<80_000 {
+        calendar += "BEGIN:VEVENT\r\nUID:\(index)@calport.test\r\nDTSTAMP:20260101T000000Z\r\n"
+        calendar += "DTSTART:20260101T100000Z\r\nSUMMARY:Event \(index)\r\nEND:VEVENT\r\n"
+    }
+    let bytes = Data(calendar.utf8)
+    #expect(bytes.count > 9 << 20)
+    // Written from another thread: the pipe holds 64 KiB, calport reads the rest as it goes. The
+    // write end stays open until the run has ended, so calport waits for more input.
+    let written = LockedFlag()
+    let writer = input.fileHandleForWriting
+    // Should calport end before reading it all, the write fails with EPIPE instead of killing the tests.
+    Foundation.signal(SIGPIPE, SIG_IGN)
+    Thread {
+        try? writer.write(contentsOf: bytes)
+        written.set()
+    }.start()
+
+    func temporaryFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasPrefix(".out.ics.calport-")
+        }
+    }
+    // Bounded waits (no timing is asserted): until everything is written and the temporary file exists.
+    for _ in 0..<3000 where process.isRunning && !(written.isSet && !temporaryFiles().isEmpty) {
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(process.isRunning && written.isSet && !temporaryFiles().isEmpty, "calport should be waiting for input")
+    kill(process.processIdentifier, signal)
+    for _ in 0..<1500 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(!process.isRunning, "the signal should have ended the run")
+    guard !process.isRunning else { return }
+    #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+    #expect(temporaryFiles().isEmpty)
+    #expect(try String(contentsOf: target, encoding: .utf8) == "the old output\n")
+}
+
+/// A flag set once from another thread.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}

@@ -34,12 +34,14 @@ public final class AtomicFile {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
-        temporaryPath =
+        let temporary =
             (directory.isEmpty ? "." : directory)
             + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        temporaryPath = temporary
+        descriptor = TemporaryFiles.create(temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        TemporaryFiles.add(temporaryPath)
     }
 
     /// Appends bytes; the first failure is kept and reported by `commit()`.

@@ -6,8 +6,19 @@ public enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
 
-    static func add(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-    static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
+    /// Runs `create` (an open(2) of `path`, giving a descriptor or -1) and registers the file it
+    /// made, as one step: an interruption comes before the file exists or after it is registered,
+    /// never between.
+    public static func create(_ path: String, _ create: () -> Int32) -> Int32 {
+        lock.withLock {
+            let descriptor = create()
+            if descriptor >= 0 { paths.insert(path) }
+            return descriptor
+        }
+    }
+
+    /// Forgets `path`: it was renamed into place or removed.
+    public static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
 
     /// Unlinks every temporary file still being written; the targets keep their old content.
     public static func removeAll() {

@@ -39,8 +39,12 @@ final class OutputDestination {
         guard let file else { return }
         try file.commit()
         guard spoolsStandardOutput else { return }
-        defer { unlink(file.path) }
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        // Registered again while it is copied, so that an interruption removes it too.
+        let descriptor = TemporaryFiles.create(file.path) { open(file.path, O_RDONLY | O_CLOEXEC) }
+        defer {
+            unlink(file.path)
+            TemporaryFiles.remove(file.path)
+        }
         guard descriptor >= 0 else {
             throw AtomicFile.WriteError(path: file.path, reason: String(cString: strerror(errno)))
         }

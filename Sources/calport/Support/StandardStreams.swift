@@ -48,11 +48,3 @@ enum StandardStreams {
         _exit(ExitStatus.ioError.rawValue)
     }
 }
-
-extension TemporaryFiles {
-    /// Ignores SIGPIPE, so that a closed reader shows as EPIPE and the run can remove its
-    /// temporary files before dying of SIGPIPE as it would have.
-    static func installSignalHandlers() {
-        signal(SIGPIPE, SIG_IGN)
-    }
-}
