@@ -175,12 +175,12 @@ class Radicale:
             return False
 
     def request(self, method, path, body=None):
-        # Under load (16 PUTs at once beside a build) Radicale's server resets some connections
-        # before it reads them; PUT and MKCALENDAR are idempotent here, so they are sent again.
+        # Under load (16 PUTs at once beside a build) Radicale's server resets or times out some
+        # connections; PUT and MKCALENDAR are idempotent here, so they are sent again.
         for attempt in range(5):
             try:
                 return self._send(method, path, body)
-            except (ConnectionResetError, ConnectionRefusedError, http.client.RemoteDisconnected):
+            except (OSError, http.client.HTTPException):
                 if attempt == 4:
                     raise
                 time.sleep(0.2 * 2 ** attempt)
@@ -257,7 +257,7 @@ def read_khal(path, text):
         with open(config, "w") as f:
             f.write(KHAL_CONFIG.format(vdir=vdir, database=database))
         subprocess.run(["khal", "-c", config, "import", "--batch", "-a", "peer", path], capture_output=True,
-                       stdin=subprocess.DEVNULL, timeout=120)
+                       stdin=subprocess.DEVNULL, timeout=600)
         if not os.path.exists(database):
             return 0
         with sqlite3.connect(database) as db:
@@ -273,14 +273,14 @@ def read_calcurse(path, text):
     """Appointments and (all-day) events calcurse imports with `-i`; a crash imports nothing."""
     with tempfile.TemporaryDirectory(prefix="calport-calcurse-") as folder:
         out = subprocess.run(["calcurse", "-D", folder, "-i", path], capture_output=True, text=True,
-                             errors="replace", stdin=subprocess.DEVNULL, timeout=120)
+                             errors="replace", stdin=subprocess.DEVNULL, timeout=600)
         found = IMPORT_REPORT.search(out.stdout)
         return int(found.group(1)) + int(found.group(2)) if out.returncode == 0 and found else 0
 
 
 def read_libical(helper):
     def read(path, text):
-        out = subprocess.run([helper, "--accepted", path], capture_output=True, text=True, timeout=120)
+        out = subprocess.run([helper, "--accepted", path], capture_output=True, text=True, timeout=600)
         return int(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip().isdigit() else 0
     return read
 
@@ -310,7 +310,7 @@ def convert(calport, source, work):
     if os.path.exists(out):
         os.remove(out)
     subprocess.run([calport, "convert", "--quiet", "--to", "ics", "-o", out, source], capture_output=True,
-                   timeout=120)
+                   timeout=600)
     return out if os.path.exists(out) else None
 
 
