@@ -182,4 +182,8 @@ func expandReadsEveryFormatFromStandardInputAndFiles(format: String, input: Stri
             "\(inputs.path)/sub/up: warning: a link to the directory \(inputs.path), already read; not followed again\n"
         ),
         "\(run.errors)")
+    // The link warning is one of the summary's: two files converted clean, one warning.
+    #expect(run.errors.hasSuffix("calport: 2 files, 2 events, 1 warnings, 0 failed\n"), "\(run.errors)")
+    let quiet = runCalport(["convert", "--quiet", "--out-dir", root.appendingPathComponent("quiet").path, inputs.path])
+    #expect(!quiet.errors.contains("warning:"), "\(quiet.errors)")
 }

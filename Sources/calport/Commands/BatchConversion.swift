@@ -14,7 +14,9 @@ struct BatchConversion {
 
     func run(terminal: Terminal) -> ExitStatus {
         let discovery = InputDiscovery.discover(arguments.positionals)
-        for warning in discovery.warnings { terminal.writeErrorLine(warning) }
+        if !arguments.isSet(CommonOptions.quiet) {
+            for warning in discovery.warnings { terminal.writeErrorLine(warning) }
+        }
         let inputs = discovery.inputs
         guard !inputs.isEmpty else {
             terminal.writeError("calport convert: error: --out-dir needs input files or directories\n")
@@ -42,7 +44,7 @@ struct BatchConversion {
         }
         reporter.finish()
         terminal.writeError(
-            "calport: \(inputs.count.grouped) files, \(events.grouped) events, \(reporter.warningCount.grouped) warnings, "
+            "calport: \(inputs.count.grouped) files, \(events.grouped) events, \((reporter.warningCount + discovery.warnings.count).grouped) warnings, "
                 + "\(failed.count.grouped) failed\(failed.namingTheFirst())\n")
         if outcomes.contains(where: {
             $0.failure?.hasPrefix("cannot write") == true || $0.failure?.hasPrefix("cannot read") == true
