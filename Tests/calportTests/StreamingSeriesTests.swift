@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 import Testing
 
 @testable import calport
@@ -384,4 +385,95 @@ func streamingKeepsTheNewestVersionAsReadingWholeDoes(format: String) throws {
     // The later versions begin on lines 25 and 33; each warning names both lines.
     #expect(reports(whole).filter { $0.contains("duplicate-version") }.count == 2)
     #expect(reports(whole).contains { $0.contains("versions.ics:25:") && $0.contains("versions.ics:4 ") })
+}
+
+/// Versions of three events around a VTODO (issue #18): "a" at SEQUENCE 1 and 2, the first one
+/// modified later (SEQUENCE comes first); "b" twice without SEQUENCE, the edited copy modified later
+/// but stamped earlier (LAST-MODIFIED comes before DTSTAMP); "c" twice, identical.
+let versionsAroundATodo = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//calport tests//EN\r
+    BEGIN:VEVENT\r
+    UID:a\r
+    SEQUENCE:1\r
+    DTSTAMP:20260101T000000Z\r
+    LAST-MODIFIED:20260301T000000Z\r
+    DTSTART:20261201T090000Z\r
+    SUMMARY:a first\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:b\r
+    DTSTAMP:20260101T000000Z\r
+    LAST-MODIFIED:20260101T000000Z\r
+    DTSTART:20261202T090000Z\r
+    SUMMARY:b original\r
+    END:VEVENT\r
+    BEGIN:VTODO\r
+    UID:todo\r
+    DTSTAMP:20260101T000000Z\r
+    SUMMARY:between\r
+    END:VTODO\r
+    BEGIN:VEVENT\r
+    UID:c\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20261203T090000Z\r
+    SUMMARY:c copied\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:a\r
+    SEQUENCE:2\r
+    DTSTAMP:20260101T000000Z\r
+    LAST-MODIFIED:20260101T000000Z\r
+    DTSTART:20261201T100000Z\r
+    SUMMARY:a second\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:b\r
+    DTSTAMP:20251231T000000Z\r
+    LAST-MODIFIED:20260201T000000Z\r
+    DTSTART:20261202T110000Z\r
+    SUMMARY:b edited\r
+    END:VEVENT\r
+    BEGIN:VEVENT\r
+    UID:c\r
+    DTSTAMP:20260101T000000Z\r
+    DTSTART:20261203T090000Z\r
+    SUMMARY:c copied\r
+    END:VEVENT\r
+    END:VCALENDAR\r
+
+    """
+
+@Test
+func streamingToICalendarWritesTheWinningVersionsAndTheTodo() throws {
+    let (directory, path) = try writeFixture(versionsAroundATodo, name: "todo-versions.ics")
+    let streamed = runCalport(["convert", "--stream", path], temporaryDirectory: directory)
+    let whole = runCalport(["convert", path])
+    let read = ICalendarParser().parse(Array(streamed.output.utf8))
+    #expect(read.diagnostics.isEmpty && streamed.status == .success)
+    // By hand: each event at the place of its first version, with the newest version's content.
+    #expect(read.document.events.map(\.uid) == ["a", "b", "c"])
+    #expect(read.document.events.map(\.summary) == ["a second", "b edited", "c copied"])
+    #expect(read.document.otherComponents.map(\.name) == ["VTODO"])
+    #expect(read.document.events == ICalendarParser().parse(Array(whole.output.utf8)).document.events)
+    // "a" begins again on line 30, "b" on line 38; "c" is identical, so merges silently.
+    #expect(reports(streamed).count == 2 && reports(streamed) == reports(whole))
+    #expect(reports(streamed)[0].hasPrefix("\(path):30: warning:") && reports(streamed)[0].contains("\(path):4 "))
+    #expect(reports(streamed)[1].hasPrefix("\(path):38: warning:") && reports(streamed)[1].contains("\(path):12 "))
+    #expect(reports(streamed).allSatisfy { $0.contains("[duplicate-version]") })
+}
+
+@Test
+func streamingOneCalendarTwiceToICalendarWritesEachEventOnce() throws {
+    let (directory, path) = try writeFixture(versionsAroundATodo, name: "todo-versions.ics")
+    let streamed = runCalport(["convert", "--stream", path, path], temporaryDirectory: directory)
+    let whole = runCalport(["convert", path, path])
+    let read = ICalendarParser().parse(Array(streamed.output.utf8))
+    #expect(read.document.events.map(\.summary) == ["a second", "b edited", "c copied"])
+    // A VTODO has no versions in calport: each input's is kept, as reading whole keeps it.
+    #expect(read.document.otherComponents.map(\.name) == ["VTODO", "VTODO"])
+    #expect(read.document.events == ICalendarParser().parse(Array(whole.output.utf8)).document.events)
+    // Each copy's two conflicts, once each: the copies agree with each other.
+    #expect(reports(streamed).count == 4 && reports(streamed) == reports(whole))
 }

@@ -15,6 +15,14 @@ public struct SeriesReader {
         public var file: Int
     }
 
+    /// One component of the input, in input order, VTIMEZONEs left out (the index holds them).
+    public enum Component {
+        /// A VEVENT, as `next()` hands it on.
+        case event(Item)
+        /// A VTODO, VJOURNAL, VFREEBUSY, X- component or other, whole, and which input it is in.
+        case other(ExtraComponent, file: Int)
+    }
+
     private let index: SeriesIndex
     private let limits: ICalendarLimits
     private var fileIndex = 0
@@ -60,6 +68,15 @@ public struct SeriesReader {
 
     /// The next event, or nil when every file has been read.
     public mutating func next() -> Item? {
+        while let component = nextComponent() {
+            if case .event(let item) = component { return item }
+        }
+        return nil
+    }
+
+    /// The next event or other component, for output that keeps them all (iCalendar); nil when every
+    /// file has been read.
+    public mutating func nextComponent() -> Component? {
         while fileIndex < index.files.count {
             if reader == nil {
                 let file = index.files[fileIndex]
@@ -68,14 +85,18 @@ public struct SeriesReader {
             }
             while let item = reader?.next() {
                 componentsRead += 1
-                if case .other(let component) = item { otherComponents[fileIndex].append(component.name) }
+                if case .other(let component) = item {
+                    otherComponents[fileIndex].append(component.name)
+                    return .other(component, file: fileIndex)
+                }
                 guard case .event(let event) = item else { continue }
                 eventsRead += 1
                 let series = series(startingWith: event)
                 guard let place = reader.map({ Place(file: fileIndex, offset: $0.componentOffset) }) else { continue }
                 if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place) }
                 if superseded.remove(place) != nil { continue }
-                return Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex)
+                return .event(
+                    Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex))
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
@@ -142,7 +163,7 @@ public struct SeriesReader {
     /// The versions of a series' members kept, as reading the whole input keeps them
     /// (`EventVersions.merge`); notes which places to skip or hand on another version at.
     private mutating func resolveVersions(_ events: [Event], at places: [Place]) -> [Event] {
-        let (kept, found) = EventVersions.resolve(events)
+        let (kept, found) = Self.resolveFileByFile(events, files: places.map(\.file))
         guard !found.isEmpty || kept.count < events.count else { return events }
         let keptSet = Set(kept)
         // Every member shares the UID: a version is told by its RECURRENCE-ID alone.
@@ -168,6 +189,36 @@ public struct SeriesReader {
                 (conflict, events[conflict.later], earlier: places[conflict.earlier]))
         }
         return kept.map { events[$0] }
+    }
+
+    /// `EventVersions.resolve` as `convert` applies it reading whole: within each file (`files`, in
+    /// input order, one for each event) first, then across the files' survivors, so that
+    /// `convert a.ics a.ics` reports a file's two versions once for each copy and nothing more.
+    private static func resolveFileByFile(
+        _ events: [Event], files: [Int]
+    ) -> (kept: [Int], conflicts: [EventVersions.Conflict]) {
+        func renumbered(_ conflict: EventVersions.Conflict, _ index: (Int) -> Int) -> EventVersions.Conflict {
+            var conflict = conflict
+            conflict.earlier = index(conflict.earlier)
+            conflict.later = index(conflict.later)
+            conflict.kept = conflict.kept.map(index)
+            return conflict
+        }
+        var survivors: [Int] = []
+        var conflicts: [EventVersions.Conflict] = []
+        var start = 0
+        while start < events.count {
+            var end = start + 1
+            while end < events.count && files[end] == files[start] { end += 1 }
+            let (kept, found) = EventVersions.resolve(Array(events[start..<end]))
+            survivors += kept.map { start + $0 }
+            conflicts += found.map { renumbered($0) { start + $0 } }
+            start = end
+        }
+        let (kept, found) = EventVersions.resolve(survivors.map { events[$0] })
+        // Two versions both kept in one file tie again here; they were reported above.
+        conflicts += found.map { renumbered($0) { survivors[$0] } }.filter { files[$0.earlier] != files[$0.later] }
+        return (kept.map { survivors[$0] }, conflicts)
     }
 
     /// Records where a member is, and reports the conflicts whose later version it is.

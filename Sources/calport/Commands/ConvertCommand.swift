@@ -102,13 +102,16 @@ enum ConvertCommand {
         }
         let dropped: Int?
         let streams = !readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)
-        if streams && (target == .iCalendar || target.kind == .ndjson && !formats.contains(.iCalendar)) {
+        let onlyICalendar = formats.allSatisfy { $0 == .iCalendar }
+        if streams && !onlyICalendar
+            && (target == .iCalendar || target.kind == .ndjson && !formats.contains(.iCalendar))
+        {
             // Large inputs stream with flat memory; small ones are read whole so that generated
             // VTIMEZONEs can precede the events.
             dropped = stream(
                 zip(readable, formats).map { $0 }, to: StreamSink(target, destination), limits: limits,
                 reporter: &reporter)
-        } else if streams && formats.allSatisfy({ $0 == .iCalendar }) {
+        } else if streams && onlyICalendar {
             do {
                 dropped = try streamSeries(readable, to: target, destination, limits: limits, reporter: &reporter)
             } catch {
@@ -297,9 +300,10 @@ private struct StreamSink: ~Copyable {
 }
 
 extension ConvertCommand {
-    /// Converts iCalendar inputs to Graph JSON or NDJSON with flat memory, in two passes: the first
-    /// (`SeriesIndex`) notes the VTIMEZONEs and where each series' members are, the second writes each
-    /// series whole where its first member is, so the output is the one `convertWhole` writes.
+    /// Converts iCalendar inputs with flat memory, in two passes: the first (`SeriesIndex`) notes the
+    /// VTIMEZONEs and where each series' members are, the second writes each series whole where its
+    /// first member is (Graph JSON), or each event and other component where it is (iCalendar, NDJSON),
+    /// one version of each event (issue #18), so the output holds what `convertWhole` writes.
     private static func streamSeries(
         _ inputs: [InputFile], to target: OutputFormat, _ destination: OutputDestination, limits: InputLimits,
         reporter: inout DiagnosticReporter
@@ -308,19 +312,29 @@ extension ConvertCommand {
         let index = try SeriesIndex(
             inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
             limits: limits.iCalendar, scratch: scratch)
-        var output = EntryOutput(target, header: index.header, timeZones: index.timeZones)
+        let header = index.header
+        var output = EntryOutput(target, header: header, timeZones: index.timeZones)
+        // iCalendar is written as it is read, the inputs' VTIMEZONEs first, those added at the end.
+        var calendar = ICalendarStreamWriter(sink: destination.write)
+        if target.kind == .iCalendar {
+            for zone in index.timeZones { calendar.write(.timeZone(zone), header: header) }
+        }
         var reader = SeriesReader(index, limits: limits.iCalendar)
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
         let totalBytes = reader.totalBytes
         defer { progress.finish() }
-        while let item = reader.next() {
-            if reader.eventsRead % 256 == 0 {
+        while let component = reader.nextComponent() {
+            if reader.componentsRead % 256 == 0 {
                 progress.update(bytes: reader.bytesRead, of: totalBytes, events: reader.eventsRead)
             }
             if reporter.stops(reader.takeDiagnostics()) { return nil }
-            if target.kind == .ndjson {
-                _ = output.add([item.event])
-            } else if let series = item.series {
+            switch (component, target.kind) {
+            case (.other(let other, _), .iCalendar): calendar.write(.other(other), header: header)
+            case (.other, _): continue
+            case (.event(let item), .iCalendar): calendar.write(item.event, header: header)
+            case (.event(let item), .ndjson): _ = output.add([item.event])
+            case (.event(let item), _):
+                guard let series = item.series else { continue }
                 let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
                 if reporter.stops(written.located(in: index.files[item.file].name)) { return nil }
             }
@@ -335,7 +349,11 @@ extension ConvertCommand {
         if noEvents(reader.eventsRead == 0 && reader.otherComponents.contains { !$0.isEmpty }, target, reporter) {
             return nil
         }
-        destination.write(output.finish())
+        if target.kind == .iCalendar {
+            calendar.finish(header: header)
+        } else {
+            destination.write(output.finish())
+        }
         return reader.droppedComponents
     }
 }
