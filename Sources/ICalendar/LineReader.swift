@@ -27,11 +27,12 @@ struct LineReader<Source: ByteSource> {
     private let maximumAttachmentLength: Int
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(source: Source, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int? = nil) {
+    /// `maximumAttachmentLength` is at least `maximumLineLength` (`ICalendarLimits` sees to it).
+    init(source: Source, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int) {
         self.source = source
         self.file = file
         self.maximumLineLength = maximumLineLength
-        self.maximumAttachmentLength = max(maximumAttachmentLength ?? maximumLineLength, maximumLineLength)
+        self.maximumAttachmentLength = maximumAttachmentLength
         if byte(at: 0) == 0xEF && byte(at: 1) == 0xBB && byte(at: 2) == 0xBF { position = 3 }
     }
 
@@ -48,10 +49,10 @@ struct LineReader<Source: ByteSource> {
             if first.bytes.isEmpty && !first.tooLong { continue }
             var collected = first.bytes
             var tooLong = first.tooLong
-            let limit = Self.isAttachment(first.bytes) ? maximumAttachmentLength : maximumLineLength
+            let lengthLimit = limit(ofLineStarting: first.bytes)
             while skipBlankLinesBeforeContinuation() {
-                guard let continuation = nextPhysicalLine(limit: limit) else { break }
-                tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > limit
+                guard let continuation = nextPhysicalLine(limit: lengthLimit) else { break }
+                tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > lengthLimit
                 if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
                 // A long folded line (an inline attachment) would otherwise be held twice: folded in
                 // the buffer and unfolded in `collected`.
@@ -61,7 +62,7 @@ struct LineReader<Source: ByteSource> {
                 diagnostics.append(
                     Diagnostic(
                         .error, code: "line-too-long",
-                        message: "content line is longer than the limit of \(limit) bytes; it was dropped",
+                        message: "content line is longer than the limit of \(lengthLimit) bytes; it was dropped",
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
@@ -91,12 +92,20 @@ struct LineReader<Source: ByteSource> {
         return buffer[index]
     }
 
+    /// The length limit of a line starting with `bytes`: ATTACH lines carry whole files.
+    private func limit(ofLineStarting bytes: some Collection<UInt8>) -> Int {
+        Self.isAttachment(bytes) ? maximumAttachmentLength : maximumLineLength
+    }
+
     /// Whether a line starts with the name ATTACH (then `;` or `:`), matched case-insensitively.
-    private static func isAttachment(_ bytes: [UInt8]) -> Bool {
-        let name = Array("ATTACH".utf8)
-        guard bytes.count > name.count, bytes[name.count] == UInt8(ascii: ";") || bytes[name.count] == UInt8(ascii: ":")
-        else { return false }
-        return zip(bytes, name).allSatisfy { $0 & 0xDF == $1 }
+    /// Read in place: it is asked of every logical line, and of physical lines past the general limit.
+    private static func isAttachment(_ bytes: some Collection<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        for letter in "ATTACH".utf8 {
+            guard index != bytes.endIndex, bytes[index] & 0xDF == letter else { return false }
+            bytes.formIndex(after: &index)
+        }
+        return index != bytes.endIndex && (bytes[index] == UInt8(ascii: ";") || bytes[index] == UInt8(ascii: ":"))
     }
 
     /// The next physical line; longer than `limit` (an ATTACH line's, or by default the general
@@ -121,11 +130,9 @@ struct LineReader<Source: ByteSource> {
                 return nil
             }
             position = found ?? end
-            let limit =
-                given
-                ?? (position - start > 7 && Self.isAttachment(Array(buffer[start..<start + 8]))
-                    ? maximumAttachmentLength : maximumLineLength)
-            if position - start > limit {
+            // Every limit is at least the general one, so only a line past it asks whether it is an ATTACH.
+            let length = position - start
+            if length > maximumLineLength, length > (given ?? limit(ofLineStarting: buffer[start...])) {
                 // Past the limit the line is skipped, not stored: a hostile file cannot exhaust memory.
                 tooLong = true
                 buffer.removeSubrange(..<position)
