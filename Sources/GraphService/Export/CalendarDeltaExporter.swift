@@ -218,30 +218,17 @@ public struct CalendarDeltaExporter: Sendable {
         items: [JSONValue], deltaLink: String
     ) {
         let pager = GraphPager(client: client)
-        let headers = CalendarExporter.headers(zone: zone)
         var items: [JSONValue] = []
-        var page = url
-        var visited: Set<String> = []
-        while true {
-            guard visited.insert(page.absoluteString).inserted else {
-                throw .unexpectedResponse(request: "GET \(url.path)", reason: "@odata.nextLink repeats an earlier page")
-            }
-            let body = try await client.json("GET", page, headers: headers)
-            guard let value = body["value"]?.arrayValue else {
-                throw .unexpectedResponse(request: "GET \(page.path)", reason: "a page without a value array")
-            }
-            items += value
-            if let next = body["@odata.nextLink"]?.stringValue {
-                page = try pager.link(next, named: "@odata.nextLink", on: page)
-            } else if let delta = body["@odata.deltaLink"]?.stringValue {
-                _ = try pager.link(delta, named: "@odata.deltaLink", on: page)
-                return (items, delta)
-            } else {
-                throw .unexpectedResponse(
-                    request: "GET \(page.path)",
-                    reason: "a delta page with neither @odata.nextLink nor @odata.deltaLink")
-            }
+        let last = try await pager.forEachPage(url, headers: CalendarExporter.headers(zone: zone)) {
+            (page: [JSONValue]) throws(GraphServiceError) in items += page
         }
+        guard let delta = last.body["@odata.deltaLink"]?.stringValue else {
+            throw .unexpectedResponse(
+                request: "GET \(last.url.path)",
+                reason: "a delta page with neither @odata.nextLink nor @odata.deltaLink")
+        }
+        _ = try pager.link(delta, named: "@odata.deltaLink", on: last.url)
+        return (items, delta)
     }
 
     /// The units of a full export's values: a single event, or a master and the exceptions after it.

@@ -6,14 +6,16 @@ struct GraphPager: Sendable {
     var client: GraphClient
 
     /// Hands each page's `value` elements to `each`, from `url` to the last page, holding one page
-    /// at a time. A next link that repeats an earlier one is an error: it would never end.
+    /// at a time; returns the last page (a delta round's has the `@odata.deltaLink`) and its URL. A
+    /// next link that repeats an earlier one is an error: it would never end.
+    @discardableResult
     func forEachPage(
         _ url: URL, headers: [String: String] = [:],
         _ each: ([JSONValue]) async throws(GraphServiceError) -> Void
-    ) async throws(GraphServiceError) {
-        var next: URL? = url
+    ) async throws(GraphServiceError) -> (body: JSONValue, url: URL) {
+        var page = url
         var visited: Set<String> = []
-        while let page = next {
+        while true {
             guard visited.insert(page.absoluteString).inserted else {
                 throw .unexpectedResponse(
                     request: "GET \(url.path)", reason: "@odata.nextLink repeats an earlier page (\(page.path))")
@@ -23,9 +25,8 @@ struct GraphPager: Sendable {
                 throw .unexpectedResponse(request: "GET \(page.path)", reason: "a page without a value array")
             }
             try await each(value)
-            next = try body["@odata.nextLink"]?.stringValue.map { link throws(GraphServiceError) in
-                try self.link(link, named: "@odata.nextLink", on: page)
-            }
+            guard let next = body["@odata.nextLink"]?.stringValue else { return (body, page) }
+            page = try link(next, named: "@odata.nextLink", on: page)
         }
     }
 
