@@ -15,11 +15,14 @@ struct RecurrencePeriodSplit {
     /// One override per period whose length is not the event's own.
     var overrides: [Event]
 
+    /// Whether `event` is a master with a period of times to split.
+    static func applies(to event: Event) -> Bool {
+        event.recurrenceID == nil && event.recurrenceDates.contains { periodEnd(of: $0) != nil }
+    }
+
     /// The split of `event`; nil when it has no period with a time to split.
     init?(_ event: Event) {
-        guard event.recurrenceID == nil,
-            event.recurrenceDates.contains(where: { Self.periodEnd(of: $0) != nil })
-        else { return nil }
+        guard Self.applies(to: event) else { return nil }
         master = event
         overrides = []
         for (index, date) in event.recurrenceDates.enumerated() {
@@ -35,7 +38,7 @@ struct RecurrencePeriodSplit {
     /// `events` with every period split, each override after its master, none for an occurrence
     /// the events override themselves; `events` itself when none has a period to split.
     static func splitting(_ events: [Event]) -> [Event] {
-        guard events.contains(where: { Self($0) != nil }) else { return events }
+        guard events.contains(where: Self.applies) else { return events }
         let overridden = Set(events.lazy.compactMap(OverrideKey.init))
         var split: [Event] = []
         split.reserveCapacity(events.count)

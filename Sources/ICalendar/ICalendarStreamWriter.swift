@@ -15,7 +15,6 @@ public struct ICalendarStreamWriter: ~Copyable {
     /// has its own override for the occurrence by then; only these few are held, so an input's
     /// override written before its master is not seen, and both are written.
     private var periodOverrides: [Event] = []
-    private var periodOverrideKeys: Set<OverrideKey> = []
     /// How much output is collected before it is handed to the sink: small enough to stay in the
     /// processor's cache and to need few fresh pages (each first touch of a page is a fault, some
     /// microseconds on a virtual machine), large enough that writes are few.
@@ -63,8 +62,7 @@ public struct ICalendarStreamWriter: ~Copyable {
         if let split = RecurrencePeriodSplit(event) {
             event = split.master
             periodOverrides += split.overrides
-            periodOverrideKeys.formUnion(split.overrides.lazy.compactMap(OverrideKey.init))
-        } else if let key = OverrideKey(event), periodOverrideKeys.remove(key) != nil {
+        } else if !periodOverrides.isEmpty, let key = OverrideKey(event) {
             periodOverrides.removeAll { OverrideKey($0) == key }
         }
         event.write(to: &writer, encoder)
