@@ -43,7 +43,7 @@ enum Base64 {
         var bits = 0
         var padding = 0
         for byte in text {
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0x0A || byte == 0x0D { continue }
+            if isWhitespace(byte) { continue }
             if byte == UInt8(ascii: "=") {
                 padding += 1
                 continue
@@ -58,6 +58,12 @@ enum Base64 {
             }
         }
         return padding <= 2 && bits < 6 ? bytes : nil
+    }
+
+    /// Whether `byte` is white space the decoder skips: space, tab, line feed, carriage return (an
+    /// ATTACH value may still hold the line breaks of a folded or wrapped text).
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0x0A || byte == 0x0D
     }
 
     /// How many bytes base64 `text` decodes to, counted without decoding.

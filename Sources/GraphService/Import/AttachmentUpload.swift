@@ -149,8 +149,7 @@ struct Base64Chunks {
         let start = index
         let wanted = count / 3 * 4
         while index < text.endIndex && symbols < wanted {
-            let byte = text[index]
-            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { symbols += 1 }
+            if !Base64.isWhitespace(text[index]) { symbols += 1 }
             index = text.index(after: index)
         }
         return Base64.decode(text[start..<index])
