@@ -5,7 +5,7 @@ import CalendarModel
 public enum GraphContentHash {
     /// SHA-256 of the JSON text of `value` (members in their order), as 64 lower-case hex digits.
     public static func content(_ value: JSONValue) -> String {
-        hex(SHA256.hash(Array(JSONWriter().string(value).utf8)))
+        SHA256.hex(SHA256.hash(Array(JSONWriter().string(value).utf8)))
     }
 
     /// A hash of what a person sees and edits of an event — subject, start and end instants,
@@ -31,10 +31,5 @@ public enum GraphContentHash {
     /// Seconds since the epoch in UTC; a date is its UTC midnight, as on both sides of an import.
     private static func instant(_ time: CalendarTime) -> String {
         time.graphUTC().map { "\($0.secondsSinceEpoch)" } ?? "?"
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }

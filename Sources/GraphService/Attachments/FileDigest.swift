@@ -1,4 +1,5 @@
 import CCrypto
+import CalendarModel
 
 /// SHA-256 of an attachment's text through libcrypto, read in place: the model's own `SHA256`
 /// copies its input, which for a 150 MB file would be one copy too many.
@@ -17,7 +18,6 @@ enum FileDigest {
             else { return [] }
             return Array(digest.prefix(Int(length)))
         }
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0x0F)]] }, as: UTF8.self)
+        return SHA256.hex(digest)
     }
 }
