@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 
 /// File writes that survive a crash: fsync before rename, fsync after append.
@@ -11,10 +12,18 @@ enum DurableFile {
     /// Replaces `path` with `bytes` through a temporary file in the same directory, created with `mode`.
     static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(Failure) {
         let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        // A leftover of an earlier process with this pid is removed, and the file made anew
+        // (O_EXCL, O_NOFOLLOW): never written through a link or a FIFO someone left there.
+        unlink(temporary)
+        let descriptor = TemporaryFiles.create(temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
         guard descriptor >= 0 else { throw .current }
+        // Registered, so that SIGINT or SIGTERM while a token cache or delta state is being
+        // replaced leaves no `.tmp` file (holding a refresh token) behind.
+        defer { TemporaryFiles.remove(temporary) }
         do throws(Failure) {
-            // A leftover temporary file keeps its old mode through O_CREAT; set it again.
+            // The umask may have taken bits off `mode`; the file gets exactly `mode`.
             guard fchmod(descriptor, mode) == 0 else { throw Failure.current }
             try writeAll(bytes, to: descriptor)
             guard fsync(descriptor) == 0 else { throw Failure.current }

@@ -1,4 +1,4 @@
-import CalendarConversion
+import CalendarModel
 import Foundation
 
 // A closed standard stream gets a placeholder open for reading only, so that no file opened

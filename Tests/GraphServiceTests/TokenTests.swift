@@ -163,4 +163,25 @@ import Testing
         // The refresh answer had no new refresh token: the old one is kept.
         #expect(try cache.load()?.refreshToken == Secret("refresh-1"))
     }
+
+    /// The cache is replaced through `NAME.PID.tmp`; a link left at that name (by an earlier
+    /// process with this pid, or anyone who could write there) must not be written through, or
+    /// the tokens would land in the file it points to.
+    @Test func aLinkAtTheTemporaryNameIsNotWrittenThrough() throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim").path
+        try "untouched".write(toFile: victim, atomically: true, encoding: .utf8)
+        let cache = TokenCache(path: directory.appendingPathComponent("token.json").path)
+        try FileManager.default.createSymbolicLink(atPath: cache.path + ".\(getpid()).tmp", withDestinationPath: victim)
+        try cache.save(
+            CachedTokens(
+                accessToken: Secret("a"), refreshToken: Secret("r"), expiresAt: Date(), clientID: "c", tenant: "t"))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "untouched")
+        #expect(try cache.load()?.refreshToken == Secret("r"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+    }
 }

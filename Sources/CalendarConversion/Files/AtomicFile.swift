@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 
 /// A file written so that a reader sees the old content or the new, never a half-written file: a

@@ -1,4 +1,5 @@
 import CalendarConversion
+import CalendarModel
 import Foundation
 import ICalendar
 

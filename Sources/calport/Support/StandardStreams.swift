@@ -1,4 +1,4 @@
-import CalendarConversion
+import CalendarModel
 import Foundation
 
 /// Standard output and error written with write(2), where a failure ends the run cleanly: exit

@@ -1,4 +1,4 @@
-import CalendarConversion
+import CalendarModel
 import Foundation
 
 /// What ends a run early, and how its temporary files are removed then.

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The temporary files this process is writing (``AtomicFile``), so that a run cut short (a failed
-/// standard stream, a signal) can remove them before it ends.
+/// The temporary files this process is writing (an output file before its rename into place, a
+/// token cache or delta state being replaced), so that a run cut short (a failed standard stream,
+/// a signal) can remove them before it ends. It lives in the lowest module so that every module
+/// that writes files atomically registers with the one set the signal handler empties.
 public enum TemporaryFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
