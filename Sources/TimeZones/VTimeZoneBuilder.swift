@@ -56,34 +56,46 @@ struct TransitionRun {
 
     let key: Key
     private(set) var transitions: [ZoneTransition]
+    /// What the run's dates say of their pattern, kept up to date so that each transition is
+    /// checked against the run in constant time.
+    private var evidence: YearlyPattern.Evidence
     private(set) var pattern: YearlyPattern?
+
+    init(_ transition: ZoneTransition) {
+        key = Key(transition)
+        transitions = [transition]
+        evidence = YearlyPattern.Evidence(transition.localOnset.date)
+        pattern = nil
+    }
 
     var lastYear: Int { transitions[transitions.count - 1].localOnset.date.year }
 
     /// Transitions grouped into runs, in order of each run's first transition.
     static func runs(of transitions: [ZoneTransition]) -> [TransitionRun] {
         var runs: [TransitionRun] = []
+        var latestRun: [Key: Int] = [:]  // the last run of each key, the only one a transition may join
         for transition in transitions {
             let key = Key(transition)
-            if let index = runs.lastIndex(where: { $0.key == key }), runs[index].canAppend(transition) {
-                runs[index].append(transition)
+            if let index = latestRun[key], let pattern = runs[index].patternAdding(transition) {
+                runs[index].append(transition, pattern: pattern)
             } else {
-                runs.append(TransitionRun(key: key, transitions: [transition], pattern: nil))
+                latestRun[key] = runs.count
+                runs.append(TransitionRun(transition))
             }
         }
         return runs
     }
 
-    private func candidatePattern(adding transition: ZoneTransition) -> YearlyPattern? {
-        YearlyPattern(fitting: (transitions + [transition]).map(\.localOnset.date))
+    /// The run's pattern with `transition` added, nil when it does not continue the run: it falls
+    /// in another year than the next, or no pattern names all the dates.
+    private func patternAdding(_ transition: ZoneTransition) -> YearlyPattern? {
+        guard transition.localOnset.date.year == lastYear + 1 else { return nil }
+        return evidence.adding(transition.localOnset.date).pattern
     }
 
-    private func canAppend(_ transition: ZoneTransition) -> Bool {
-        transition.localOnset.date.year == lastYear + 1 && candidatePattern(adding: transition) != nil
-    }
-
-    private mutating func append(_ transition: ZoneTransition) {
-        pattern = candidatePattern(adding: transition)
+    private mutating func append(_ transition: ZoneTransition, pattern: YearlyPattern) {
+        evidence.add(transition.localOnset.date)
+        self.pattern = pattern
         transitions.append(transition)
     }
 
@@ -92,7 +104,7 @@ struct TransitionRun {
     func observance(inForce: Bool) -> TimeZoneObservance {
         let first = transitions[0]
         var rule: RecurrenceRule?
-        if let pattern = pattern ?? (inForce ? YearlyPattern(fitting: [first.localOnset.date]) : nil) {
+        if let pattern = pattern ?? (inForce ? YearlyPattern.Evidence(first.localOnset.date).pattern : nil) {
             let last = transitions[transitions.count - 1]
             let end: RecurrenceEnd = inForce ? .never : .until(.utc(LocalDateTime(secondsSinceEpoch: last.utcSeconds)))
             rule = pattern.rule(month: key.month, weekday: key.weekday, end: end)

@@ -54,3 +54,28 @@ func vtimezoneYearsOutsideOneToNineThousandNineHundredNinetyNineAreUsageErrors(_
     #expect(run.status == .success, "\(run.errors)")
     #expect(run.output.contains("BEGIN:VTIMEZONE"))
 }
+
+// Checking each year's transitions against every earlier one of its run made 1900–5000 take 29 s
+// (quadratic in the years); all 9,999 years would take minutes. Expected, from tzdata's `europe`
+// file: Paris kept PMT (+0:09:21) until 1911-03-11 and follows the EU rules since — DST from the
+// last Sunday of March at 01:00 UTC since 1981, back on the last Sunday of September until 1995
+// and of October since 1996 — which, in force to the end, need no UNTIL.
+@Test(.timeLimit(.minutes(1)))
+func vtimezoneOverEveryWritableYearIsBuiltInTimeLinearInTheYears() {
+    let run = runCalport(["tz", "vtimezone", "Europe/Paris", "--from", "1", "--to", "9999"])
+    #expect(run.status == .success, "\(run.errors)")
+    let lines = run.output.split(separator: "\r\n").map(String.init)
+    #expect(
+        Array(lines.prefix(6)) == [
+            "BEGIN:VTIMEZONE", "TZID:Europe/Paris", "BEGIN:STANDARD", "DTSTART:19110311T000000",
+            "TZOFFSETFROM:+000921", "TZOFFSETTO:+0000",
+        ])
+    #expect(lines.contains("RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=9;UNTIL=19950924T010000Z"))
+    #expect(
+        Array(lines.suffix(13)) == [
+            "BEGIN:DAYLIGHT", "DTSTART:19810329T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "END:DAYLIGHT",
+            "BEGIN:STANDARD", "DTSTART:19961027T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
+            "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "END:STANDARD", "END:VTIMEZONE",
+        ])
+}
