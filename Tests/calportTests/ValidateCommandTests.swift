@@ -50,3 +50,35 @@ func quietValidationOfManyErrorsTakesTimeLinearInThem() {
     #expect(
         lines.contains("calport: 20,000 × end-before-start (20,000 errors), the first 5 shown; --verbose lists each"))
 }
+
+// Inputs over 8 MiB (or any, with --stream) are checked in flat memory; the report must be the one
+// the whole file gives. RFC 5545 §3.6.1 requires DTSTAMP; §3.8.2.2 puts DTEND after DTSTART; two
+// versions of UID twice (same RECURRENCE-ID, none) keep the higher SEQUENCE (§3.8.7.4); Later/Zone
+// is defined after the events that name it (legal: order is free), Europe/Berlin nowhere.
+@Test(arguments: [[], ["--stream"]])
+func aStreamedCheckReportsWhatTheWholeFileGives(_ options: [String]) {
+    let calendar = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN",
+        "BEGIN:VEVENT", "UID:no-stamp", "DTSTART;TZID=Europe/Berlin:20270104T100000",
+        "DTEND;TZID=Europe/Berlin:20270104T090000", "END:VEVENT",  // lines 4-8
+        "BEGIN:VEVENT", "UID:twice", "DTSTAMP:20270101T000000Z", "SEQUENCE:1",
+        "DTSTART;TZID=Later/Zone:20270105T100000", "SUMMARY:Old", "END:VEVENT",  // lines 9-15
+        "BEGIN:VEVENT", "UID:twice", "DTSTAMP:20270101T000000Z", "SEQUENCE:2",
+        "DTSTART;TZID=Later/Zone:20270105T120000", "SUMMARY:New", "END:VEVENT",  // lines 16-22
+        "BEGIN:VTIMEZONE", "TZID:Later/Zone", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+        "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+        "END:VCALENDAR",
+    ].map { $0 + "\r\n" }.joined()
+    let run = runCalport(["validate"] + options, stdin: calendar)
+    #expect(run.status == .dataProblem)
+    #expect(run.output == "<stdin>: invalid (3 errors, 1 warnings)\n")
+    #expect(
+        run.errors.split(separator: "\n").map(String.init) == [
+            "<stdin>:4: error: VEVENT has no DTSTAMP, which RFC 5545 requires [missing-property] (UID no-stamp)",
+            "<stdin>:7: error: DTEND 20270104T090000 is not after DTSTART 20270104T100000 [end-before-start] (UID no-stamp)",
+            "<stdin>:16: error: UID twice has two versions, at <stdin>:9 and <stdin>:16; the one at <stdin>:16 was kept"
+                + " (higher SEQUENCE, then later LAST-MODIFIED, then DTSTAMP) [duplicate-version] (UID twice)",
+            "<stdin>: warning: TZID 'Europe/Berlin' has no VTIMEZONE; Outlook reads such times in its own zone"
+                + " (calport convert adds one) [outlook-missing-vtimezone] (UID no-stamp)",
+        ])
+}

@@ -38,7 +38,16 @@ public struct ICalendarValidator: Sendable {
     /// The diagnostics of `validate` and the document the parse gave, reading the file once.
     public func check(_ bytes: [UInt8], file: String? = nil) -> Report {
         let parsed = ICalendarParser().parse(bytes, file: file)
-        var reader = ComponentReader(source: InMemoryByteSource(bytes), file: file)
+        let checks = structuralChecks(of: InMemoryByteSource(bytes), file: file)
+        return Report(document: parsed.document, diagnostics: Self.combine(read: parsed.diagnostics, checks: checks))
+    }
+
+    /// RFC 5545's structural checks of a calendar read from `source` one top-level component at a
+    /// time, in flat memory: the checks `validate` adds to what reading the same bytes reports.
+    public func structuralChecks(
+        of source: some ByteSource, file: String? = nil, limits: ICalendarLimits = ICalendarLimits()
+    ) -> [Diagnostic] {
+        var reader = ComponentReader(source: source, file: file, limits: limits)
         var checks = Checks(file: file)
         var calendarLines: [ContentLine] = []
         while let item = reader.next() {
@@ -49,21 +58,26 @@ public struct ICalendarValidator: Sendable {
         }
         checks.check(ContentComponent(name: "VCALENDAR", properties: calendarLines, line: 1))
         checks.checkStarts(hasMethod: calendarLines.contains { $0.name == "METHOD" })
+        return checks.diagnostics
+    }
+
+    /// What reading reported and what the structural checks found, as `validate` reports them: in
+    /// line order, the defects reading recovers from as errors, and each defect said once.
+    public static func combine(read: [Diagnostic], checks: [Diagnostic]) -> [Diagnostic] {
         // What reading warns of and a check reports as the error it is (at the same line, or in the
         // same event: reading names DURATION's line, the check DTEND's) is said once.
-        let atLine = Set(checks.diagnostics.map { "\($0.code) \($0.location.line ?? 0)" })
-        let inEvent = Set(checks.diagnostics.compactMap { check in check.uid.map { "\(check.code) \($0)" } })
-        let read = parsed.diagnostics.map { diagnostic in
+        let atLine = Set(checks.map { "\($0.code) \($0.location.line ?? 0)" })
+        let inEvent = Set(checks.compactMap { check in check.uid.map { "\(check.code) \($0)" } })
+        let kept = read.map { diagnostic in
             var diagnostic = diagnostic
-            if Self.recoveredErrors.contains(diagnostic.code) { diagnostic.severity = .error }
+            if recoveredErrors.contains(diagnostic.code) { diagnostic.severity = .error }
             return diagnostic
         }.filter { diagnostic in
-            guard let code = Self.restatedByChecks[diagnostic.code] else { return true }
+            guard let code = restatedByChecks[diagnostic.code] else { return true }
             return !atLine.contains("\(code) \(diagnostic.location.line ?? 0)")
                 && !(diagnostic.uid.map { inEvent.contains("\(code) \($0)") } ?? false)
         }
-        let diagnostics = (read + checks.diagnostics).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
-        return Report(document: parsed.document, diagnostics: diagnostics)
+        return (kept + checks).sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
     }
 }
 
