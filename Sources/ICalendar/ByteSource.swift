@@ -5,6 +5,14 @@ import Foundation
 public protocol ByteSource {
     /// The next chunk, or nil at the end of input.
     mutating func nextChunk() -> [UInt8]?
+
+    /// How many bytes the chunks still to come hold, when the source knows (a regular file, bytes in
+    /// memory); nil when it does not (a pipe). Readers size a long value by it rather than by a limit.
+    var remainingByteCount: Int? { get }
+}
+
+extension ByteSource {
+    public var remainingByteCount: Int? { nil }
 }
 
 /// Bytes already in memory, handed over in one chunk.
@@ -18,6 +26,8 @@ public struct InMemoryByteSource: ByteSource {
         defer { bytes = nil }
         return bytes
     }
+
+    public var remainingByteCount: Int? { bytes?.count ?? 0 }
 }
 
 /// A file descriptor read in fixed-size chunks (a file, a pipe, standard input).
@@ -36,6 +46,14 @@ public struct FileDescriptorByteSource: ByteSource {
         self.descriptor = descriptor
         self.chunkSize = chunkSize
         self.offset = offset
+    }
+
+    /// What is left of a regular file from where the next read starts; nil for anything else.
+    public var remainingByteCount: Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let position = offset ?? Int(lseek(descriptor, 0, SEEK_CUR))
+        return position < 0 ? nil : max(Int(status.st_size) - position, 0)
     }
 
     public mutating func nextChunk() -> [UInt8]? {

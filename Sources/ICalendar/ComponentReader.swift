@@ -46,7 +46,8 @@ struct ComponentReader<Source: ByteSource> {
             var recovered: [ContentLineParser.SyntaxError] = []
             let line: ContentLine
             do {
-                line = try ContentLineParser.parse(logical.bytes, line: logical.line, recovered: &recovered)
+                line = try ContentLineParser.parse(
+                    logical.bytes, unfoldedValue: logical.value, line: logical.line, recovered: &recovered)
             } catch {
                 report(
                     .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column

@@ -20,8 +20,11 @@ enum ContentLineParser {
     private static let quote = UInt8(ascii: "\"")
 
     /// Parses a line; `recovered` receives problems that were skipped over (a parameter without a
-    /// value), which lose data and so must be reported.
-    static func parse(_ bytes: [UInt8], line: Int, recovered: inout [SyntaxError]) throws(SyntaxError) -> ContentLine {
+    /// value), which lose data and so must be reported. `unfoldedValue` is the rest of the value
+    /// when the line reader kept it apart (a long ATTACH's, `LineReader.LogicalLine.value`).
+    static func parse(
+        _ bytes: [UInt8], unfoldedValue: String? = nil, line: Int, recovered: inout [SyntaxError]
+    ) throws(SyntaxError) -> ContentLine {
         var index = 0
         let name = readName(bytes, &index)
         guard !name.isEmpty else {
@@ -64,7 +67,8 @@ enum ContentLineParser {
             let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"
             throw SyntaxError(column: index + 1, message: "expected ':' before the value of \(name), found \(found)")
         }
-        let value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        var value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        if let unfoldedValue { value = value.isEmpty ? unfoldedValue : value + unfoldedValue }
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 

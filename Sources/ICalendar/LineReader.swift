@@ -7,8 +7,12 @@ import CalendarModel
 /// one space or tab. Input arrives in chunks, so only the current line is held in memory.
 struct LineReader<Source: ByteSource> {
     struct LogicalLine {
-        /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported).
+        /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported); for a long
+        /// ATTACH, the line up to and including the colon before its value.
         var bytes: [UInt8]
+        /// The value of a long ATTACH line (an inline file), unfolded straight into the string it is
+        /// kept as (`unfoldedValue`); nil for other lines, whose value is in `bytes`.
+        var value: String? = nil
         var line: Int
         /// The byte offset in the input where the line starts.
         var offset: Int
@@ -50,7 +54,16 @@ struct LineReader<Source: ByteSource> {
             var collected = first.bytes
             var tooLong = first.tooLong
             let lengthLimit = limit(ofLineStarting: first.bytes)
+            var value: String?
+            var mayUnfoldIntoValue = Self.isAttachment(first.bytes)
             while skipBlankLinesBeforeContinuation() {
+                if mayUnfoldIntoValue && !tooLong && collected.count >= Self.longAttachment {
+                    mayUnfoldIntoValue = false
+                    if let start = Self.valueStart(in: collected) {
+                        (value, tooLong) = unfoldedValue(of: &collected, from: start, limit: lengthLimit)
+                        break
+                    }
+                }
                 guard let continuation = nextPhysicalLine(limit: lengthLimit) else { break }
                 tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > lengthLimit
                 if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
@@ -66,7 +79,61 @@ struct LineReader<Source: ByteSource> {
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
-            return LogicalLine(bytes: validated(collected, line: first.line), line: first.line, offset: first.offset)
+            return LogicalLine(
+                bytes: validated(collected, line: first.line), value: value, line: first.line, offset: first.offset)
+        }
+        return nil
+    }
+
+    /// How long an ATTACH line gets, unfolded, before the rest of its value goes into a string.
+    private static var longAttachment: Int { 1 << 16 }
+
+    /// Reads the rest of a long ATTACH line, whose value starts at `start` of `line` and continues on
+    /// the physical line next: into a string, because a `String` cannot take over an array's storage,
+    /// and unfolding into an array would hold the file twice (three times while the array grows). The
+    /// string is given room for the longest value the input can still hold, of which only the pages
+    /// written become memory. `line` keeps the text before the value; when the value holds bytes that
+    /// `validated` must look at, it gets all of it back instead, and the value is nil.
+    private mutating func unfoldedValue(of line: inout [UInt8], from start: Int, limit: Int) -> (
+        value: String?, tooLong: Bool
+    ) {
+        let capacity = min(limit, line.count + (buffer.count - position) + (source.remainingByteCount ?? limit)) - start
+        var tooLong = false
+        var plain = true
+        let value = String(unsafeUninitializedCapacity: capacity) { storage in
+            var count = line.count - start
+            _ = UnsafeMutableBufferPointer(rebasing: storage[..<count]).initialize(from: line[start...])
+            line.removeSubrange(start...)
+            repeat {
+                guard let continuation = nextPhysicalLine(limit: limit) else { break }
+                tooLong = tooLong || continuation.tooLong || count + continuation.bytes.count > capacity
+                if !tooLong {
+                    let piece = continuation.bytes.dropFirst()
+                    _ = UnsafeMutableBufferPointer(rebasing: storage[count..<(count + piece.count)]).initialize(
+                        from: piece)
+                    count += piece.count
+                }
+                compact()
+            } while skipBlankLinesBeforeContinuation()
+            guard !tooLong else { return 0 }
+            let written = UnsafeBufferPointer(rebasing: storage[..<count])
+            plain = !written.contains(where: \.needsValidation)
+            if !plain { line.append(contentsOf: written) }
+            return plain ? count : 0
+        }
+        return (plain && !tooLong ? value : nil, tooLong)
+    }
+
+    /// Where the value of a content line starts: after its first colon outside a quoted parameter
+    /// value (RFC 5545 §3.1); nil when there is none.
+    private static func valueStart(in line: [UInt8]) -> Int? {
+        var quoted = false
+        for (index, byte) in line.enumerated() {
+            if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == UInt8(ascii: ":") && !quoted {
+                return index + 1
+            }
         }
         return nil
     }
@@ -168,7 +235,7 @@ struct LineReader<Source: ByteSource> {
     /// sequences and control characters removed, each with a warning.
     private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
         // Most lines are printable ASCII, which needs no closer look.
-        guard bytes.contains(where: { $0 >= 0x7F || ($0 < 0x20 && $0 != 0x09) }) else { return bytes }
+        guard bytes.contains(where: \.needsValidation) else { return bytes }
         var bytes = bytes
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
@@ -190,4 +257,10 @@ struct LineReader<Source: ByteSource> {
                 location: SourceLocation(file: file, line: line)))
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
+}
+
+extension UInt8 {
+    /// Whether a line holding the byte needs `validated`'s closer look: it may be part of an invalid
+    /// UTF-8 sequence, or it is a control character.
+    fileprivate var needsValidation: Bool { self >= 0x7F || (self < 0x20 && self != 0x09) }
 }

@@ -133,6 +133,8 @@ package struct FileRegionSource: ByteSource {
     /// Set when a read failed, with the system's reason.
     package var failure: String? { source.failure }
 
+    package var remainingByteCount: Int? { source.remainingByteCount }
+
     package mutating func nextChunk() -> [UInt8]? {
         let chunk = source.nextChunk()
         if chunk == nil, let failure = source.failure, let file = owner as? ReadableFile, file.failure == nil {

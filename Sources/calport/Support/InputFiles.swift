@@ -136,6 +136,7 @@ struct InputFile {
 struct ChunkSource: ByteSource {
     private var next: () -> [UInt8]?
     private let failureReason: () -> String?
+    private let remaining: () -> Int?
 
     init(_ source: FileDescriptorByteSource, closing descriptor: Int32?) {
         let box = SourceBox(source)
@@ -145,16 +146,21 @@ struct ChunkSource: ByteSource {
             return chunk
         }
         failureReason = { box.source.failure }
+        remaining = { box.source.remainingByteCount }
     }
 
     /// Chunks already in memory (tests, and pipes read ahead).
     init(chunks: [[UInt8]]) {
-        var remaining = chunks[...]
-        next = { remaining.popFirst() }
+        // One variable, which both closures capture.
+        var left = chunks[...]
+        next = { left.popFirst() }
         failureReason = { nil }
+        remaining = { left.reduce(0) { $0 + $1.count } }
     }
 
     var failure: String? { failureReason() }
+
+    var remainingByteCount: Int? { remaining() }
 
     mutating func nextChunk() -> [UInt8]? { next() }
 }
@@ -176,5 +182,10 @@ struct ContinuedByteSource: ByteSource {
             return chunk
         }
         return rest?.nextChunk()
+    }
+
+    var remainingByteCount: Int? {
+        guard let rest else { return first?.count ?? 0 }
+        return rest.remainingByteCount.map { $0 + (first?.count ?? 0) }
     }
 }
