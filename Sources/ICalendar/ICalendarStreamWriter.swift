@@ -6,8 +6,7 @@ import CalendarModel
 /// Zones the events use without a VTIMEZONE get one at the end, since they are known only then
 /// (RFC 5545 allows components in any order); `ICalendarSerializer` puts them first instead.
 public struct ICalendarStreamWriter: ~Copyable {
-    private let sink: (UnsafeRawBufferPointer) -> Void
-    private var writer = ContentWriter()
+    private var writer: ContentWriter
     private var coverage = TimeZoneCoverage()
     private let encoder = EncodingContext()
     private var naming = ZoneNaming()
@@ -24,8 +23,9 @@ public struct ICalendarStreamWriter: ~Copyable {
 
     /// `sink` receives the output in chunks of about `chunkSize` bytes, lent for the call only: the
     /// writer's own buffer, which copying into an array cost about 1,000 instructions an event.
+    /// A long value (an inline attachment) is handed over while it is written, in chunks of that size.
     public init(sink: @escaping (UnsafeRawBufferPointer) -> Void) {
-        self.sink = sink
+        writer = ContentWriter(spill: sink)
     }
 
     /// Writes `BEGIN:VCALENDAR` and the calendar's own properties.
@@ -50,7 +50,7 @@ public struct ICalendarStreamWriter: ~Copyable {
             writeHeader(header)
             writer.write(ContentComponent(component))
         }
-        if writer.count >= Self.chunkSize { flush() }
+        writer.spillIfFull()
     }
 
     /// Writes one event, read where it lies rather than copied into an item (an event is a few
@@ -66,7 +66,7 @@ public struct ICalendarStreamWriter: ~Copyable {
             periodOverrides.removeAll { OverrideKey($0) == key }
         }
         event.write(to: &writer, encoder)
-        if writer.count >= Self.chunkSize { flush() }
+        writer.spillIfFull()
     }
 
     /// Writes the VTIMEZONEs still missing and `END:VCALENDAR`.
@@ -75,11 +75,6 @@ public struct ICalendarStreamWriter: ~Copyable {
         for override in periodOverrides { override.write(to: &writer, encoder) }
         for zone in coverage.missingDefinitions { writer.write(zone.contentComponent(encoder)) }
         writer.end(component: "VCALENDAR")
-        flush()
-    }
-
-    private mutating func flush() {
-        writer.withBytes(sink)
-        writer.removeAll()
+        writer.spillAll()
     }
 }

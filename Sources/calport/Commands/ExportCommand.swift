@@ -119,26 +119,31 @@ enum ExportCommand {
             }
             _ = reporter.report(exported.diagnostics)
             reporter.finish()
-            let bytes: [UInt8]
+            let destination: OutputDestination
+            do {
+                destination = try OutputDestination(
+                    path: arguments.value(self.output), holdUntilDone: false, terminal: terminal)
+            } catch {
+                terminal.writeErrorLine(error.description)
+                return .ioError
+            }
             switch arguments.value(format) {
             case "graph":
-                bytes = Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8)
+                destination.write(
+                    Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8))
             case "ndjson":
                 let lines =
                     delta.map { $0.changes.map(changeRecord) } ?? exported.events.map(EventJSON.object)
-                bytes = lines.flatMap { Array((JSONWriter().string($0) + "\n").utf8) }
+                destination.write(lines.flatMap { Array((JSONWriter().string($0) + "\n").utf8) })
             default:
-                bytes = ICalendarSerializer().serialize(CalendarDocument(events: exported.events))
+                // Written as it is serialised: inline files would otherwise be held once more as text.
+                ICalendarSerializer().serialize(CalendarDocument(events: exported.events), to: destination.write)
             }
-            if let path = arguments.value(self.output) {
-                do {
-                    try AtomicFile.write(bytes, to: path)
-                } catch {
-                    terminal.writeErrorLine(error.description)
-                    return .ioError
-                }
-            } else {
-                terminal.write(bytes)
+            do {
+                try destination.commit()
+            } catch {
+                terminal.writeErrorLine(error.description)
+                return .ioError
             }
             // The state last: a run that fails before it leaves the old state, whose changes the
             // next run asks for again.
