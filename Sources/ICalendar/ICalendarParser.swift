@@ -30,8 +30,13 @@ public struct ICalendarParser: Sendable {
 
     /// Parses a whole calendar. VTIMEZONEs may come after the events that use them.
     public func parse(_ bytes: [UInt8], file: String? = nil) -> Result {
-        var reader = ICalendarReader(
-            source: InMemoryByteSource(bytes), file: file, limits: limits)
+        parse(InMemoryByteSource(bytes), file: file)
+    }
+
+    /// Parses a whole calendar read from `source` a chunk at a time: the document is held whole,
+    /// but not the text it was read from as well.
+    public func parse(_ source: some ByteSource, file: String? = nil) -> Result {
+        var reader = ICalendarReader(source: source, file: file, limits: limits)
         var events: [Event] = []
         var places: [SourceLocation] = []
         var zones: [TimeZoneDefinition] = []
