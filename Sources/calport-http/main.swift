@@ -28,10 +28,19 @@ if let unreachable = ConnectionProbe(timeout: min(connectTimeout, exchange.timeo
         reply = error.isRetryable ? .failure(error.reason) : .unreachable(error.reason)
     }
 }
-let frame: [UInt8]
-do {
-    frame = try reply.frame()
-} catch {
-    frame = try HelperReply.failure("the response cannot be passed on: \(error)").frame()
+/// Writes all of `bytes` to stdout; a reader that went away gets the rest of nothing.
+func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
 }
-FileHandle.standardOutput.write(Data(frame))
+// Written in pieces: a downloaded file is held once, as the response's body, not in a frame too.
+do {
+    try reply.write(to: writeToStandardOutput)
+} catch {
+    try HelperReply.failure("the response cannot be passed on: \(error)").write(to: writeToStandardOutput)
+}

@@ -64,11 +64,14 @@ struct HelperFrameWriter {
     }
 
     mutating func field(_ content: some Collection<UInt8>) throws(HelperFrameError) {
-        guard let length = UInt32(exactly: content.count) else {
-            throw .invalidField("field of \(content.count) bytes")
-        }
-        append(UInt64(length), width: 4)
+        try fieldLength(content.count)
         bytes.append(contentsOf: content)
+    }
+
+    /// The length that starts a field of `count` bytes, for a field whose content is sent apart.
+    mutating func fieldLength(_ count: Int) throws(HelperFrameError) {
+        guard let length = UInt32(exactly: count) else { throw .invalidField("field of \(count) bytes") }
+        append(UInt64(length), width: 4)
     }
 
     mutating func text(_ text: String) throws(HelperFrameError) {

@@ -51,8 +51,28 @@ public enum HelperReply: Sendable, Hashable {
     /// naming it: sending again at once would fail the same way.
     case unreachable(String)
 
-    /// Reads a reply frame, as calport does with the helper's stdout.
-    public init(frame: [UInt8]) throws(HelperFrameError) {
+    /// Reads a reply frame, as calport does with the helper's stdout. A response's body, the
+    /// frame's last field, keeps the frame's storage (moved to its front) when the caller hands the
+    /// frame over: a downloaded file is then held once, not twice.
+    public init(frame: consuming [UInt8]) throws(HelperFrameError) {
+        switch try Self.read(frame) {
+        case .response(let status, let headers, let body):
+            frame.removeSubrange(body.upperBound...)
+            frame.removeSubrange(..<body.lowerBound)
+            self = .response(HTTPResponse(status: status, headers: headers, body: frame))
+        case .other(let reply):
+            self = reply
+        }
+    }
+
+    private enum Parsed {
+        case response(status: Int, headers: [String: String], body: Range<Int>)
+        case other(HelperReply)
+    }
+
+    /// What a reply frame holds, a response's body as where it is in the frame; the reader, and with
+    /// it its reference to the frame, ends here.
+    private static func read(_ frame: [UInt8]) throws(HelperFrameError) -> Parsed {
         var reader = try HelperFrameReader(frame: frame)
         switch HelperFrame.Kind(rawValue: reader.kind) {
         case .response:
@@ -60,13 +80,13 @@ public enum HelperReply: Sendable, Hashable {
                 throw .invalidField("status")
             }
             let headers = try reader.headers()
-            let body = Array(try reader.field())
+            let body = try reader.field().indices
             try reader.finish()
-            self = .response(HTTPResponse(status: status, headers: headers, body: body))
+            return .response(status: status, headers: headers, body: body)
         case .failure, .unreachable:
             let reason = try reader.text("reason")
             try reader.finish()
-            self = reader.kind == HelperFrame.Kind.failure.rawValue ? .failure(reason) : .unreachable(reason)
+            return .other(reader.kind == HelperFrame.Kind.failure.rawValue ? .failure(reason) : .unreachable(reason))
         case .request, nil:
             throw .unexpectedKind(reader.kind)
         }
@@ -75,21 +95,30 @@ public enum HelperReply: Sendable, Hashable {
     /// The reply frame; a response header that cannot be framed throws (the helper then replies
     /// with a failure naming it).
     public func frame() throws(HelperFrameError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Hands the reply frame to `sink` in pieces, a response's body straight from the response
+    /// rather than copied into a frame; nothing reaches `sink` when a header cannot be framed.
+    public func write(to sink: (UnsafeRawBufferPointer) -> Void) throws(HelperFrameError) {
         switch self {
         case .response(let response):
             var writer = HelperFrameWriter(kind: .response)
             try writer.number(UInt64(clamping: response.status))
             try writer.headers(response.headers)
-            try writer.field(response.body)
-            return writer.bytes
+            try writer.fieldLength(response.body.count)
+            writer.bytes.withUnsafeBytes(sink)
+            response.body.withUnsafeBytes(sink)
         case .failure(let reason):
             var writer = HelperFrameWriter(kind: .failure)
             try writer.text(reason)
-            return writer.bytes
+            writer.bytes.withUnsafeBytes(sink)
         case .unreachable(let reason):
             var writer = HelperFrameWriter(kind: .unreachable)
             try writer.text(reason)
-            return writer.bytes
+            writer.bytes.withUnsafeBytes(sink)
         }
     }
 }

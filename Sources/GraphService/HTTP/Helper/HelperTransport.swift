@@ -40,7 +40,7 @@ public struct HelperTransport: HTTPTransport {
             throw failure("not sent: \(error)")
         }
         let name = HelperLocation.programName
-        let outcome: ChildProcess.Outcome
+        var outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess(executable: path, limit: timeout + Self.grace).run(input: frame)
         } catch {
@@ -61,8 +61,11 @@ public struct HelperTransport: HTTPTransport {
             break
         }
         let reply: HelperReply
+        // Taken out of the outcome, so that a response's body can keep the frame's storage.
+        let replyFrame = outcome.output
+        outcome.output = []
         do {
-            reply = try HelperReply(frame: outcome.output)
+            reply = try HelperReply(frame: consume replyFrame)
         } catch {
             throw failure("\(name) (\(path)) answered with a malformed reply: \(error)")
         }
