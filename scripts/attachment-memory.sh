@@ -20,12 +20,21 @@ id=$(curl -s -H "Authorization: Bearer $token" -H 'Content-Type: application/jso
   python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 curl -s "http://127.0.0.1:$port/_emulator/attach" -d \
   "{\"event\":\"$id\",\"name\":\"file.bin\",\"contentType\":\"application/octet-stream\",\"path\":\"$work/file.bin\"}" >/dev/null
+# GNU time reports the largest peak of calport and of the calport-http helpers it runs (one a
+# request), so each helper runs under GNU time of its own too, and their largest peak is shown.
+cat >"$work/helper" <<EOF
+#!/bin/sh
+exec /usr/bin/time -f %M -a -o "$work/helpers" "$build/calport-http" "\$@"
+EOF
+chmod +x "$work/helper"
 measure() { # label, command...
   label=$1
   shift
-  /usr/bin/time -v "$@" 2>"$work/time" >/dev/null || { cat "$work/time"; exit 1; }
+  : >"$work/helpers"
+  CALPORT_HTTP_HELPER="$work/helper" /usr/bin/time -v "$@" 2>"$work/time" >/dev/null || { cat "$work/time"; exit 1; }
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time")
-  echo "$label: peak RSS $((rss / 1024)) MiB"
+  helpers=$(sort -n "$work/helpers" | tail -1)
+  echo "$label: peak RSS $((rss / 1024)) MiB${helpers:+ (largest calport-http: $((helpers / 1024)) MiB)}"
 }
 export CALPORT_GRAPH_URL=$graph CALPORT_TOKEN=$token
 echo "attachment: $size bytes"
