@@ -6,7 +6,7 @@ import GraphService
 #endif
 
 /// FoundationNetworking's URLSession, without caches or cookies: what sends calport's requests.
-struct URLSessionTransport: HTTPTransport {
+struct URLSessionTransport {
     /// Seconds a request may take before it counts as dropped.
     var timeout: TimeInterval
 
@@ -17,8 +17,9 @@ struct URLSessionTransport: HTTPTransport {
         return URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
     }()
 
-    /// Sends `request` once; retrying is the client's business.
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    /// Sends `request` once (retrying is the client's business), the response's body given apart as
+    /// URLSession's `Data`: the helper writes a download out from it rather than from a copy.
+    func sendKeepingBody(_ request: HTTPRequest) async throws(TransportError) -> (response: HTTPResponse, body: Data) {
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
@@ -44,7 +45,7 @@ struct URLSessionTransport: HTTPTransport {
                         + "origin; not followed, since the request carries credentials (redirects are followed "
                         + "only within \(SameOriginRedirects.origin(of: request.url)))", isRetryable: false)
             }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
+            return (HTTPResponse(status: http.statusCode, headers: headers), data)
         } catch let error as TransportError {
             throw error
         } catch {

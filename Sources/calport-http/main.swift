@@ -18,12 +18,15 @@ do {
 /// Seconds a TCP connection may take to open; a host that needs more is as good as unreachable.
 let connectTimeout: TimeInterval = 4
 let reply: HelperReply
+var body = Data()
 if let unreachable = ConnectionProbe(timeout: min(connectTimeout, exchange.timeout)).failure(for: exchange.request.url)
 {
     reply = .unreachable(unreachable)
 } else {
     do {
-        reply = .response(try await URLSessionTransport(timeout: exchange.timeout).send(exchange.request))
+        let exchanged = try await URLSessionTransport(timeout: exchange.timeout).sendKeepingBody(exchange.request)
+        reply = .response(exchanged.response)
+        body = exchanged.body
     } catch {
         reply = error.isRetryable ? .failure(error.reason) : .unreachable(error.reason)
     }
@@ -38,9 +41,9 @@ func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
         offset += written
     }
 }
-// Written in pieces: a downloaded file is held once, as the response's body, not in a frame too.
+// Written in pieces: a downloaded file is held once, as URLSession gave it, not in a frame too.
 do {
-    try reply.write(to: writeToStandardOutput)
+    try body.withUnsafeBytes { bytes in try reply.write(to: writeToStandardOutput, body: bytes) }
 } catch {
     try HelperReply.failure("the response cannot be passed on: \(error)").write(to: writeToStandardOutput)
 }

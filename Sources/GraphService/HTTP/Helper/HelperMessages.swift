@@ -102,15 +102,19 @@ public enum HelperReply: Sendable, Hashable {
 
     /// Hands the reply frame to `sink` in pieces, a response's body straight from the response
     /// rather than copied into a frame; nothing reaches `sink` when a header cannot be framed.
-    public func write(to sink: (UnsafeRawBufferPointer) -> Void) throws(HelperFrameError) {
+    /// `body`, when given, is a response's body in place of its own (the helper's download, kept in
+    /// the `Data` URLSession gave rather than copied into an array).
+    public func write(to sink: (UnsafeRawBufferPointer) -> Void, body: UnsafeRawBufferPointer? = nil)
+        throws(HelperFrameError)
+    {
         switch self {
         case .response(let response):
             var writer = HelperFrameWriter(kind: .response)
             try writer.number(UInt64(clamping: response.status))
             try writer.headers(response.headers)
-            try writer.fieldLength(response.body.count)
+            try writer.fieldLength(body?.count ?? response.body.count)
             writer.bytes.withUnsafeBytes(sink)
-            response.body.withUnsafeBytes(sink)
+            if let body { sink(body) } else { response.body.withUnsafeBytes(sink) }
         case .failure(let reason):
             var writer = HelperFrameWriter(kind: .failure)
             try writer.text(reason)
