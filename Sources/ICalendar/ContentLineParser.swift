@@ -19,9 +19,10 @@ enum ContentLineParser {
     private static let equals = UInt8(ascii: "=")
     private static let quote = UInt8(ascii: "\"")
 
-    /// Parses a line; `recovered` receives problems that were skipped over (a parameter without a
-    /// value), which lose data and so must be reported. `unfoldedValue` is the rest of the value
-    /// when the line reader kept it apart (a long ATTACH's, `LineReader.LogicalLine.value`).
+    /// Parses a line of valid UTF-8 (as `LineReader` hands them on); `recovered` receives problems that
+    /// were skipped over (a parameter without a value), which lose data and so must be reported.
+    /// `unfoldedValue` is the rest of the value when the line reader kept it apart (a long ATTACH's,
+    /// `LineReader.LogicalLine.value`).
     static func parse(
         _ bytes: [UInt8], unfoldedValue: String? = nil, line: Int, recovered: inout [SyntaxError]
     ) throws(SyntaxError) -> ContentLine {
@@ -67,7 +68,7 @@ enum ContentLineParser {
             let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"
             throw SyntaxError(column: index + 1, message: "expected ':' before the value of \(name), found \(found)")
         }
-        var value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        var value = String(validUTF8: bytes.span.extracting((index + 1)...))
         if let unfoldedValue { value = value.isEmpty ? unfoldedValue : value + unfoldedValue }
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
@@ -81,22 +82,24 @@ enum ContentLineParser {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): break
             case UInt8(ascii: "a")...UInt8(ascii: "z"): hasLowercase = true
             default:
-                return name(bytes[start..<index], hasLowercase: hasLowercase)
+                return name(bytes, start..<index, hasLowercase: hasLowercase)
             }
             index += 1
         }
-        return name(bytes[start..<index], hasLowercase: hasLowercase)
+        return name(bytes, start..<index, hasLowercase: hasLowercase)
     }
 
-    private static func name(_ bytes: ArraySlice<UInt8>, hasLowercase: Bool) -> String {
-        guard hasLowercase else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: bytes.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    /// The name in `range` of `bytes`, which holds only ASCII letters, digits and '-'.
+    private static func name(_ bytes: [UInt8], _ range: Range<Int>, hasLowercase: Bool) -> String {
+        guard hasLowercase else { return String(validUTF8: bytes.span.extracting(range)) }
+        let upper = bytes[range].map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
+        return String(validUTF8: upper.span)
     }
 
     private static func readParameterValue(
         _ bytes: [UInt8], _ index: inout Int, parameter: String
     ) throws(SyntaxError) -> String {
-        let raw: ArraySlice<UInt8>
+        let raw: Range<Int>
         if index < bytes.count, bytes[index] == quote {
             let open = index
             index += 1
@@ -105,7 +108,7 @@ enum ContentLineParser {
             guard index < bytes.count else {
                 throw SyntaxError(column: open + 1, message: "unterminated quoted value of parameter \(parameter)")
             }
-            raw = bytes[start..<index]
+            raw = start..<index
             index += 1
         } else {
             let start = index
@@ -114,8 +117,8 @@ enum ContentLineParser {
                 if byte == semicolon || byte == colon || byte == comma || byte == quote { break }
                 index += 1
             }
-            raw = bytes[start..<index]
+            raw = start..<index
         }
-        return ParameterCodec.decode(String(decoding: raw, as: UTF8.self))
+        return ParameterCodec.decode(String(validUTF8: bytes.span.extracting(raw)))
     }
 }

@@ -234,22 +234,23 @@ struct LineReader<Source: ByteSource> {
     /// The bytes when they are valid UTF-8 without control characters; else with U+FFFD for invalid
     /// sequences and control characters removed, each with a warning.
     private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
-        // Most lines are printable ASCII, which needs no closer look.
-        guard bytes.contains(where: \.needsValidation) else { return bytes }
+        // Most lines are printable ASCII, which needs no closer look; it is found eight bytes at a time.
+        let first = bytes.withUnsafeBufferPointer { LineBytes.firstNonASCIIOrControl(in: $0) }
+        guard first < bytes.count else { return bytes }
         var bytes = bytes
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
-        let isControl: (UInt8) -> Bool = { $0 == 0x7F || ($0 < 0x20 && $0 != 0x09) }
-        if bytes.contains(where: isControl) {
+        if bytes.withUnsafeBufferPointer({ LineBytes.firstControl(in: $0, from: first) < $0.count }) {
             let count = bytes.count
-            bytes.removeAll(where: isControl)
+            bytes.removeAll(where: LineBytes.isControl)
             diagnostics.append(
                 Diagnostic(
                     .warning, code: "control-character",
                     message: "line contains \(count - bytes.count) control character(s) such as NUL; they were removed",
                     location: SourceLocation(file: file, line: line)))
         }
-        if String(validating: bytes, as: UTF8.self) != nil { return bytes }
+        // Checked in place: a `String` made only to be thrown away would be an allocation per line.
+        if (try? UTF8Span(validating: bytes.span)) != nil { return bytes }
         diagnostics.append(
             Diagnostic(
                 .warning, code: "invalid-utf8",
@@ -262,5 +263,22 @@ struct LineReader<Source: ByteSource> {
 extension UInt8 {
     /// Whether a line holding the byte needs `validated`'s closer look: it may be part of an invalid
     /// UTF-8 sequence, or it is a control character.
-    fileprivate var needsValidation: Bool { self >= 0x7F || (self < 0x20 && self != 0x09) }
+    fileprivate var needsValidation: Bool { self >= 0x7F || LineBytes.isControl(self) }
+}
+
+/// What `LineReader.validated` looks for in a line, eight bytes at a time where it can.
+private enum LineBytes {
+    static func isControl(_ byte: UInt8) -> Bool { byte == 0x7F || (byte < 0x20 && byte != 0x09) }
+
+    static func firstNonASCIIOrControl(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        ByteScan.firstIndex(
+            in: bytes, from: 0,
+            word: { $0 & 0x8080_8080_8080_8080 | $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x7F) != 0 },
+            byte: { $0 >= 0x7F || isControl($0) })
+    }
+
+    static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.firstIndex(
+            in: bytes, from: start, word: { $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x7F) != 0 }, byte: isControl)
+    }
 }

@@ -67,6 +67,12 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     // RFC 5545 §3.3.11: backslash, semicolon, comma and newline are escaped.
     #expect(TextCodec.escape("a\\b;c,d\ne") == "a\\\\b\\;c\\,d\\ne")
     #expect(TextCodec.unescape("a\\\\b\\;c\\,d\\ne\\Nf") == "a\\b;c,d\ne\nf")
+    // Escapes around and before non-ASCII text, one in the last of eight bytes, and a lone backslash at
+    // the end, which escapes nothing and is kept.
+    #expect(TextCodec.unescape("\\\u{E9}t\u{E9}\\, \u{1F680}\\n") == "\u{E9}t\u{E9}, \u{1F680}\n")
+    #expect(TextCodec.unescape("abcdefg\\,hijklmnop") == "abcdefg,hijklmnop")
+    #expect(TextCodec.unescape("abc\\") == "abc\\")
+    #expect(TextCodec.unescape("no escapes at all, and longer than eight bytes") == "no escapes at all, and longer than eight bytes")
     #expect(TextCodec.splitList("a\\,b,c") == ["a,b", "c"])
 }
 

@@ -61,6 +61,39 @@ private func codes(_ result: ICalendarParser.Result) -> [String] { result.diagno
     #expect(result.document.events.first?.summary == "abcd\te")
 }
 
+@Test func aControlCharacterAfterNonASCIITextIsFoundToo() {
+    // The reader checks a line from its first non-ASCII or control byte on; a NUL after an é is still seen.
+    let bytes = calendar(event: ["UID:1", "DTSTART:20260105T100000Z", "SUMMARY:caf\u{E9} \u{0}bar"])
+    let result = parse(bytes)
+    #expect(codes(result) == ["control-character"])
+    #expect(result.document.events.first?.summary == "caf\u{E9} bar")
+}
+
+@Test func invalidUTF8IsReplacedInFoldedValuesAndParameters() {
+    // RFC 5545 §3.1: content lines are UTF-8. 0xE9 alone (Latin-1 é) is not; each is replaced with U+FFFD.
+    // Line 7 holds it in a parameter, line 8 in the continuation of a folded, escaped DESCRIPTION.
+    let text = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:1",
+        "DTSTART:20260105T100000Z", "ATTENDEE;CN=Jos\u{1}:mailto:j@example.com", "DESCRIPTION:a\\,b",
+        " c\u{1}d\\nz", "END:VEVENT", "END:VCALENDAR",
+    ])
+    let result = parse(text.map { $0 == 0x01 ? 0xE9 : $0 })
+    #expect(codes(result) == ["invalid-utf8", "invalid-utf8"])
+    #expect(result.diagnostics.map(\.location.line) == [7, 8])
+    #expect(result.document.events.first?.attendees.first?.participant.commonName == "Jos\u{FFFD}")
+    #expect(result.document.events.first?.description == "a,bc\u{FFFD}d\nz")
+}
+
+@Test func aCharacterSplitByAFoldIsWholeOnceUnfolded() {
+    // RFC 5545 §3.1 folds at octets, so a fold may split a multi-octet character; unfolded it is valid.
+    let euro = Array("\u{20AC}".utf8)  // E2 82 AC
+    let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\n".utf8)
+    let folded = Array("SUMMARY:".utf8) + euro[..<1] + Array("\r\n ".utf8) + euro[1...] + Array("\\,5\r\n".utf8)
+    let result = parse(head + folded + Array("END:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+    #expect(codes(result).isEmpty)
+    #expect(result.document.events.first?.summary == "\u{20AC},5")
+}
+
 @Test func serialisingNeverWritesControlCharacters() {
     var event = Event(uid: "c@example.com")
     event.summary = "a\u{0}b\u{1B}c\td\ne"
