@@ -60,23 +60,37 @@ enum TextCodec {
 
     /// Reads an escaped TEXT value. Unknown escapes keep the escaped character, as most parsers do.
     static func unescape(_ text: String) -> String {
-        guard contains(backslash, in: text) else { return text }
-        let utf8 = text.utf8
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count)
-        var escaping = false
-        for byte in utf8 {
-            if escaping {
-                out.append(byte == UInt8(ascii: "n") || byte == UInt8(ascii: "N") ? 0x0A : byte)
-                escaping = false
-            } else if byte == backslash {
-                escaping = true
-            } else {
-                out.append(byte)
+        var text = text
+        let unescaped = text.withUTF8 { utf8 -> String? in
+            var escape = firstBackslash(in: utf8, from: 0)
+            guard escape < utf8.count else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count)
+            // The runs between escapes are copied whole.
+            var runStart = 0
+            while escape < utf8.count {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<escape]))
+                guard escape + 1 < utf8.count else {
+                    // A backslash that ends the text escapes nothing, and is kept.
+                    out.append(backslash)
+                    return String(validUTF8: out.span)
+                }
+                let escaped = utf8[escape + 1]
+                out.append(escaped == UInt8(ascii: "n") || escaped == UInt8(ascii: "N") ? 0x0A : escaped)
+                runStart = escape + 2
+                escape = firstBackslash(in: utf8, from: runStart)
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            // Only ASCII backslashes were removed and an ASCII `n` replaced, so what a backslash
+            // escaped (a whole character) and the runs are as valid as the string they came from.
+            return String(validUTF8: out.span)
         }
-        if escaping { out.append(backslash) }
-        return String(decoding: out, as: UTF8.self)
+        return unescaped ?? text
+    }
+
+    private static func firstBackslash(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.firstIndex(
+            in: utf8, from: start, word: { $0.bytes(equalTo: 0x5C) != 0 }, byte: { $0 == 0x5C })
     }
 
     /// Whether `text` holds `byte`, searched in its UTF-8 storage.
