@@ -2,10 +2,10 @@ import CalendarModel
 
 /// Reads the BEGIN/END structure of an iCalendar stream one top-level component at a time, so that
 /// memory stays flat whatever the size of the calendar.
-struct ComponentReader<Source: ByteSource> {
+struct ComponentReader {
     typealias Item = ContentItem
 
-    private var lines: LineReader<Source>
+    private var lines: LineReader
     private let file: String?
     private let maximumDepth: Int
     private var stack: [ContentComponent] = []
@@ -26,7 +26,7 @@ struct ComponentReader<Source: ByteSource> {
     /// The byte offset of the `BEGIN` line of the last component handed on.
     private(set) var componentOffset = 0
 
-    init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+    init(source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
             maximumAttachmentLength: limits.maximumAttachmentLength)

@@ -16,7 +16,7 @@ public enum ICalendarItem: Sendable {
 /// VTIMEZONEs may follow the events that use them: a TZID is reported as unknown only when the
 /// whole input has been read without defining it.
 public struct ICalendarReader<Source: ByteSource> {
-    private var components: ComponentReader<Source>
+    private var components: ComponentReader
     private var context: DecodingContext
     private var finished = false
     /// The calendar's own properties read so far (it holds no components).

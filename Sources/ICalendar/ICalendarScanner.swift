@@ -24,7 +24,7 @@ public struct ScannedComponent: Sendable {
 /// the VTIMEZONEs and the calendar's properties, without decoding events into the model. A second
 /// pass with `ICalendarReader` can then group series and resolve zones with flat memory.
 public struct ICalendarScanner<Source: ByteSource> {
-    private var components: ComponentReader<Source>
+    private var components: ComponentReader
     private var context: DecodingContext
     /// The calendar's own properties read so far.
     public private(set) var header = CalendarDocument()

@@ -5,7 +5,11 @@ import CalendarModel
 /// Accepts CRLF, LF and lone CR line ends, a UTF-8 byte order mark and blank lines, because
 /// real exporters produce all of them; RFC 5545 §3.1 unfolding removes a line end followed by
 /// one space or tab. Input arrives in chunks, so only the current line is held in memory.
-struct LineReader<Source: ByteSource> {
+///
+/// Not generic over its source: a generic reader used from another module (the streaming readers'
+/// file regions) ran unspecialised, asking for its type metadata on every line; a chunk is asked
+/// for once per 64 KiB, where an existential's dynamic call costs nothing.
+struct LineReader {
     struct LogicalLine {
         /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported); for a long
         /// ATTACH, the line up to and including the colon before its value.
@@ -18,7 +22,7 @@ struct LineReader<Source: ByteSource> {
         var offset: Int
     }
 
-    private var source: Source
+    private var source: any ByteSource
     private var buffer: [UInt8] = []
     private var position = 0
     private var exhausted = false
@@ -32,7 +36,7 @@ struct LineReader<Source: ByteSource> {
     private(set) var diagnostics: [Diagnostic] = []
 
     /// `maximumAttachmentLength` is at least `maximumLineLength` (`ICalendarLimits` sees to it).
-    init(source: Source, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int) {
+    init(source: any ByteSource, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int) {
         self.source = source
         self.file = file
         self.maximumLineLength = maximumLineLength
