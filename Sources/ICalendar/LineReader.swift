@@ -55,11 +55,12 @@ struct LineReader {
         compact()
         while let first = nextPhysicalLine() {
             if first.bytes.isEmpty && !first.tooLong { continue }
-            var collected = first.bytes
+            // Copied out of the buffer once; continuations are appended to it from the buffer.
+            var collected = Array(buffer[first.bytes])
             var tooLong = first.tooLong
-            let lengthLimit = limit(ofLineStarting: first.bytes)
+            let lengthLimit = limit(ofLineStarting: collected)
             var value: String?
-            var mayUnfoldIntoValue = Self.isAttachment(first.bytes)
+            var mayUnfoldIntoValue = Self.isAttachment(collected)
             while skipBlankLinesBeforeContinuation() {
                 if mayUnfoldIntoValue && !tooLong && collected.count >= Self.longAttachment {
                     mayUnfoldIntoValue = false
@@ -70,7 +71,7 @@ struct LineReader {
                 }
                 guard let continuation = nextPhysicalLine(limit: lengthLimit) else { break }
                 tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > lengthLimit
-                if !tooLong { collected.append(contentsOf: continuation.bytes.dropFirst()) }
+                if !tooLong { collected.append(contentsOf: buffer[continuation.bytes.dropFirst()]) }
                 // A long folded line (an inline attachment) would otherwise be held twice: folded in
                 // the buffer and unfolded in `collected`.
                 compact()
@@ -112,7 +113,7 @@ struct LineReader {
                 guard let continuation = nextPhysicalLine(limit: limit) else { break }
                 tooLong = tooLong || continuation.tooLong || count + continuation.bytes.count > capacity
                 if !tooLong {
-                    let piece = continuation.bytes.dropFirst()
+                    let piece = buffer[continuation.bytes.dropFirst()]
                     _ = UnsafeMutableBufferPointer(rebasing: storage[count..<(count + piece.count)]).initialize(
                         from: piece)
                     count += piece.count
@@ -181,8 +182,10 @@ struct LineReader {
 
     /// The next physical line; longer than `limit` (an ATTACH line's, or by default the general
     /// one; the first line of an ATTACH gets the larger limit once its name is seen) it is skipped.
+    /// `bytes` is where the line is in `buffer` (empty when it was skipped), until the buffer is next
+    /// compacted: a physical line is copied only into the logical line it is part of.
     private mutating func nextPhysicalLine(limit given: Int? = nil) -> (
-        bytes: [UInt8], line: Int, tooLong: Bool, offset: Int
+        bytes: Range<Int>, line: Int, tooLong: Bool, offset: Int
     )? {
         guard byte(at: position) != nil else { return nil }
         physicalLine += 1
@@ -213,7 +216,7 @@ struct LineReader {
             }
             if found != nil || byte(at: position) == nil { break }
         }
-        let bytes = tooLong ? [] : Array(buffer[start..<position])
+        let bytes = tooLong ? position..<position : start..<position
         if let end = byte(at: position) {
             position += end == 0x0D && byte(at: position + 1) == 0x0A ? 2 : 1
         }
