@@ -23,10 +23,13 @@ struct ContentLine: Hashable, Sendable {
         parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
     }
 
-    /// The parameters other than the named ones.
-    func parameters(excluding names: Set<String>) -> [Parameter] {
+    /// The parameters other than the named ones. The names are a few short literals, compared one by
+    /// one: an array literal of them is a constant, where a `Set` literal was built and hashed for
+    /// each property read.
+    func parameters(excluding names: [String]) -> [Parameter] {
+        guard !parameters.isEmpty else { return [] }
         // Parsed names are already upper-case; names set by code are upper-cased here.
-        parameters.filter { parameter in
+        return parameters.filter { parameter in
             guard !names.contains(parameter.name) else { return false }
             let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
             return !hasLowercase || !names.contains(parameter.name.uppercased())

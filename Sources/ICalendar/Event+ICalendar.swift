@@ -131,13 +131,13 @@ extension Event {
     ]
 
     /// Parameters of single-valued properties that the model itself reads.
-    private static let parametersRead: [String: Set<String>] = [
+    private static let parametersRead: [String: [String]] = [
         "DTSTART": ["VALUE", "TZID"], "DTEND": ["VALUE", "TZID"], "RECURRENCE-ID": ["VALUE", "TZID", "RANGE"],
         "X-ALT-DESC": ["FMTTYPE"], "DTSTAMP": ["VALUE"], "CREATED": ["VALUE"], "LAST-MODIFIED": ["VALUE"],
     ]
 
     private mutating func decode(_ line: ContentLine, context: inout DecodingContext) -> Bool {
-        let unread = line.parameters(excluding: Event.parametersRead[line.name] ?? [])
+        let unread = line.parameters.isEmpty ? [] : line.parameters(excluding: Event.parametersRead[line.name] ?? [])
         if !unread.isEmpty && Event.singletons.contains(line.name) && line.name != "LOCATION"
             && line.name != "ORGANIZER"
         {

@@ -34,13 +34,13 @@ extension Location {
         ("X-CALPORT-STREET", \.street), ("X-CALPORT-CITY", \.city), ("X-CALPORT-STATE", \.state),
         ("X-CALPORT-POSTALCODE", \.postalCode), ("X-CALPORT-COUNTRY", \.country),
     ]
-    private static let modelledParameters: Set<String> = Set(addressParameters.map(\.0.description)).union([
-        "X-CALPORT-GEO", "X-CALPORT-URI",
-    ])
+    private static let modelledParameters = addressParameters.map(\.0.description) + ["X-CALPORT-GEO", "X-CALPORT-URI"]
 
     init(line: ContentLine) {
         self.init(
             name: TextCodec.unescape(line.value), parameters: line.parameters(excluding: Location.modelledParameters))
+        // Most locations are a name alone; the address parameters' names are then not made and looked for.
+        guard !line.parameters.isEmpty else { return }
         var address = PostalAddress()
         for (parameter, keyPath) in Location.addressParameters {
             address[keyPath: keyPath] = line.parameter(parameter.description)

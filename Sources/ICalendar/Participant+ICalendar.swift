@@ -2,7 +2,7 @@ import CalendarModel
 
 extension Participant {
     /// ORGANIZER / ATTENDEE parameters that `Participant` and `Attendee` model themselves.
-    static let modelledParameters: Set<String> = [
+    static let modelledParameters = [
         "CN", "ROLE", "PARTSTAT", "RSVP", "CUTYPE", "DELEGATED-TO", "DELEGATED-FROM",
     ]
 
