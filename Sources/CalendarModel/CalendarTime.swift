@@ -1,5 +1,5 @@
 /// A day on the proleptic Gregorian calendar, with no time and no zone.
-public struct CalendarDate: Hashable, Comparable, Sendable {
+public struct CalendarDate: Hashable, Comparable, Sendable, Codable {
     /// The year, e.g. 2026.
     public var year: Int
     /// The month, 1 to 12.
@@ -75,13 +75,13 @@ public struct CalendarDate: Hashable, Comparable, Sendable {
 }
 
 /// A day of the week, Sunday first as in RFC 5545's BYDAY list.
-public enum Weekday: String, CaseIterable, Hashable, Sendable {
+public enum Weekday: String, CaseIterable, Hashable, Sendable, Codable {
     /// The seven days, Sunday first.
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 }
 
 /// A wall-clock date and time with no zone attached.
-public struct LocalDateTime: Hashable, Comparable, Sendable {
+public struct LocalDateTime: Hashable, Comparable, Sendable, Codable {
     /// The calendar day.
     public var date: CalendarDate
     /// The hour, 0 to 23.
@@ -136,7 +136,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
 ///
 /// The two stay apart so that output can repeat the name a file used while arithmetic uses the
 /// IANA rules; `ianaIdentifier` is nil until something (a VTIMEZONE, the zone tables) resolves it.
-public struct TimeZoneReference: Hashable, Sendable {
+public struct TimeZoneReference: Hashable, Sendable, Codable {
     /// The name exactly as written: a TZID parameter, a Graph `timeZone` member.
     public var name: String
     /// The IANA id the name stands for, when known.
@@ -150,7 +150,7 @@ public struct TimeZoneReference: Hashable, Sendable {
 }
 
 /// When an event happens: one of the four forms RFC 5545 §3.3.4–3.3.5 allows.
-public enum CalendarTime: Hashable, Sendable {
+public enum CalendarTime: Hashable, Sendable, Codable {
     /// A whole day (`VALUE=DATE`).
     case date(CalendarDate)
     /// A wall time that is the same in every zone (RFC 5545 form #1).

@@ -3,7 +3,7 @@
 /// Optional members are nil when the source did not say; everything the model does not
 /// interpret is kept in `extraProperties`, `extraComponents` and `propertyParameters` so that a
 /// round trip through the same format loses nothing.
-public struct Event: Hashable, Sendable {
+public struct Event: Hashable, Sendable, Codable {
     /// The event's identifier (UID, RFC 5545 §3.8.4.7), shared by a series' master and its overrides.
     /// From Graph it is `iCalUId`, else `id`, else `transactionId`; a VEVENT or Graph object without any
     /// is given `calport-` and a UUID derived from its content, so reading it twice gives the same UID.
@@ -142,7 +142,7 @@ public struct Event: Hashable, Sendable {
 }
 
 /// How an event's end is given: an end time, or a duration from the start.
-public enum EventEnd: Hashable, Sendable {
+public enum EventEnd: Hashable, Sendable, Codable {
     /// An end time (DTEND), exclusive: an all-day event on one day ends on the next day's date. Graph
     /// always gives an end this way.
     case end(CalendarTime)
@@ -152,7 +152,7 @@ public enum EventEnd: Hashable, Sendable {
 }
 
 /// The state of an event (STATUS).
-public enum EventStatus: Hashable, Sendable {
+public enum EventStatus: Hashable, Sendable, Codable {
     /// TENTATIVE, CONFIRMED and CANCELLED, the VEVENT statuses of RFC 5545 §3.8.1.11. Only
     /// `cancelled` reaches Graph (`isCancelled`); a POST cannot create a cancelled event.
     case tentative, confirmed, cancelled
@@ -162,14 +162,14 @@ public enum EventStatus: Hashable, Sendable {
 }
 
 /// Whether an event blocks time (TRANSP).
-public enum Transparency: Hashable, Sendable {
+public enum Transparency: Hashable, Sendable, Codable {
     /// OPAQUE (the time is busy) and TRANSPARENT (it stays free), RFC 5545 §3.8.2.7. Written to
     /// Graph without a ``Event/busyStatus``, they become `showAs` `busy` and `free`.
     case opaque, transparent
 }
 
 /// Outlook's and Graph's free/busy state (`showAs`).
-public enum BusyStatus: Hashable, Sendable {
+public enum BusyStatus: Hashable, Sendable, Codable {
     /// Graph's `showAs` values `free`, `tentative`, `busy`, `oof`, `workingElsewhere` and `unknown`,
     /// written to iCalendar as X-MICROSOFT-CDO-BUSYSTATUS FREE, TENTATIVE, BUSY, OOF, WORKINGELSEWHERE
     /// and UNKNOWN; an unrecognised iCalendar value reads as `unknown`.
@@ -177,7 +177,7 @@ public enum BusyStatus: Hashable, Sendable {
 }
 
 /// Who may see an event (CLASS / Graph `sensitivity`).
-public enum Classification: Hashable, Sendable {
+public enum Classification: Hashable, Sendable, Codable {
     /// CLASS PUBLIC, PRIVATE and CONFIDENTIAL (RFC 5545 §3.8.1.3), which are Graph's `sensitivity`
     /// `normal`, `private` and `confidential`.
     case `public`, `private`, confidential
@@ -189,14 +189,14 @@ public enum Classification: Hashable, Sendable {
 }
 
 /// Outlook's three-level importance.
-public enum Importance: Hashable, Sendable {
+public enum Importance: Hashable, Sendable, Codable {
     /// Graph's `importance` `low`, `normal` and `high`; X-MICROSOFT-CDO-IMPORTANCE 0, 1 and 2 in
     /// iCalendar, whose PRIORITY they set to 9, 5 and 1 when read from Graph.
     case low, normal, high
 }
 
 /// A place where an event happens.
-public struct Location: Hashable, Sendable {
+public struct Location: Hashable, Sendable, Codable {
     /// The place's name as people read it (LOCATION's text; `displayName` in Graph); empty for a
     /// place known only by its GEO coordinates.
     public var name: String
@@ -228,7 +228,7 @@ public struct Location: Hashable, Sendable {
 }
 
 /// A postal address, in the parts Graph and vCard use.
-public struct PostalAddress: Hashable, Sendable {
+public struct PostalAddress: Hashable, Sendable, Codable {
     /// The street and house number (Graph's `street`); nil when not given.
     public var street: String?
     /// The city or town (Graph's `city`); nil when not given.
@@ -255,7 +255,7 @@ public struct PostalAddress: Hashable, Sendable {
 }
 
 /// A point on the Earth in decimal degrees (WGS 84).
-public struct GeoCoordinate: Hashable, Sendable {
+public struct GeoCoordinate: Hashable, Sendable, Codable {
     /// Degrees north of the equator, -90 to 90 (south is negative); GEO's first value.
     public var latitude: Double
     /// Degrees east of Greenwich, -180 to 180 (west is negative); GEO's second value.
@@ -269,7 +269,7 @@ public struct GeoCoordinate: Hashable, Sendable {
 }
 
 /// A link to join an online meeting (RFC 7986 CONFERENCE, Graph `onlineMeeting`).
-public struct Conference: Hashable, Sendable {
+public struct Conference: Hashable, Sendable, Codable {
     /// The link that joins the meeting (CONFERENCE's value, RFC 7986 §5.11: `https:` for Teams, Zoom
     /// or Meet, `tel:` for a dial-in), as written.
     public var uri: String
@@ -292,9 +292,9 @@ public struct Conference: Hashable, Sendable {
 }
 
 /// A file attached to an event, by reference or inline.
-public struct Attachment: Hashable, Sendable {
+public struct Attachment: Hashable, Sendable, Codable {
     /// Where an attachment's bytes are: at a URI, or inline in the property.
-    public enum Content: Hashable, Sendable {
+    public enum Content: Hashable, Sendable, Codable {
         /// A reference to the file (ATTACH's default URI value), as written.
         case uri(String)
         /// Base64 text, as carried inline.
@@ -318,9 +318,9 @@ public struct Attachment: Hashable, Sendable {
 }
 
 /// A reminder attached to an event (VALARM).
-public struct Alarm: Hashable, Sendable {
+public struct Alarm: Hashable, Sendable, Codable {
     /// What the alarm does when it fires (ACTION, RFC 5545 §3.8.6.1).
-    public enum Action: Hashable, Sendable {
+    public enum Action: Hashable, Sendable, Codable {
         /// AUDIO plays a sound, DISPLAY shows ``Alarm/description``, EMAIL sends ``Alarm/summary`` and
         /// ``Alarm/description`` to ``Alarm/attendees``. Graph's reminder is a display alarm.
         case audio, display, email
@@ -329,7 +329,7 @@ public struct Alarm: Hashable, Sendable {
     }
 
     /// When the alarm fires: relative to the start (or end) of the event, or at an instant.
-    public enum Trigger: Hashable, Sendable {
+    public enum Trigger: Hashable, Sendable, Codable {
         /// A signed duration from the event's start, or its end when `relatedToEnd` (RELATED=END);
         /// negative is before: `-PT15M` is 15 minutes before.
         case relative(EventDuration, relatedToEnd: Bool)

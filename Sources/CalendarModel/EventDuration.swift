@@ -1,6 +1,6 @@
 /// A length of time as RFC 5545 §3.3.6 defines it: a nominal part (weeks, days) that follows the
 /// wall clock across DST changes, and an exact part (hours, minutes, seconds) that does not.
-public struct EventDuration: Hashable, Sendable {
+public struct EventDuration: Hashable, Sendable, Codable {
     /// Whether the duration goes back in time (`-PT15M`, an alarm before the start).
     public var isNegative: Bool
     /// Nominal weeks.

@@ -81,19 +81,19 @@ public enum EventVersions {
             location: later, uid: event.uid)
     }
 
-    /// `events` with one version of each event, at the place of its first version. Identical copies
-    /// merge silently; different ones with a warning naming both places (`locations`, one for each
-    /// event) and the version kept.
+    /// `events` with one version of each event, at the place of its first version, and the
+    /// location of each version kept. Identical copies merge silently; different ones with a warning
+    /// naming both places (`locations`, one for each event) and the version kept.
     public static func merge(
         _ events: [Event], locations: [SourceLocation]
-    ) -> (events: [Event], diagnostics: [Diagnostic]) {
+    ) -> (events: [Event], diagnostics: [Diagnostic], locations: [SourceLocation]) {
         let (kept, conflicts) = resolve(events)
         let place = { (index: Int) in index < locations.count ? locations[index] : SourceLocation() }
         let diagnostics = conflicts.map { conflict in
             diagnostic(
                 conflict, of: events[conflict.later], earlier: place(conflict.earlier), later: place(conflict.later))
         }
-        return (kept.map { events[$0] }, diagnostics)
+        return (kept.map { events[$0] }, diagnostics, kept.map(place))
     }
 
     /// A time as `2026-01-05 10:00:00`, for messages.

@@ -1,6 +1,6 @@
 /// A property parameter: a name and its (possibly several) values, decoded (no quotes, no RFC 6868
 /// `^` escapes).
-public struct Parameter: Hashable, Sendable {
+public struct Parameter: Hashable, Sendable, Codable {
     /// The parameter's name, upper-cased when read from iCalendar (`LANGUAGE`, `X-CALPORT-URI`), since
     /// iCalendar names compare case-insensitively.
     public var name: String
@@ -24,7 +24,7 @@ public struct Parameter: Hashable, Sendable {
 ///
 /// `value` is the value exactly as it was written in the source format (escapes included),
 /// because without knowing the property we cannot know how to decode it.
-public struct ExtraProperty: Hashable, Sendable {
+public struct ExtraProperty: Hashable, Sendable, Codable {
     /// The property's name, upper-cased when read from iCalendar (`X-WR-CALNAME`, `TZURL`), or a
     /// `X-CALPORT-GRAPH-…` name for a Graph member iCalendar has no property for.
     public var name: String
@@ -49,7 +49,7 @@ public struct ExtraProperty: Hashable, Sendable {
 
 /// A component the model does not interpret (VTODO, VJOURNAL, VFREEBUSY, VAVAILABILITY, X-…),
 /// kept whole with its properties and sub-components.
-public struct ExtraComponent: Hashable, Sendable {
+public struct ExtraComponent: Hashable, Sendable, Codable {
     /// The component's name, upper-cased (`VTODO`, `VFREEBUSY`, `X-…`).
     public var name: String
     /// Its properties in source order, verbatim.

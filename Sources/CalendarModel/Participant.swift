@@ -1,5 +1,5 @@
 /// Someone taking part in an event: an organizer, an attendee, or the target of an alarm.
-public struct Participant: Hashable, Sendable {
+public struct Participant: Hashable, Sendable, Codable {
     /// A calendar user address, usually `mailto:…`.
     public var address: String
     /// The display name (CN).
@@ -24,7 +24,7 @@ public struct Participant: Hashable, Sendable {
 }
 
 /// An attendee: a participant with a role, a reply and a kind (RFC 5545 §3.8.4.1).
-public struct Attendee: Hashable, Sendable {
+public struct Attendee: Hashable, Sendable, Codable {
     /// Who the attendee is: the ATTENDEE's address, CN and uninterpreted parameters.
     public var participant: Participant
     /// The attendee's part in the meeting (ROLE, RFC 5545 §3.2.16; Graph's attendee `type`); nil
@@ -63,7 +63,7 @@ public struct Attendee: Hashable, Sendable {
 }
 
 /// The part an attendee plays in a meeting (ROLE).
-public enum AttendeeRole: Hashable, Sendable {
+public enum AttendeeRole: Hashable, Sendable, Codable {
     /// CHAIR, REQ-PARTICIPANT, OPT-PARTICIPANT and NON-PARTICIPANT (RFC 5545 §3.2.16). Graph's
     /// attendee `type` `required` and `optional` are the second and third; its `resource` is a
     /// non-participant of kind RESOURCE; a chair is sent to Graph as `required`.
@@ -73,7 +73,7 @@ public enum AttendeeRole: Hashable, Sendable {
 }
 
 /// An attendee's reply (PARTSTAT).
-public enum ParticipationStatus: Hashable, Sendable {
+public enum ParticipationStatus: Hashable, Sendable, Codable {
     /// NEEDS-ACTION, ACCEPTED, DECLINED, TENTATIVE and DELEGATED, the replies RFC 5545 §3.2.12 allows
     /// on a VEVENT. Graph's `none` and `notResponded` are `needsAction`, `accepted` and `organizer`
     /// `accepted`, `tentativelyAccepted` `tentative`, `declined` `declined`; Graph has no delegation.
@@ -84,7 +84,7 @@ public enum ParticipationStatus: Hashable, Sendable {
 }
 
 /// What kind of calendar user an attendee is (CUTYPE).
-public enum CalendarUserType: Hashable, Sendable {
+public enum CalendarUserType: Hashable, Sendable, Codable {
     /// INDIVIDUAL (a person), GROUP, RESOURCE (a projector, a car), ROOM and UNKNOWN, the CUTYPE
     /// values of RFC 5545 §3.2.3. Graph knows only people and resources: a room is sent as a `resource`.
     case individual, group, resource, room, unknown

@@ -1,5 +1,5 @@
 /// How often a recurrence repeats (RFC 5545 §3.3.10 FREQ).
-public enum RecurrenceFrequency: String, CaseIterable, Hashable, Sendable {
+public enum RecurrenceFrequency: String, CaseIterable, Hashable, Sendable, Codable {
     /// Every `interval` seconds. Graph has no such pattern (`graph-unsupported-frequency`).
     case secondly = "SECONDLY"
     /// Every `interval` minutes. Graph has no such pattern (`graph-unsupported-frequency`).
@@ -17,7 +17,7 @@ public enum RecurrenceFrequency: String, CaseIterable, Hashable, Sendable {
 }
 
 /// A weekday in a BYDAY list, with its optional ordinal (`-1SU` is the last Sunday).
-public struct WeekdayNumber: Hashable, Sendable {
+public struct WeekdayNumber: Hashable, Sendable, Codable {
     /// Which such weekday of the month (MONTHLY) or year (YEARLY): 1 is the first, -1 the last,
     /// within ±53; nil for every such weekday in the period. Graph's `index` `first`…`fourth` and
     /// `last` are 1…4 and -1.
@@ -33,7 +33,7 @@ public struct WeekdayNumber: Hashable, Sendable {
 }
 
 /// Where a recurrence stops: after a count, at an UNTIL time, or never.
-public enum RecurrenceEnd: Hashable, Sendable {
+public enum RecurrenceEnd: Hashable, Sendable, Codable {
     /// Neither COUNT nor UNTIL: the series goes on for ever (Graph's `noEnd` range).
     case never
     /// COUNT: the number of occurrences in all, the first (DTSTART) included, before EXDATE
@@ -46,7 +46,7 @@ public enum RecurrenceEnd: Hashable, Sendable {
 }
 
 /// A recurrence rule (RRULE / EXRULE), RFC 5545 §3.3.10, as values rather than text.
-public struct RecurrenceRule: Hashable, Sendable {
+public struct RecurrenceRule: Hashable, Sendable, Codable {
     /// The unit the rule repeats in (FREQ, the one required part).
     public var frequency: RecurrenceFrequency
     /// How many units of ``frequency`` lie between repetitions (INTERVAL, a positive integer;
@@ -109,7 +109,7 @@ public struct RecurrenceRule: Hashable, Sendable {
 }
 
 /// One `NAME=VALUE` part of a recurrence rule that the model does not interpret.
-public struct RecurrenceRulePart: Hashable, Sendable {
+public struct RecurrenceRulePart: Hashable, Sendable, Codable {
     /// The part's name, as in the rule (`RSCALE`, `SKIP`, `X-NAME`).
     public var name: String
     /// The part's value as written after `=`.
@@ -123,7 +123,7 @@ public struct RecurrenceRulePart: Hashable, Sendable {
 }
 
 /// One entry of an RDATE: a time, or a period with an end or a duration (`VALUE=PERIOD`).
-public enum RecurrenceDate: Hashable, Sendable {
+public enum RecurrenceDate: Hashable, Sendable, Codable {
     /// An occurrence starting at this date or time, lasting as long as the event does.
     case time(CalendarTime)
     /// An occurrence from `start` to `end` (a PERIOD written `start/end`).
@@ -142,7 +142,7 @@ public enum RecurrenceDate: Hashable, Sendable {
 
 /// The RECURRENCE-ID of an override: the original start it replaces and whether it applies to the
 /// later occurrences too (`RANGE=THISANDFUTURE`).
-public struct RecurrenceIdentifier: Hashable, Sendable {
+public struct RecurrenceIdentifier: Hashable, Sendable, Codable {
     /// The start the replaced occurrence had in the series (not its new start), in the form of the
     /// master's DTSTART: a date for an all-day series, else the same zone or UTC. Graph's
     /// `originalStart`.

@@ -26,6 +26,8 @@ public struct ICalendarParser: Sendable {
         public var diagnostics: [Diagnostic]
         /// Events (and other components) that could not be kept because they were invalid.
         public var droppedComponents: Int
+        /// Where each of the document's events begins (file and line), in the same order.
+        public var eventLocations: [SourceLocation] = []
     }
 
     /// Parses a whole calendar. VTIMEZONEs may come after the events that use them.
@@ -60,6 +62,6 @@ public struct ICalendarParser: Sendable {
         document.otherComponents = others
         return Result(
             document: document, diagnostics: reader.takeDiagnostics() + versions.diagnostics,
-            droppedComponents: reader.droppedComponents)
+            droppedComponents: reader.droppedComponents, eventLocations: versions.locations)
     }
 }

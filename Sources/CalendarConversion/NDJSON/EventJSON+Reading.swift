@@ -34,16 +34,29 @@ public struct EventJSONReader {
     public static func read(
         _ bytes: [UInt8], file: String, limits: JSONLimits
     ) -> (events: [Event], diagnostics: [Diagnostic]) {
-        var events: [Event] = []
+        let read = readWithLines(bytes, file: file, limits: limits)
+        return (read.events.map(\.event), read.diagnostics)
+    }
+
+    /// The events of a whole NDJSON input, each with its line's number, and the diagnostics.
+    package static func readWithLines(
+        _ bytes: [UInt8], file: String, limits: JSONLimits
+    ) -> (events: [(event: Event, line: Int)], diagnostics: [Diagnostic]) {
+        var events: [(event: Event, line: Int)] = []
         var lines = EventJSONReader(file: file, limits: limits)
-        var diagnostics = lines.read(bytes) { events.append($0) }
-        diagnostics += lines.read(nil) { events.append($0) }
+        var diagnostics = lines.read(bytes) { events.append(($0, $1)) }
+        diagnostics += lines.read(nil) { events.append(($0, $1)) }
         return (events, diagnostics)
     }
 
     /// Reads the next chunk of input (nil: the input has ended) and hands the events of the lines it
     /// completes to `each`; returns what was wrong with those lines.
     public mutating func read(_ chunk: [UInt8]?, each: (Event) -> Void) -> [Diagnostic] {
+        read(chunk) { event, _ in each(event) }
+    }
+
+    /// Reads the next chunk as `read(_:each:)` does, handing each event over with its line's number.
+    public mutating func read(_ chunk: [UInt8]?, eachOnLine each: (Event, _ line: Int) -> Void) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         guard let chunk else {
             if !line.isEmpty { diagnostics += endLine(each) }
@@ -73,7 +86,7 @@ public struct EventJSONReader {
     }
 
     /// Reads the line that has arrived whole, then starts the next.
-    private mutating func endLine(_ each: (Event) -> Void) -> [Diagnostic] {
+    private mutating func endLine(_ each: (Event, Int) -> Void) -> [Diagnostic] {
         defer {
             lineNumber += 1
             skipping = false
@@ -100,7 +113,7 @@ public struct EventJSONReader {
                         code: "ndjson-not-an-event"))
                 return diagnostics
             }
-            each(event)
+            each(event, lineNumber)
             return diagnostics
         } catch {
             return [problem(error.message + "; the line was dropped", column: error.column)]

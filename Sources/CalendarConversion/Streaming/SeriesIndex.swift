@@ -1,4 +1,5 @@
 import CalendarModel
+import GraphEvents
 import ICalendar
 
 /// What a first, cheap pass over iCalendar files learns (`ICalendarScanner`): each file's calendar
@@ -22,6 +23,15 @@ public struct SeriesIndex {
         public var timeZones: [TimeZoneDefinition] = []
         /// The years the events' DTSTARTs name.
         public var years: ClosedRange<Int>?
+        /// The input's format.
+        public var format: InputFormat = .iCalendar
+        /// A Graph JSON or NDJSON input's events, mapped by the first pass (`EventSpool`): the second
+        /// pass reads these instead of the input.
+        package var events: ReadableFile?
+        /// What mapping a Graph JSON or NDJSON input reported, handed on when the second pass reaches it.
+        package var diagnostics: [Diagnostic] = []
+        /// The events of a Graph JSON or NDJSON input dropped as unreadable.
+        package var dropped = 0
     }
 
     /// Whether a series may span files (convert merges its inputs) or stays within one (expand).
@@ -41,17 +51,51 @@ public struct SeriesIndex {
 
     static let partitions = 64
 
-    /// Scans `inputs` (name and readable content). NDJSON output needs the series too: two versions of
-    /// one event are one (issue #18), found through the members noted here.
+    /// Scans iCalendar `inputs` (name and readable content).
     public init(
         _ inputs: [(name: String, content: ReadableFile)], scope: Scope,
         limits: ICalendarLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
-    ) throws(AtomicFile.WriteError) {
+    ) throws {
+        try self.init(
+            inputs.map { ($0.name, $0.content, .iCalendar) }, scope: scope, limits: limits, jsonLimits: JSONLimits(),
+            scratch: scratch, memoryRecords: memoryRecords)
+    }
+
+    /// Scans `inputs` (name, readable content and format). NDJSON output needs the series too: two
+    /// versions of one event are one (issue #18), found through the members noted here.
+    ///
+    /// iCalendar is tokenised without decoding its events. Graph JSON and NDJSON are read and mapped
+    /// once, event by event, into a scratch file (`EventSpool`) that the second pass reads instead:
+    /// a Graph exception is mapped against its master, which may be anywhere in the input.
+    public init(
+        _ inputs: [(name: String, content: ReadableFile, format: InputFormat)], scope: Scope,
+        limits: ICalendarLimits, jsonLimits: JSONLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
+    ) throws {
         self.scope = scope
         var records: [(key: UInt64, location: UInt64)] = []
         var spills: [SpillWriter] = []
         for (fileIndex, input) in inputs.enumerated() {
-            var file = File(name: input.name, content: input.content)
+            var file = File(name: input.name, content: input.content, format: input.format)
+            guard input.format == .iCalendar else {
+                var spool = EventSpool.Writer(try scratch.create("events"))
+                var years: (Int, Int)?
+                try Self.mapEvents(of: &file, limits: jsonLimits) { event, line in
+                    if let year = event.start?.localDateTime.date.year {
+                        years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year)
+                    }
+                    if !event.uid.isEmpty {
+                        records.append(
+                            (key(event.uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(spool.offset)))
+                    }
+                    spool.write(event, line: line)
+                    if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
+                }
+                try spool.spill.finish()
+                file.events = try ReadableFile(spool.spill)
+                file.years = years.map { $0.0...$0.1 }
+                files.append(file)
+                continue
+            }
             var scanner = ICalendarScanner(source: input.content.reader(), file: input.name, limits: limits)
             var years: (Int, Int)?
             while let component = scanner.next() {
@@ -80,6 +124,36 @@ public struct SeriesIndex {
             try reader.checkRead(spill)
             noteShared(&records)
         }
+    }
+
+    /// Reads and maps the events of a Graph JSON or NDJSON `file`, handing each (with the line it
+    /// begins on) to `each` in the order reading it whole gives them; notes what reading reported.
+    private static func mapEvents(
+        of file: inout File, limits: JSONLimits, _ each: (Event, Int?) throws -> Void
+    ) throws {
+        var source = file.content.reader()
+        // Events come from a closure that cannot throw: each chunk's are handed on after it.
+        var mapped: [(Event, Int?)] = []
+        if file.format == .graph {
+            var stream = GraphEventStream(file: file.name, limits: limits)
+            while let chunk = source.nextChunk() {
+                stream.append(chunk) { mapped.append(($0.event, $0.location.line)) }
+                for (event, line) in mapped { try each(event, line) }
+                mapped.removeAll(keepingCapacity: true)
+            }
+            file.diagnostics = stream.finish { mapped.append(($0.event, $0.location.line)) }
+        } else {
+            var lines = EventJSONReader(file: file.name, limits: limits)
+            var chunk: [UInt8]?
+            repeat {
+                chunk = source.nextChunk()
+                file.diagnostics += lines.read(chunk) { mapped.append(($0, $1)) }
+                for (event, line) in mapped { try each(event, line) }
+                mapped.removeAll(keepingCapacity: true)
+            } while chunk != nil
+        }
+        for (event, line) in mapped { try each(event, line) }
+        file.dropped = file.diagnostics.count { $0.severity == .error }
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
@@ -136,7 +210,7 @@ public struct SeriesIndex {
     /// Throws when reading an input failed in either pass (its output would be cut short).
     public func checkReads() throws(InputError) {
         for file in files {
-            if let failure = file.content.failure {
+            if let failure = file.content.failure ?? file.events?.failure {
                 throw InputError(message: "\(file.name): error: cannot read input: \(failure)")
             }
         }

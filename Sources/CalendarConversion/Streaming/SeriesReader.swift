@@ -26,7 +26,10 @@ public struct SeriesReader {
     private let index: SeriesIndex
     private let limits: ICalendarLimits
     private var fileIndex = 0
+    /// The file being read, when it is iCalendar.
     private var reader: ICalendarReader<FileRegionSource>?
+    /// The file being read, when it is Graph JSON or NDJSON: the events the index mapped.
+    private var spooled: EventSpool.Reader?
     /// UIDs (with their file, within a file) of the shared series already handed on, each with
     /// where its master is (nil when it has none).
     private var handedOn: [SeriesKey: Place?] = [:]
@@ -78,8 +81,24 @@ public struct SeriesReader {
     /// file has been read.
     public mutating func nextComponent() -> Component? {
         while fileIndex < index.files.count {
+            let file = index.files[fileIndex]
+            if let events = file.events {
+                if spooled == nil {
+                    spooled = EventSpool.Reader(events)
+                    diagnostics += file.diagnostics
+                }
+                // The readers are asked in place: a copy would share their buffers, and copy them at the next read.
+                while let event = spooled?.next() {
+                    componentsRead += 1
+                    let place = Place(file: fileIndex, offset: spooled?.recordOffset ?? 0)
+                    if let item = handOn(event, at: place, line: spooled?.recordLine) { return .event(item) }
+                }
+                droppedComponents += file.dropped
+                spooled = nil
+                fileIndex += 1
+                continue
+            }
             if reader == nil {
-                let file = index.files[fileIndex]
                 reader = ICalendarReader(
                     source: file.content.reader(), file: file.name, limits: limits, timeZones: file.timeZones)
             }
@@ -90,13 +109,8 @@ public struct SeriesReader {
                     return .other(component, file: fileIndex)
                 }
                 guard case .event(let event) = item else { continue }
-                eventsRead += 1
-                let series = series(startingWith: event)
-                guard let place = reader.map({ Place(file: fileIndex, offset: $0.componentOffset) }) else { continue }
-                if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place) }
-                if superseded.remove(place) != nil { continue }
-                return .event(
-                    Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex))
+                let place = Place(file: fileIndex, offset: reader?.componentOffset ?? 0)
+                if let item = handOn(event, at: place, line: reader?.componentLine) { return .event(item) }
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
@@ -106,15 +120,27 @@ public struct SeriesReader {
         return nil
     }
 
+    /// The item for `event`, read at `place` (on `line`), nil when it is a version superseded by
+    /// another.
+    private mutating func handOn(_ event: Event, at place: Place, line: Int?) -> Item? {
+        eventsRead += 1
+        let series = series(startingWith: event, at: place)
+        if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place, line: line) }
+        if superseded.remove(place) != nil { return nil }
+        return Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex)
+    }
+
     /// How far the reading has come, in bytes of all the inputs, for progress.
     public var bytesRead: Int {
-        var done = reader?.componentOffset ?? 0
-        for file in index.files.prefix(fileIndex) { done += file.content.size }
+        var done = reader?.componentOffset ?? spooled?.recordOffset ?? 0
+        for file in index.files.prefix(fileIndex) { done += Self.size(of: file) }
         return done
     }
 
-    /// All the inputs' bytes.
-    public var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
+    /// All the bytes read: the iCalendar inputs' and the events mapped from the others.
+    public var totalBytes: Int { index.files.map(Self.size).reduce(0, +) }
+
+    private static func size(of file: SeriesIndex.File) -> Int { (file.events ?? file.content).size }
 
     /// Hands over the diagnostics of the input read since the last call, in input order.
     public mutating func takeDiagnostics() -> [Diagnostic] {
@@ -126,12 +152,11 @@ public struct SeriesReader {
     /// The series `event` begins, nil when an earlier member already began it. As in
     /// `CalendarDocument.series`, an event without a UID and a second master under a UID are series
     /// of their own.
-    private mutating func series(startingWith event: Event) -> EventSeries? {
+    private mutating func series(startingWith event: Event, at here: Place) -> EventSeries? {
         guard !event.uid.isEmpty, let members = index.members(of: event.uid, file: fileIndex) else {
             return CalendarDocument(events: [event]).series.first
         }
         let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
-        let here = reader.map { Place(file: fileIndex, offset: $0.componentOffset) }
         if let master = handedOn[key] {
             guard event.recurrenceID == nil, master != here else { return nil }
             return CalendarDocument(events: [event]).series.first
@@ -144,6 +169,8 @@ public struct SeriesReader {
             let found: Event?
             if place == here {
                 found = event
+            } else if let events = index.files[member.file].events {
+                found = EventSpool.event(at: member.offset, in: events)
             } else {
                 let file = index.files[member.file]
                 // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
@@ -222,9 +249,8 @@ public struct SeriesReader {
     }
 
     /// Records where a member is, and reports the conflicts whose later version it is.
-    private mutating func noteVersions(at place: Place) {
-        guard let reader else { return }
-        lines[place] = reader.componentLine
+    private mutating func noteVersions(at place: Place, line: Int?) {
+        lines[place] = line
         guard let waiting = conflicts.removeValue(forKey: place) else { return }
         defer { if conflicts.isEmpty { lines.removeAll() } }
         let file = index.files[place.file].name
@@ -233,7 +259,7 @@ public struct SeriesReader {
             diagnostics.append(
                 EventVersions.diagnostic(
                     conflict, of: event, earlier: earlierAt,
-                    later: SourceLocation(file: file, line: reader.componentLine)))
+                    later: SourceLocation(file: file, line: line)))
         }
     }
 }

@@ -102,18 +102,10 @@ enum ConvertCommand {
         }
         let dropped: Int?
         let streams = !readable.allSatisfy(\.isComplete) || arguments.isSet(streaming)
-        let onlyICalendar = formats.allSatisfy { $0 == .iCalendar }
-        if streams && !onlyICalendar
-            && (target == .iCalendar || target.kind == .ndjson && !formats.contains(.iCalendar))
-        {
-            // Large inputs stream with flat memory; small ones are read whole so that generated
-            // VTIMEZONEs can precede the events.
-            dropped = stream(
-                zip(readable, formats).map { $0 }, to: StreamSink(target, destination), limits: limits,
-                reporter: &reporter)
-        } else if streams && onlyICalendar {
+        if streams {
             do {
-                dropped = try streamSeries(readable, to: target, destination, limits: limits, reporter: &reporter)
+                dropped = try streamSeries(
+                    zip(readable, formats).map { $0 }, to: target, destination, limits: limits, reporter: &reporter)
             } catch {
                 destination.abandon()
                 terminal.writeError("\(error)\n")
@@ -134,9 +126,11 @@ enum ConvertCommand {
     ) -> Int? {
         var merged = CalendarDocument()
         var places: [SourceLocation] = []
+        /// Which input each event is in: two inputs may have one name (`convert a.json a.json`).
+        var inputOf: [Int] = []
         var dropped = 0
         var origins = EventOrigins()
-        for (input, format) in inputs {
+        for (number, (input, format)) in inputs.enumerated() {
             let read = CalendarInput.read(input, as: format, limits: limits)
             if reporter.stops(read.diagnostics) { return nil }
             if reporter.stops(target.leftOut(read.document.otherComponents.map(\.name), file: input.name)) {
@@ -144,13 +138,14 @@ enum ConvertCommand {
             }
             dropped += read.dropped
             origins.note(read.document.events, from: input.name)
-            places += read.document.events.map { _ in SourceLocation(file: input.name) }
+            places += read.locations
+            inputOf += read.locations.map { _ in number }
             merged.merge(read.document)
         }
         // One output holds one version of each event: `convert a.ics a.ics` does not double them.
         // Two versions in one file were resolved, and reported with their lines, as it was read.
         let versions = EventVersions.resolve(merged.events)
-        let acrossFiles = versions.conflicts.filter { places[$0.earlier] != places[$0.later] }
+        let acrossFiles = versions.conflicts.filter { inputOf[$0.earlier] != inputOf[$0.later] }
         if reporter.stops(
             acrossFiles.map {
                 EventVersions.diagnostic(
@@ -188,130 +183,22 @@ enum ConvertCommand {
             "calport: the input holds no events for --to \(target.kind.rawValue); nothing was written\n")
         return true
     }
-
-    /// Converts inputs component by component (iCalendar) or event by event (Graph JSON) with flat
-    /// memory; the same calendar as `convertWhole`, with added VTIMEZONEs last (or the same NDJSON
-    /// lines, from Graph JSON and NDJSON inputs).
-    private static func stream(
-        _ inputs: [(InputFile, InputFile.Format)], to writer: consuming StreamSink, limits: InputLimits,
-        reporter: inout DiagnosticReporter
-    ) -> Int? {
-        var writer = writer
-        var header = CalendarDocument()
-        var dropped = 0
-        var items = 0
-        let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
-        let byteCounts = inputs.map(\.0.byteCount)
-        let totalBytes = byteCounts.contains(nil) ? nil : byteCounts.compactMap { $0 }.reduce(0, +)
-        var bytesBefore = 0
-        defer { progress.finish() }
-        for (input, format) in inputs {
-            defer { bytesBefore += input.byteCount ?? 0 }
-            switch format {
-            case .iCalendar:
-                var reader = ICalendarReader(source: input.source, file: input.name, limits: limits.iCalendar)
-                while let item = reader.next() {
-                    items += 1
-                    if items % 256 == 0 {
-                        progress.update(bytes: bytesBefore + reader.componentOffset, of: totalBytes, events: items)
-                    }
-                    if !writer.headerWritten { header.mergeHeader(reader.header) }
-                    writer.write(item, header: header)
-                    if reporter.stops(reader.takeDiagnostics()) { return nil }
-                }
-                if reporter.stops(reader.takeDiagnostics()) { return nil }
-                if !writer.headerWritten { header.mergeHeader(reader.header) }
-                dropped += reader.droppedComponents
-            case .graph:
-                // A constant for the closures below: the variable they would capture was copied,
-                // the whole header, for every event written.
-                let header = header
-                var events = GraphEventStream(file: input.name, limits: limits.json)
-                var source = input.source
-                var read = 0
-                while let chunk = source.nextChunk() {
-                    read += chunk.count
-                    progress.update(bytes: bytesBefore + read, of: totalBytes, events: items)
-                    events.append(chunk) {
-                        items += 1
-                        writer.write($0.event, header: header)
-                    }
-                }
-                let diagnostics = events.finish {
-                    items += 1
-                    writer.write($0.event, header: header)
-                }
-                dropped += diagnostics.filter { $0.severity == .error }.count
-                if reporter.stops(diagnostics) { return nil }
-            case .ndjson:
-                let header = header  // a constant for the closure, as for Graph input
-                var lines = EventJSONReader(file: input.name, limits: limits.json)
-                var source = input.source
-                while true {
-                    let chunk = source.nextChunk()
-                    let problems = lines.read(chunk) {
-                        items += 1
-                        writer.write($0, header: header)
-                    }
-                    dropped += problems.count { $0.severity == .error }
-                    if reporter.stops(problems) { return nil }
-                    if chunk == nil { break }
-                }
-            }
-        }
-        if readOnlyErrors(items == 0, reporter) { return nil }
-        writer.finish(header: header)
-        return dropped
-    }
-}
-
-/// Where `ConvertCommand.stream` puts what it reads: a calendar written component by component, or
-/// NDJSON lines.
-private struct StreamSink: ~Copyable {
-    private var calendar: ICalendarStreamWriter
-    private var lines: EntryOutput?
-    private let destination: OutputDestination
-
-    init(_ target: OutputFormat, _ destination: OutputDestination) {
-        calendar = ICalendarStreamWriter(sink: destination.write)
-        lines = target.kind == .ndjson ? EntryOutput(target, header: CalendarDocument(), timeZones: []) : nil
-        self.destination = destination
-    }
-
-    /// Whether calendar properties read from now on are too late to be written.
-    var headerWritten: Bool { calendar.headerWritten }
-
-    mutating func write(_ item: ICalendarItem, header: CalendarDocument) {
-        guard lines != nil else { return calendar.write(item, header: header) }
-        guard case .event(let event) = item else { return }
-        write(event, header: header)
-    }
-
-    mutating func write(_ event: Event, header: CalendarDocument) {
-        guard lines != nil else { return calendar.write(event, header: header) }
-        _ = lines?.add([event])
-        if let count = lines?.bytes.count, count >= BufferedOutput.threshold { destination.write(lines?.take() ?? []) }
-    }
-
-    mutating func finish(header: CalendarDocument) {
-        guard lines != nil else { return calendar.finish(header: header) }
-        destination.write(lines?.finish() ?? [])
-    }
 }
 
 extension ConvertCommand {
-    /// Converts iCalendar inputs with flat memory, in two passes: the first (`SeriesIndex`) notes the
-    /// VTIMEZONEs and where each series' members are, the second writes each series whole where its
-    /// first member is (Graph JSON), or each event and other component where it is (iCalendar, NDJSON),
-    /// one version of each event (issue #18), so the output holds what `convertWhole` writes.
+    /// Converts inputs with flat memory, in two passes: the first (`SeriesIndex`) notes the
+    /// VTIMEZONEs and where each series' members are (mapping Graph JSON and NDJSON to a scratch
+    /// file), the second writes each series whole where its first member is (Graph JSON), or each
+    /// event and other component where it is (iCalendar, NDJSON), one version of each event
+    /// (issue #18), so the output holds what `convertWhole` writes.
     private static func streamSeries(
-        _ inputs: [InputFile], to target: OutputFormat, _ destination: OutputDestination, limits: InputLimits,
-        reporter: inout DiagnosticReporter
+        _ inputs: [(InputFile, InputFile.Format)], to target: OutputFormat, _ destination: OutputDestination,
+        limits: InputLimits, reporter: inout DiagnosticReporter
     ) throws -> Int? {
         let scratch = ScratchSpace(under: reporter.terminal.temporaryDirectory())
         let index = try SeriesIndex(
-            inputs.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .acrossFiles,
-            limits: limits.iCalendar, scratch: scratch)
+            inputs.map { ($0.name, try $0.readable(spoolingIn: scratch), $1) }, scope: .acrossFiles,
+            limits: limits.iCalendar, jsonLimits: limits.json, scratch: scratch)
         let header = index.header
         var output = EntryOutput(target, header: header, timeZones: index.timeZones)
         // iCalendar is written as it is read, the inputs' VTIMEZONEs first, those added at the end.

@@ -5,7 +5,7 @@ import ICalendar
 extension CalendarInput {
     /// One opened input read into the model, whatever its format; refused past `limits.maximumInputSize`.
     static func read(_ input: InputFile, as format: InputFile.Format, limits: InputLimits) -> (
-        document: CalendarDocument, diagnostics: [Diagnostic], dropped: Int
+        document: CalendarDocument, diagnostics: [Diagnostic], dropped: Int, locations: [SourceLocation]
     ) {
         if format == .iCalendar {
             // Parsed as it is read: its text held whole as well would be a second copy of every inline file.
@@ -15,7 +15,7 @@ extension CalendarInput {
             return (result.document, result.diagnostics, result.droppedComponents)
         }
         guard let bytes = input.completeBytes(limit: limits.maximumInputSize) else {
-            return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1)
+            return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1, [])
         }
         return read(bytes, file: input.name, as: format, limits: limits)
     }
