@@ -12,7 +12,7 @@ import Testing
 /// before its master (line 2), the master, a weekly series of four (line 3), a plain occurrence
 /// (line 4, which the RRULE makes), an exception after the master (line 5), a single event (line 6)
 /// and an identical copy of it (line 7).
-private let calendarView = """
+let calendarView = """
     {"value": [
     {"id": "x1", "type": "exception", "seriesMasterId": "m", "iCalUId": "series@example.com", "subject": "moved early", "originalStart": "2026-12-08T09:00:00Z", "start": {"dateTime": "2026-12-08T11:00:00", "timeZone": "UTC"}, "end": {"dateTime": "2026-12-08T12:00:00", "timeZone": "UTC"}, "lastModifiedDateTime": "2026-11-01T00:00:00Z"},
     {"id": "m", "iCalUId": "series@example.com", "type": "seriesMaster", "subject": "weekly", "start": {"dateTime": "2026-12-01T09:00:00", "timeZone": "UTC"}, "end": {"dateTime": "2026-12-01T10:00:00", "timeZone": "UTC"}, "recurrence": {"pattern": {"type": "weekly", "interval": 1, "daysOfWeek": ["tuesday"]}, "range": {"type": "numbered", "startDate": "2026-12-01", "numberOfOccurrences": 4}}, "lastModifiedDateTime": "2026-11-01T00:00:00Z"},

@@ -1,5 +1,6 @@
 import CalendarConversion
 import Foundation
+import GraphEvents
 import ICalendar
 import Testing
 
@@ -27,5 +28,26 @@ func seriesIndexFindsSharedUIDsWhetherOrNotItSpills(memoryRecords: Int) throws {
     #expect(index.members(of: "single-b", file: 0) == nil)
     #expect(index.members(of: "orphan-c", file: 0) == nil)
     #expect(index.files[0].timeZones.map(\.identifier) == ["Office Time"])
+    #expect(index.files[0].years == 2026...2026)
+}
+
+/// Graph JSON members are noted by their number among the input's events (GraphStreamingTests'
+/// `calendarView`: the master 0, its later exception 1, the single event 2 and its copy 3, then the
+/// exception read before the master 4), and the events of shared UIDs are spooled to be read back.
+@Test(arguments: [1, 1 << 16])
+func seriesIndexSpoolsTheSharedEventsOfGraphJSON(memoryRecords: Int) throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("view.json")
+    try calendarView.write(to: file, atomically: true, encoding: .utf8)
+    let content = try ReadableFile(path: file.path)
+    let index = try SeriesIndex(
+        [(file.path, content, .graph), (file.path, content, .graph)], scope: .acrossFiles, limits: ICalendarLimits(),
+        jsonLimits: JSONLimits(), scratch: ScratchSpace(under: directory.path), memoryRecords: memoryRecords)
+    let series = try #require(index.members(of: "series@example.com", file: 0))
+    #expect(series.map(\.file) == [0, 0, 0, 1, 1, 1])
+    #expect(series.map(\.offset) == [0, 1, 4, 0, 1, 4])
+    #expect(index.members(of: "single@example.com", file: 0)?.map(\.offset) == [2, 3, 2, 3])
+    #expect(index.files[1].spooledEvent(4)?.summary == "moved early")
+    #expect(index.files[0].spooledEvent(0)?.summary == "weekly")
     #expect(index.files[0].years == 2026...2026)
 }

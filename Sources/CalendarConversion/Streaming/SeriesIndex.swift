@@ -25,13 +25,16 @@ public struct SeriesIndex {
         public var years: ClosedRange<Int>?
         /// The input's format.
         public var format: InputFormat = .iCalendar
-        /// A Graph JSON or NDJSON input's events, mapped by the first pass (`EventSpool`): the second
-        /// pass reads these instead of the input.
+        /// A Graph JSON or NDJSON input's events that share a UID with another, as the first pass
+        /// mapped them (`EventSpool`), and where each is by its number among the input's events.
         package var events: ReadableFile?
-        /// What mapping a Graph JSON or NDJSON input reported, handed on when the second pass reaches it.
-        package var diagnostics: [Diagnostic] = []
-        /// The events of a Graph JSON or NDJSON input dropped as unreadable.
-        package var dropped = 0
+        package var spooled: [Int: Int] = [:]
+
+        /// The event numbered `ordinal` among a Graph JSON or NDJSON input's, when it was spooled.
+        package func spooledEvent(_ ordinal: Int) -> Event? {
+            guard let events, let offset = spooled[ordinal] else { return nil }
+            return EventSpool.event(at: offset, in: events)
+        }
     }
 
     /// Whether a series may span files (convert merges its inputs) or stays within one (expand).
@@ -64,9 +67,11 @@ public struct SeriesIndex {
     /// Scans `inputs` (name, readable content and format). NDJSON output needs the series too: two
     /// versions of one event are one (issue #18), found through the members noted here.
     ///
-    /// iCalendar is tokenised without decoding its events. Graph JSON and NDJSON are read and mapped
-    /// once, event by event, into a scratch file (`EventSpool`) that the second pass reads instead:
-    /// a Graph exception is mapped against its master, which may be anywhere in the input.
+    /// iCalendar is tokenised without decoding its events; a member is noted by its offset. Graph
+    /// JSON and NDJSON are read and mapped (a Graph exception is mapped against its master, which may
+    /// be anywhere in the input), and a member is noted by its number among the input's events; the
+    /// events of shared UIDs are then mapped again and spooled (`EventSpool`), to be read back by
+    /// that number.
     public init(
         _ inputs: [(name: String, content: ReadableFile, format: InputFormat)], scope: Scope,
         limits: ICalendarLimits, jsonLimits: JSONLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
@@ -77,21 +82,19 @@ public struct SeriesIndex {
         for (fileIndex, input) in inputs.enumerated() {
             var file = File(name: input.name, content: input.content, format: input.format)
             guard input.format == .iCalendar else {
-                var spool = EventSpool.Writer(try scratch.create("events"))
+                var events = MappedEventReader(file, limits: jsonLimits)
                 var years: (Int, Int)?
-                try Self.mapEvents(of: &file, limits: jsonLimits) { event, line in
+                var ordinal = 0
+                while let (event, _) = events.next() {
                     if let year = event.start?.localDateTime.date.year {
                         years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year)
                     }
                     if !event.uid.isEmpty {
-                        records.append(
-                            (key(event.uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(spool.offset)))
+                        records.append((key(event.uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(ordinal)))
+                        if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
                     }
-                    spool.write(event, line: line)
-                    if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
+                    ordinal += 1
                 }
-                try spool.spill.finish()
-                file.events = try ReadableFile(spool.spill)
                 file.years = years.map { $0.0...$0.1 }
                 files.append(file)
                 continue
@@ -124,36 +127,32 @@ public struct SeriesIndex {
             try reader.checkRead(spill)
             noteShared(&records)
         }
+        try spoolSharedEvents(limits: jsonLimits, scratch: scratch)
     }
 
-    /// Reads and maps the events of a Graph JSON or NDJSON `file`, handing each (with the line it
-    /// begins on) to `each` in the order reading it whole gives them; notes what reading reported.
-    private static func mapEvents(
-        of file: inout File, limits: JSONLimits, _ each: (Event, Int?) throws -> Void
-    ) throws {
-        var source = file.content.reader()
-        // Events come from a closure that cannot throw: each chunk's are handed on after it.
-        var mapped: [(Event, Int?)] = []
-        if file.format == .graph {
-            var stream = GraphEventStream(file: file.name, limits: limits)
-            while let chunk = source.nextChunk() {
-                stream.append(chunk) { mapped.append(($0.event, $0.location.line)) }
-                for (event, line) in mapped { try each(event, line) }
-                mapped.removeAll(keepingCapacity: true)
+    /// Maps each Graph JSON or NDJSON input with events of shared UIDs again, and spools those.
+    private mutating func spoolSharedEvents(limits: JSONLimits, scratch: ScratchSpace) throws {
+        var ordinals = files.map { _ in Set<Int>() }
+        for locations in shared.values {
+            for location in locations where files[Int(location >> 48)].format != .iCalendar {
+                ordinals[Int(location >> 48)].insert(Int(location & (1 << 48 - 1)))
             }
-            file.diagnostics = stream.finish { mapped.append(($0.event, $0.location.line)) }
-        } else {
-            var lines = EventJSONReader(file: file.name, limits: limits)
-            var chunk: [UInt8]?
-            repeat {
-                chunk = source.nextChunk()
-                file.diagnostics += lines.read(chunk) { mapped.append(($0, $1)) }
-                for (event, line) in mapped { try each(event, line) }
-                mapped.removeAll(keepingCapacity: true)
-            } while chunk != nil
         }
-        for (event, line) in mapped { try each(event, line) }
-        file.dropped = file.diagnostics.count { $0.severity == .error }
+        for (fileIndex, wanted) in ordinals.enumerated() {
+            guard let last = wanted.max() else { continue }
+            var spool = EventSpool.Writer(try scratch.create("events"))
+            var events = MappedEventReader(files[fileIndex], limits: limits)
+            var ordinal = 0
+            while ordinal <= last, let (event, _) = events.next() {
+                if wanted.contains(ordinal) {
+                    files[fileIndex].spooled[ordinal] = spool.offset
+                    spool.write(event)
+                }
+                ordinal += 1
+            }
+            try spool.spill.finish()
+            files[fileIndex].events = try ReadableFile(spool.spill)
+        }
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
@@ -194,8 +193,8 @@ public struct SeriesIndex {
         return hash
     }
 
-    /// Where the VEVENTs that may share `uid` (in file `file`) begin, as (file index, offset), in input
-    /// order; nil when it is the only one. Hash collisions are possible: callers compare UIDs.
+    /// Where the VEVENTs that may share `uid` (in file `file`) begin, as (file index, offset; for
+    /// Graph JSON and NDJSON the event's number instead), in input order; nil when it is the only one. Hash collisions are possible: callers compare UIDs.
     package func members(of uid: String, file: Int) -> [(file: Int, offset: Int)]? {
         shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
     }

@@ -1,4 +1,5 @@
 import CalendarModel
+import GraphEvents
 import ICalendar
 
 /// The second pass over the files of a `SeriesIndex`: every event in input order, decoded once, and
@@ -28,8 +29,10 @@ public struct SeriesReader {
     private var fileIndex = 0
     /// The file being read, when it is iCalendar.
     private var reader: ICalendarReader<FileRegionSource>?
-    /// The file being read, when it is Graph JSON or NDJSON: the events the index mapped.
-    private var spooled: EventSpool.Reader?
+    /// The file being read, when it is Graph JSON or NDJSON, and how many of its events were read.
+    private var mapped: MappedEventReader?
+    private var ordinal = 0
+    private let jsonLimits: JSONLimits
     /// UIDs (with their file, within a file) of the shared series already handed on, each with
     /// where its master is (nil when it has none).
     private var handedOn: [SeriesKey: Place?] = [:]
@@ -63,9 +66,10 @@ public struct SeriesReader {
     }
 
     /// Reads the inputs `index` scanned, with the limits it scanned them with.
-    public init(_ index: SeriesIndex, limits: ICalendarLimits) {
+    public init(_ index: SeriesIndex, limits: ICalendarLimits, jsonLimits: JSONLimits = JSONLimits()) {
         self.index = index
         self.limits = limits
+        self.jsonLimits = jsonLimits
         otherComponents = index.files.map { _ in [] }
     }
 
@@ -82,19 +86,23 @@ public struct SeriesReader {
     public mutating func nextComponent() -> Component? {
         while fileIndex < index.files.count {
             let file = index.files[fileIndex]
-            if let events = file.events {
-                if spooled == nil {
-                    spooled = EventSpool.Reader(events)
-                    diagnostics += file.diagnostics
+            if file.format != .iCalendar {
+                if mapped == nil {
+                    mapped = MappedEventReader(file, limits: jsonLimits)
+                    ordinal = 0
                 }
                 // The readers are asked in place: a copy would share their buffers, and copy them at the next read.
-                while let event = spooled?.next() {
+                while let (event, line) = mapped?.next() {
                     componentsRead += 1
-                    let place = Place(file: fileIndex, offset: spooled?.recordOffset ?? 0)
-                    if let item = handOn(event, at: place, line: spooled?.recordLine) { return .event(item) }
+                    ordinal += 1
+                    if let item = handOn(event, at: Place(file: fileIndex, offset: ordinal - 1), line: line) {
+                        return .event(item)
+                    }
                 }
-                droppedComponents += file.dropped
-                spooled = nil
+                let reported = mapped?.diagnostics ?? []
+                diagnostics += reported
+                droppedComponents += reported.count { $0.severity == .error }
+                mapped = nil
                 fileIndex += 1
                 continue
             }
@@ -132,15 +140,13 @@ public struct SeriesReader {
 
     /// How far the reading has come, in bytes of all the inputs, for progress.
     public var bytesRead: Int {
-        var done = reader?.componentOffset ?? spooled?.recordOffset ?? 0
-        for file in index.files.prefix(fileIndex) { done += Self.size(of: file) }
+        var done = reader?.componentOffset ?? mapped?.bytesRead ?? 0
+        for file in index.files.prefix(fileIndex) { done += file.content.size }
         return done
     }
 
-    /// All the bytes read: the iCalendar inputs' and the events mapped from the others.
-    public var totalBytes: Int { index.files.map(Self.size).reduce(0, +) }
-
-    private static func size(of file: SeriesIndex.File) -> Int { (file.events ?? file.content).size }
+    /// All the inputs' bytes.
+    public var totalBytes: Int { index.files.map(\.content.size).reduce(0, +) }
 
     /// Hands over the diagnostics of the input read since the last call, in input order.
     public mutating func takeDiagnostics() -> [Diagnostic] {
@@ -169,8 +175,8 @@ public struct SeriesReader {
             let found: Event?
             if place == here {
                 found = event
-            } else if let events = index.files[member.file].events {
-                found = EventSpool.event(at: member.offset, in: events)
+            } else if index.files[member.file].format != .iCalendar {
+                found = index.files[member.file].spooledEvent(member.offset)
             } else {
                 let file = index.files[member.file]
                 // Members are read with 16 KiB reads: an override is usually a few hundred bytes.

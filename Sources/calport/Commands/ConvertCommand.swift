@@ -206,7 +206,7 @@ extension ConvertCommand {
         if target.kind == .iCalendar {
             for zone in index.timeZones { calendar.write(.timeZone(zone), header: header) }
         }
-        var reader = SeriesReader(index, limits: limits.iCalendar)
+        var reader = SeriesReader(index, limits: limits.iCalendar, jsonLimits: limits.json)
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
         let totalBytes = reader.totalBytes
         defer { progress.finish() }
