@@ -1,6 +1,5 @@
 import CalendarModel
 import Foundation
-import ICalendar
 
 /// The events of Graph JSON and NDJSON inputs that share a UID with another (the members of a
 /// series, or versions of one event), mapped by the index pass, so that the second pass can read a
@@ -10,7 +9,7 @@ import ICalendar
 ///
 /// A record is the length of the encoded event, a little-endian 64-bit integer, then the event
 /// (`Codable`, as JSON: the model holds nothing that it does not carry exactly). Only events of
-/// shared UIDs are written, since encoding costs about as much as mapping.
+/// shared UIDs are written: encoding and decoding one costs several times what mapping it does.
 package enum EventSpool {
     /// Writes records to a spill file, noting where each begins.
     package struct Writer {

@@ -126,7 +126,7 @@ enum ConvertCommand {
     ) -> Int? {
         var merged = CalendarDocument()
         var places: [SourceLocation] = []
-        /// Which input each event is in: two inputs may have one name (`convert a.json a.json`).
+        // Which input each event is in: two inputs may have one name (`convert a.json a.json`).
         var inputOf: [Int] = []
         var dropped = 0
         var origins = EventOrigins()
