@@ -11,8 +11,8 @@ extension CalendarInput {
             // Parsed as it is read: its text held whole as well would be a second copy of every inline file.
             let source = SizeLimitedSource(input.source, limit: limits.maximumInputSize)
             let result = ICalendarParser(limits: limits.iCalendar).parse(source, file: input.name)
-            guard !source.exceeded.value else { return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1) }
-            return (result.document, result.diagnostics, result.droppedComponents)
+            guard !source.exceeded.value else { return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1, []) }
+            return (result.document, result.diagnostics, result.droppedComponents, result.eventLocations)
         }
         guard let bytes = input.completeBytes(limit: limits.maximumInputSize) else {
             return (CalendarDocument(), [limits.inputTooLarge(input.name)], 1, [])
