@@ -24,7 +24,9 @@ public struct JSONWriter: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(_ value: JSONValue, depth: Int, into output: inout [UInt8]) {
+    /// `value` appended to `output` as if nested `depth` levels deep (pretty text indents its inner
+    /// lines for that depth), so that a large array can be written element by element.
+    public func write(_ value: JSONValue, depth: Int, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)

@@ -262,16 +262,14 @@ public struct CalendarDeltaExporter: Sendable {
 
     /// The units mapped as a full export maps them.
     static func mapped(_ state: CalendarDeltaState) -> ExportResult {
-        var collector = ExportCollector(keepValues: true)
-        for unit in state.units {
+        var mapper = ExportMapper(keepValues: true)
+        let entries = state.units.compactMap { unit -> ExportEntry? in
             switch unit.kind {
-            case .single: unit.values.first.map { collector.add($0) }
-            case .series:
-                collector.reserveSeries(unit.id)
-                collector.fillSeries(unit.id, with: unit.values)
+            case .single: unit.values.first.map { mapper.single($0).entry }
+            case .series: unit.values.isEmpty ? nil : mapper.series(unit.values).entry
             }
         }
-        return collector.result(timeZone: state.timeZone)
+        return ExportResult(entries: entries, timeZone: state.timeZone)
     }
 
     /// Events added, changed and removed, keyed by UID and RECURRENCE-ID.

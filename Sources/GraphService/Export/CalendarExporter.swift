@@ -36,6 +36,21 @@ public struct ExportRequest: Sendable, Hashable {
     }
 }
 
+/// One entry of an export, in the order of the output: a single event or occurrence, or a recurring
+/// series whole (its master, then its exceptions), at the place the calendar view first shows it.
+public struct ExportEntry: Sendable {
+    /// The Graph objects as the service sent them: the event, or the master (with
+    /// `cancelledOccurrences` worked out from its instances) followed by its exceptions; empty
+    /// unless the request kept them.
+    public var values: [JSONValue]
+    /// The objects mapped to the model: the event, or the master with its overrides (RECURRENCE-ID)
+    /// and EXDATEs; for `instances`, the occurrence as a flat event.
+    public var events: [Event]
+    /// What mapping the objects and reading their attachments reported, each located at its object
+    /// in the output's `value` array (`$.value[3]`).
+    public var diagnostics: [Diagnostic]
+}
+
 /// The exported calendar: Graph objects as the service sent them and the model events they map to.
 public struct ExportResult: Sendable {
     /// Single events and series masters, each master followed by its exceptions (the master with
@@ -50,10 +65,18 @@ public struct ExportResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// The zone the times are in.
     public var timeZone: String
+
+    /// The entries of an export, one after the other.
+    init(entries: [ExportEntry], timeZone: String) {
+        values = entries.flatMap(\.values)
+        events = entries.flatMap(\.events)
+        diagnostics = entries.flatMap(\.diagnostics)
+        self.timeZone = timeZone
+    }
 }
 
-/// How far an export has come, for a progress display: the calendar view is read first, page by
-/// page, then each recurring series it showed.
+/// How far an export has come, for a progress display: the calendar view is read page by page,
+/// and after each page the recurring series first shown on it.
 public struct ExportProgress: Sendable, Hashable {
     /// Occurrences and single events read from `calendarView` so far.
     public var occurrences: Int
@@ -74,8 +97,10 @@ public struct ExportProgress: Sendable, Hashable {
 }
 
 /// Reads a window of a calendar with Graph v1.0 members only: the mailbox's zone, then
-/// `calendarView` page by page (one page held at a time), then for each recurring series its
-/// master from `/events/{id}` and its exceptions and cancellations from `/events/{id}/instances`.
+/// `calendarView` page by page; after each page, each recurring series first shown on it (its
+/// master from `/events/{id}`, its exceptions and cancellations from `/events/{id}/instances`) and
+/// the attachments of the page's events. The page's entries are then handed on and dropped, so that
+/// an export holds one page and its series, not the mailbox.
 public struct CalendarExporter: Sendable {
     /// The client the export's requests go through, signed in to the mailbox read.
     public var client: GraphClient
@@ -91,8 +116,21 @@ public struct CalendarExporter: Sendable {
         self.progress = progress
     }
 
-    /// The events in the window.
+    /// The events in the window, all at once: for small windows, and for `export --delta`, whose
+    /// state holds every Graph object anyway.
     public func export(_ request: ExportRequest) async throws(GraphServiceError) -> ExportResult {
+        var entries: [ExportEntry] = []
+        let zone = try await export(request) { entries.append($0) }
+        return ExportResult(entries: entries, timeZone: zone)
+    }
+
+    /// The events in the window, handed to `each` entry by entry in the order of the output (the
+    /// calendar view's, each series whole where the view first shows it) as each page is read;
+    /// returns the zone the times are in. Entries already handed on stay so when a later read fails.
+    @discardableResult
+    public func export(_ request: ExportRequest, each: (ExportEntry) -> Void) async throws(GraphServiceError)
+        -> String
+    {
         let start = try Self.queryTime(request.start, option: "--start")
         let end = try Self.queryTime(request.end, option: "--end")
         let zone = try await timeZone(request.timeZone)
@@ -102,63 +140,73 @@ public struct CalendarExporter: Sendable {
         let query =
             "startDateTime=\(start.urlComponentEncoded)&endDateTime=\(end.urlComponentEncoded)&"
             + ImportedIdentity.expandQuery
-        var collector = ExportCollector(keepValues: request.keepValues)
-        var series: [String] = []  // master ids, in the order the view first shows them
-        var seen: Set<String> = []
-        var occurrences = 0
+        let series = SeriesReader(client: client, headers: headers, window: SeriesWindow(start: start, end: end))
+        let attachments =
+            request.attachments == .omitted
+            ? nil : EventAttachmentReader(client: client, destination: request.attachments)
+        var mapper = ExportMapper(keepValues: request.keepValues)
+        var seen: Set<String> = []  // the series met so far, each written once, where first met
+        var counts = ExportProgress(occurrences: 0, seriesRead: 0, seriesTotal: 0, viewRead: false)
         try await GraphPager(client: client).forEachPage(
             client.endpoints.graph(calendar + "/calendarView", query: query), headers: headers
         ) { (page: [JSONValue]) throws(GraphServiceError) in
-            defer {
-                occurrences += page.count
-                progress(
-                    ExportProgress(occurrences: occurrences, seriesRead: 0, seriesTotal: series.count, viewRead: false))
-            }
+            var slots: [ViewSlot] = []
+            var firstMet: [String] = []
             for occurrence in page {
-                if request.instances {
-                    collector.addOccurrence(occurrence)
-                } else if let masterID = Self.seriesMasterID(of: occurrence) {
-                    if seen.insert(masterID).inserted {
-                        series.append(masterID)
-                        collector.reserveSeries(masterID)
-                    }
+                if !request.instances, let masterID = Self.seriesMasterID(of: occurrence) {
+                    guard seen.insert(masterID).inserted else { continue }
+                    firstMet.append(masterID)
+                    slots.append(.series(masterID))
                 } else {
-                    collector.add(occurrence)
+                    slots.append(.object(occurrence))
                 }
             }
-        }
-        if !series.isEmpty {
-            let window = SeriesWindow(start: start, end: end)
-            let reader = SeriesReader(client: client, headers: headers, window: window)
-            let total = series.count
-            let seriesProgress = { [occurrences, progress] (read: Int) in
-                progress(ExportProgress(occurrences: occurrences, seriesRead: read, seriesTotal: total, viewRead: true))
-            }
-            seriesProgress(0)
-            // Series are read side by side; the client's gate keeps four requests in flight.
-            let read = await withTaskGroup(of: (String, Result<[JSONValue], GraphServiceError>).self) { group in
-                for masterID in series {
-                    group.addTask { (masterID, await reader.read(masterID)) }
+            counts.occurrences += page.count
+            counts.seriesTotal += firstMet.count
+            progress(counts)
+            let read = await readSeries(firstMet, with: series, counts: counts)
+            counts.seriesRead += firstMet.count
+            for slot in slots {
+                var pending: PendingEntry
+                switch slot {
+                case .object(let value): pending = request.instances ? mapper.occurrence(value) : mapper.single(value)
+                case .series(let masterID):
+                    guard let outcome = read[masterID] else { continue }
+                    pending = mapper.series(try outcome.get())
                 }
-                return await group.reduce(into: [String: Result<[JSONValue], GraphServiceError>]()) {
-                    $0[$1.0] = $1.1
-                    seriesProgress($0.count)
-                }
-            }
-            for masterID in series {
-                guard let outcome = read[masterID] else { continue }
-                collector.fillSeries(masterID, with: try outcome.get())
+                // One event's files at a time: each is held once, as the base64 text the model keeps.
+                if let attachments { try await pending.readAttachments(with: attachments) }
+                each(pending.entry)
             }
         }
-        if request.attachments != .omitted {
-            let reader = EventAttachmentReader(client: client, destination: request.attachments)
-            // One event's files at a time: each is held once, as the base64 text the model keeps.
-            for owner in collector.attachmentOwners {
-                try await collector.attach(
-                    reader.attachments(of: owner.id, uid: owner.uid, location: owner.location), to: owner)
+        counts.viewRead = true
+        progress(counts)
+        return zone
+    }
+
+    /// A page's place in the output: a Graph object mapped on its own, or a series first met there.
+    private enum ViewSlot {
+        case object(JSONValue)
+        case series(String)
+    }
+
+    /// The series `masterIDs`, read side by side (the client's gate keeps four requests in flight),
+    /// each outcome by its master id; progress is told after each, counting on from `counts`.
+    private func readSeries(_ masterIDs: [String], with reader: SeriesReader, counts: ExportProgress) async
+        -> [String: Result<[JSONValue], GraphServiceError>]
+    {
+        guard !masterIDs.isEmpty else { return [:] }
+        return await withTaskGroup(of: (String, Result<[JSONValue], GraphServiceError>).self) { group in
+            for masterID in masterIDs {
+                group.addTask { (masterID, await reader.read(masterID)) }
+            }
+            return await group.reduce(into: [String: Result<[JSONValue], GraphServiceError>]()) {
+                $0[$1.0] = $1.1
+                var step = counts
+                step.seriesRead += $0.count
+                progress(step)
             }
         }
-        return collector.result(timeZone: zone)
     }
 
     /// The headers of every read: outlook.timezone, times in `zone` (else UTC); bodies as HTML,
@@ -294,96 +342,61 @@ extension SeriesReader {
     }
 }
 
-/// The export's events (and, when kept, Graph objects) in the order the view first shows them.
-struct ExportCollector {
+/// Maps the export's Graph objects to entries of the output, each object located at its place in
+/// the output's `value` array, which is the order they are mapped in.
+struct ExportMapper {
     var keepValues: Bool
     private let mapper = GraphEventMapper()
-    /// A single event's or occurrence's events, or the place of a series read later.
-    private enum Entry {
-        case mapped(values: [JSONValue], events: [Event])
-        case series(String)
-    }
-    private var entries: [Entry] = []
-    private var seriesEntries: [String: Int] = [:]
-    private var diagnostics: [Diagnostic] = []
-    private(set) var position = 0
-    /// The events whose attachments are still to be read, in the order met.
-    var attachmentOwners: [AttachmentOwner] = []
+    private var position = 0
 
     init(keepValues: Bool) {
         self.keepValues = keepValues
     }
 
     /// A single event.
-    mutating func add(_ value: JSONValue) {
-        let events = map(value)
-        noteAttachments(of: value, entry: entries.count, event: 0, events: events)
-        entries.append(.mapped(values: keepValues ? [value] : [], events: events))
+    mutating func single(_ value: JSONValue) -> PendingEntry {
+        var entry = PendingEntry(values: keepValues ? [value] : [])
+        let location = nextLocation()
+        entry.add(mapper.events(from: ImportedIdentity.restore(value), location: location), of: value, at: location)
+        return entry
     }
 
     /// An occurrence or exception for `--instances`: a flat event with a UID of its own (its
     /// iCalUId and original start), so that each occurrence is one event however Graph names them.
-    mutating func addOccurrence(_ value: JSONValue) {
-        var events = map(value)
+    mutating func occurrence(_ value: JSONValue) -> PendingEntry {
+        let location = nextLocation()
+        var mapping = mapper.events(from: ImportedIdentity.restore(value), location: location)
         if let original = value["originalStart"]?.stringValue,
             let seconds = GraphSeriesOccurrences.utcSeconds(original)
         {
             let stamp = GraphSeriesOccurrences.instantText(utcSeconds: seconds).filter { $0 != "-" && $0 != ":" }
-            for index in events.indices {
-                events[index].uid += "-" + stamp
-                events[index].recurrenceID = nil
+            for index in mapping.output.indices {
+                mapping.output[index].uid += "-" + stamp
+                mapping.output[index].recurrenceID = nil
             }
         }
-        noteAttachments(of: value, entry: entries.count, event: 0, events: events)
-        entries.append(.mapped(values: keepValues ? [value] : [], events: events))
+        var entry = PendingEntry(values: keepValues ? [value] : [])
+        entry.add(mapping, of: value, at: location)
+        return entry
     }
 
-    mutating func reserveSeries(_ masterID: String) {
-        seriesEntries[masterID] = entries.count
-        entries.append(.series(masterID))
-    }
-
-    /// The series read for `masterID`: its master, then its exceptions as overrides.
-    mutating func fillSeries(_ masterID: String, with values: [JSONValue]) {
-        guard let index = seriesEntries[masterID], let masterValue = values.first else { return }
-        var events = map(masterValue)
-        noteAttachments(of: masterValue, entry: index, event: 0, events: events)
-        if let master = events.first {
-            for exception in values.dropFirst() {
-                let mapping = mapper.override(
-                    from: ImportedIdentity.restore(exception), of: master, location: nextLocation())
-                diagnostics += mapping.diagnostics
-                if let event = mapping.output {
-                    events.append(event)
-                    noteAttachments(of: exception, entry: index, event: events.count - 1, events: events)
-                }
-            }
+    /// A series as read: its master, then its exceptions as overrides.
+    mutating func series(_ values: [JSONValue]) -> PendingEntry {
+        var entry = PendingEntry(values: keepValues ? values : [])
+        guard let masterValue = values.first else { return entry }
+        let location = nextLocation()
+        entry.add(
+            mapper.events(from: ImportedIdentity.restore(masterValue), location: location), of: masterValue,
+            at: location)
+        guard let master = entry.entry.events.first else { return entry }
+        for exception in values.dropFirst() {
+            let location = nextLocation()
+            let mapping = mapper.override(from: ImportedIdentity.restore(exception), of: master, location: location)
+            entry.add(
+                GraphMapping(output: mapping.output.map { [$0] } ?? [], diagnostics: mapping.diagnostics),
+                of: exception, at: location)
         }
-        entries[index] = .mapped(values: keepValues ? values : [], events: events)
-    }
-
-    /// Gives the event `owner` names the attachments read for it, with what reading them reported.
-    mutating func attach(_ read: (attachments: [Attachment], diagnostics: [Diagnostic]), to owner: AttachmentOwner) {
-        diagnostics += read.diagnostics
-        guard case .mapped(let values, var events) = entries[owner.entry] else { return }
-        events[owner.event].attachments += read.attachments
-        entries[owner.entry] = .mapped(values: values, events: events)
-    }
-
-    func result(timeZone: String) -> ExportResult {
-        var values: [JSONValue] = []
-        var events: [Event] = []
-        for case .mapped(let entryValues, let entryEvents) in entries {
-            values += entryValues
-            events += entryEvents
-        }
-        return ExportResult(values: values, events: events, diagnostics: diagnostics, timeZone: timeZone)
-    }
-
-    private mutating func map(_ value: JSONValue) -> [Event] {
-        let mapping = mapper.events(from: ImportedIdentity.restore(value), location: nextLocation())
-        diagnostics += mapping.diagnostics
-        return mapping.output
+        return entry
     }
 
     /// Where the next object sits in the `--format graph` output's `value` array.

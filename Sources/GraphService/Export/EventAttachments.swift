@@ -121,25 +121,47 @@ private final class NameRegistry: @unchecked Sendable {
     }
 }
 
-/// An exported event whose Graph object says `hasAttachments`: where its model event is in the
-/// collector, and the Graph id its attachments are read under.
+/// An exported event whose Graph object says `hasAttachments`: its place among its entry's events,
+/// and the Graph id its attachments are read under.
 struct AttachmentOwner: Sendable {
-    var entry: Int
     var event: Int
     var id: String
     var uid: String
     var location: SourceLocation
 }
 
-extension ExportCollector {
-    /// Notes `value` for reading its attachments when Graph says it has some and it mapped to
-    /// `events[event]`, which goes into entry `entry`.
-    mutating func noteAttachments(of value: JSONValue, entry: Int, event: Int, events: [Event]) {
-        guard value["hasAttachments"]?.boolValue == true, let id = value["id"]?.stringValue, event < events.count
-        else { return }
-        attachmentOwners.append(
-            AttachmentOwner(
-                entry: entry, event: event, id: id, uid: events[event].uid,
-                location: SourceLocation(jsonPath: "$.value[\(position - 1)].attachments")))
+/// An entry of the export whose events' attachments are still to be read.
+struct PendingEntry {
+    private(set) var entry: ExportEntry
+    /// The events whose attachments are to be read, in the order met.
+    private var owners: [AttachmentOwner] = []
+
+    /// An entry with no events yet, keeping `values`.
+    init(values: [JSONValue]) {
+        entry = ExportEntry(values: values, events: [], diagnostics: [])
+    }
+
+    /// Appends what Graph object `value`, at `location` in the output, mapped to, and notes the
+    /// first event it made for reading its attachments when Graph says it has some.
+    mutating func add(_ mapping: GraphMapping<[Event]>, of value: JSONValue, at location: SourceLocation) {
+        entry.diagnostics += mapping.diagnostics
+        if value["hasAttachments"]?.boolValue == true, let id = value["id"]?.stringValue,
+            let first = mapping.output.first
+        {
+            owners.append(
+                AttachmentOwner(
+                    event: entry.events.count, id: id, uid: first.uid,
+                    location: SourceLocation(jsonPath: (location.jsonPath ?? "$") + ".attachments")))
+        }
+        entry.events += mapping.output
+    }
+
+    /// Reads the attachments of the events noted, one event at a time, and gives them to the events.
+    mutating func readAttachments(with reader: EventAttachmentReader) async throws(GraphServiceError) {
+        for owner in owners {
+            let read = try await reader.attachments(of: owner.id, uid: owner.uid, location: owner.location)
+            entry.events[owner.event].attachments += read.attachments
+            entry.diagnostics += read.diagnostics
+        }
     }
 }

@@ -84,7 +84,8 @@ enum ExportCommand {
         let prepared = chosen
         let progress = Progress.forTerminal(quiet: arguments.isSet(CommonOptions.quiet), terminal: terminal)
         let exporter = CalendarExporter(client: client) { step in
-            if step.viewRead {
+            // Pages and their series alternate: the series count while a page's series are read.
+            if step.viewRead || step.seriesRead < step.seriesTotal {
                 progress.update(
                     done: step.seriesRead, of: step.seriesTotal, "series",
                     prefix: "\(step.occurrences.grouped) events; ")
@@ -93,7 +94,19 @@ enum ExportCommand {
             }
         }
         let deltaExporter = CalendarDeltaExporter(client: client, progress: exporter.progress)
-        let result = ServiceOptions.wait { () -> Result<(ExportResult, CalendarDeltaResult?), GraphServiceError> in
+        // Written as the export comes in: to FILE through a temporary file renamed at the end (on
+        // failure FILE is left as it was), to standard output as it goes.
+        let destination: OutputDestination
+        do {
+            destination = try OutputDestination(
+                path: arguments.value(self.output), holdUntilDone: false, terminal: terminal)
+        } catch {
+            terminal.writeErrorLine(error.description)
+            return .ioError
+        }
+        let written = ExportOutput(
+            ExportOutput.Format(rawValue: arguments.value(format) ?? "ics") ?? .iCalendar, to: destination)
+        let result = ServiceOptions.wait { () -> Result<CalendarDeltaResult?, GraphServiceError> in
             do throws(GraphServiceError) {
                 var request = prepared
                 if let calendarName {
@@ -101,9 +114,12 @@ enum ExportCommand {
                 } else {
                     request.calendarID = state?.calendarID
                 }
-                guard statePath != nil else { return .success((try await exporter.export(request), nil)) }
-                let delta = try await deltaExporter.export(request, state: state)
-                return .success((delta.export, delta))
+                guard statePath != nil else {
+                    try await exporter.export(request) { written.write($0) }
+                    return .success(nil)
+                }
+                // Delta's state holds every Graph object of the window by design: it is written whole.
+                return .success(try await deltaExporter.export(request, state: state))
             } catch {
                 return .failure(error)
             }
@@ -111,40 +127,24 @@ enum ExportCommand {
         progress.finish()
         switch result {
         case .failure(let error):
+            destination.abandon()
             return ServiceOptions.report(error, command: "export", terminal: terminal)
-        case .success(let (exported, delta)):
+        case .success(let delta):
             var reporter = DiagnosticReporter(arguments, terminal: terminal)
             if let reason = delta?.fullReadReason, !arguments.isSet(CommonOptions.quiet) {
                 terminal.writeErrorLine("calport export: warning: \(reason)")
             }
-            _ = reporter.report(exported.diagnostics)
+            _ = reporter.report(delta?.export.diagnostics ?? written.diagnostics)
             reporter.finish()
-            let destination: OutputDestination
-            do {
-                destination = try OutputDestination(
-                    path: arguments.value(self.output), holdUntilDone: false, terminal: terminal)
-            } catch {
-                terminal.writeErrorLine(error.description)
-                return .ioError
+            if let delta {
+                if arguments.value(format) == "ndjson" {
+                    delta.changes.forEach { written.writeLine(changeRecord($0)) }
+                } else {
+                    written.write(events: delta.export.events, values: delta.export.values)
+                }
             }
-            switch arguments.value(format) {
-            case "graph":
-                destination.write(
-                    Array((JSONWriter(pretty: true).string(["value": .array(exported.values)]) + "\n").utf8))
-            case "ndjson":
-                let lines =
-                    delta.map { $0.changes.map(changeRecord) } ?? exported.events.map(EventJSON.object)
-                destination.write(lines.flatMap { Array((JSONWriter().string($0) + "\n").utf8) })
-            default:
-                // Written as it is serialised: inline files would otherwise be held once more as text.
-                ICalendarSerializer().serialize(CalendarDocument(events: exported.events), to: destination.write)
-            }
-            do {
-                try destination.commit()
-            } catch {
-                terminal.writeErrorLine(error.description)
-                return .ioError
-            }
+            written.finish()
+            if let failed = destination.conclude(ranToEnd: true) { return failed }
             // The state last: a run that fails before it leaves the old state, whose changes the
             // next run asks for again.
             if let statePath, let delta {

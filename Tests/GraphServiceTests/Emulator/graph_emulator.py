@@ -8,7 +8,8 @@ Microsoft documents it, not for calport: it never knows what calport will send.
         [--mailboxes N|UPN,...] [--delegate UPN] [--app-client-id ID --app-secret S --app-certificate PEM]
 
 prints "PORT <n>" once listening. Control endpoints (no auth, not Graph): GET /_emulator/state
-(?mailbox=UPN for another mailbox than the first), POST /_emulator/config (JSON with any command-line setting), POST /_emulator/revoke (revokes every
+(?mailbox=UPN for another mailbox than the first), POST /_emulator/config (JSON with any command-line setting),
+POST /_emulator/seed ({"events": [POST /me/events bodies]}, created in one request), POST /_emulator/revoke (revokes every
 refresh token, as an admin's "revoke sessions" does), POST /_emulator/expire-delta (evicts every
 calendarView/delta sync state, so that a saved deltaLink is 410 Gone).
 
@@ -1217,6 +1218,16 @@ def attachment_dump(event):
              "sha256": hashlib.sha256(a["_data"]).hexdigest()} for a in event.get("_attachments", [])]
 
 
+def seed_events(tenant, body):
+    """Control (not Graph): creates each of `events` (bodies as for POST /me/events) in calendar
+    `calendar` (default: the default one) of the first mailbox, or of `mailbox`, in one request, so
+    that a measurement can fill a mailbox with thousands of events quickly."""
+    mailbox = tenant.find(body["mailbox"]) if body.get("mailbox") else tenant.mailboxes[0]
+    with mailbox.lock:
+        calendar = body.get("calendar") or mailbox.calendars[0]["id"]
+        return {"ids": [mailbox.create(calendar, event)[1]["id"] for event in body["events"]]}
+
+
 def seed_attachment(tenant, body):
     """Control (not Graph): attaches the file at `path` to event `event` of the first mailbox, as a
     file attachment, or a reference/item attachment (`kind`) for tests of what export reports."""
@@ -1312,6 +1323,10 @@ class Handler(BaseHTTPRequestHandler):
             headers = {"Retry-After": str(args.retry_after)} if fault == "429" else {}
             return self.send(int(fault), {"error": {"code": "TooManyRequests" if fault == "429" else "ServiceUnavailable",
                                                      "message": "injected fault"}}, headers)
+        if fault == "500":
+            # Source: Microsoft Graph error responses, https://learn.microsoft.com/graph/errors —
+            # 500 Internal Server Error, code generalException ("An unspecified error has occurred").
+            return self.send(500, {"error": {"code": "generalException", "message": "injected fault"}})
         if fault == "slow":
             time.sleep(args.slow_seconds)
         token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
@@ -1541,6 +1556,8 @@ class Handler(BaseHTTPRequestHandler):
                     with mailbox.lock:
                         mailbox.delta.expire()
                 return self.send(200, {"ok": True})
+            if path == "/_emulator/seed" and method == "POST":
+                return self.send(200, seed_events(tenant, json.loads(raw)))
             if path == "/_emulator/attach" and method == "POST":
                 return self.send(200, seed_attachment(tenant, json.loads(raw)))
             if path == "/_emulator/revoke" and method == "POST":
@@ -1846,7 +1863,7 @@ def main():
     parser.add_argument("--operation-seconds", type=float, default=0.0, help="how long each operation holds its mailbox slot")
     parser.add_argument("--fault-every", type=int, default=0, help="every Nth Graph request gets the next fault")
     parser.add_argument("--faults", type=lambda text: [f for f in text.split(",") if f], default=[],
-                        help="cycle of 429,503,504,drop,drop-after,slow,item429")
+                        help="cycle of 429,500,503,504,drop,drop-after,slow,item429")
     parser.add_argument("--retry-after", type=int, default=1)
     parser.add_argument("--slow-seconds", type=float, default=0.5)
     parser.add_argument("--token-lifetime", type=int, default=3600)
