@@ -1,10 +1,8 @@
 import ArgumentParsing
 import CalendarConversion
-import CalendarModel
 import Foundation
 import GraphEvents
 import GraphService
-import ICalendar
 
 /// `calport export`: reads a window of a Graph calendar and writes it as iCalendar or Graph JSON.
 enum ExportCommand {
