@@ -168,4 +168,45 @@ import Testing
         #expect(try String(contentsOf: target, encoding: .utf8) == old)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["calendar.ics"])
     }
+
+    /// A diagnostic names its object's place in the output's `value` array: the single event after
+    /// a series (master and one exception) is `$.value[2]`, whatever order they were mapped in.
+    @Test(.timeLimit(.minutes(1)))
+    func aDiagnosticIsLocatedAtItsObjectInTheOutput() async throws {
+        let emulator = try GraphEmulator()
+        let client = emulator.client()
+        let events = emulator.endpoints.graph("/me/events")
+        let master = try #require(
+            try await client.json(
+                "POST", events,
+                body: event(
+                    "Weekly", "2027-01-04T09:00:00", "2027-01-04T10:00:00",
+                    extra: ["recurrence": recurrence("weekly", on: "monday", from: "2027-01-04", count: 2)])
+            )["id"]?.stringValue)
+        let instances = try await GraphPager(client: client).all(
+            emulator.endpoints.graph(
+                "/me/events/\(master)/instances",
+                query: "startDateTime=2027-01-01T00:00:00Z&endDateTime=2027-02-01T00:00:00Z"))
+        let second = try #require(instances.last?["id"]?.stringValue)
+        _ = try await client.json("PATCH", emulator.endpoints.graph("/me/events/\(second)"), body: ["subject": "Moved"])
+        let linked = try #require(
+            try await client.json("POST", events, body: event("Linked", "2027-01-05T09:00:00", "2027-01-05T10:00:00"))[
+                "id"]?.stringValue)
+        try await emulator.seedAttachment(
+            event: linked, name: "plan.docx", contentType: "", path: "", kind: "reference")
+
+        let calport = try CalportBinary()
+        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+        let window = ["export", "--start", "2027-01-01", "--end", "2027-02-01", "--tz", "UTC"]
+        // --format graph has no place for attachments and reads none: the array's order from it,
+        // the warning from an export that reads them.
+        let graph = try await calport.run(window + ["--format", "graph"], environment: environment)
+        #expect(graph.status == 0, "\(graph.stderr)")
+        let values = try #require(try JSONParser.parse(Array(graph.stdout.utf8))["value"]?.arrayValue)
+        #expect(values.map { $0["subject"]?.stringValue ?? "" } == ["Weekly", "Moved", "Linked"])
+        let run = try await calport.run(window + ["--format", "ndjson"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("$.value[2].attachments"), "\(run.stderr)")
+        #expect(run.stderr.contains("plan.docx"), "\(run.stderr)")
+    }
 }
