@@ -10,11 +10,12 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func importsFiveHundredEventsThroughFaultsAndAKill() async throws {
         let emulator = try GraphEmulator([
             "--fault-every", "3", "--faults", "429,drop-after,503,item429,drop,slow,504", "--retry-after", "1",
-            // Each operation takes 100 ms, 4 at a time: the 480 creates take over 12 s, so the kill
-            // at 60 lands mid-way even when polling the emulator is slow on a loaded machine (at
+            // Each operation takes 200 ms, 4 at a time: the 480 creates take over 24 s, so the kill
+            // at 60 lands mid-way even when the poll waits for the test pool's two threads (at
             // 20 ms, a load average of 14 once let all 480 through before the poll saw 150; at 60 ms
-            // and 150, a fresh CI machine did once).
-            "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.1",
+            // and 150, a fresh CI machine did once; at 100 ms and 60, a parallel run whose other
+            // tests held both threads for over 12 s, twice).
+            "--slow-seconds", "0.3", "--page-size", "50", "--operation-seconds", "0.2",
         ])
         let calport = try CalportBinary()
         let fixture = ImportFixture()
