@@ -18,38 +18,16 @@ public struct ICalendarSerializer: Sendable {
     /// A whole calendar; zones the events use without a VTIMEZONE get one built from tzdata, under
     /// their IANA id (`ZoneNaming`).
     public func serialize(_ document: CalendarDocument) -> [UInt8] {
-        var writer = ContentWriter()
-        write(document, to: &writer)
-        return writer.bytes
-    }
-
-    /// A whole calendar as `serialize(_:)` writes it, handed to `sink` in chunks of about
-    /// `ICalendarStreamWriter.chunkSize` bytes, lent for the call only: memory for the document and a
-    /// chunk rather than for its text too, which matters once events carry files inline.
-    public func serialize(_ document: CalendarDocument, to sink: (UnsafeRawBufferPointer) -> Void) {
-        withoutActuallyEscaping(sink) { sink in
-            var writer = ContentWriter(spill: sink)
-            write(document, to: &writer)
-            writer.spillAll()
-        }
-    }
-
-    private func write(_ document: CalendarDocument, to writer: inout ContentWriter) {
         let document = ZoneNaming.naming(document)
         let encoder = EncodingContext()
+        var writer = ContentWriter()
         writer.writeHeader(document)
         for zone in document.timeZones + TimeZoneCoverage.missingDefinitions(for: document) {
             writer.write(zone.contentComponent(encoder))
-            writer.spillIfFull()
         }
-        for event in RecurrencePeriodSplit.splitting(document.events) {
-            event.write(to: &writer, encoder)
-            writer.spillIfFull()
-        }
-        for component in document.otherComponents {
-            writer.write(ContentComponent(component))
-            writer.spillIfFull()
-        }
+        for event in RecurrencePeriodSplit.splitting(document.events) { event.write(to: &writer, encoder) }
+        for component in document.otherComponents { writer.write(ContentComponent(component)) }
         writer.end(component: "VCALENDAR")
+        return writer.bytes
     }
 }

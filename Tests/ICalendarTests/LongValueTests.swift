@@ -178,14 +178,10 @@ private func base64String(_ attachment: CalendarModel.Attachment) -> String {
     #expect(lines.contains("X-LONG:" + text))
 
     var chunks: [[UInt8]] = []
-    ICalendarSerializer().serialize(document) { chunks.append(Array($0)) }
+    var writer = ICalendarStreamWriter { chunks.append(Array($0)) }
+    writer.write(event, header: CalendarDocument())
+    writer.finish(header: CalendarDocument())
     #expect(chunks.flatMap { $0 } == whole)
     #expect(chunks.count > 2, "the long values were handed on while they were written")
     #expect(chunks.allSatisfy { $0.count < ICalendarStreamWriter.chunkSize + 4_096 })
-
-    var streamed: [UInt8] = []
-    var writer = ICalendarStreamWriter { streamed += $0 }
-    writer.write(event, header: CalendarDocument())
-    writer.finish(header: CalendarDocument())
-    #expect(streamed == whole)
 }
