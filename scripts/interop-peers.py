@@ -149,21 +149,27 @@ class Radicale:
     """A Radicale server on a free 127.0.0.1 port with its storage in `folder`; stopped by `stop`."""
 
     def __init__(self, python, folder):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.log = open(os.path.join(folder, "radicale.log"), "w")
-        self.process = subprocess.Popen(
-            [python, "-m", "radicale", "--server-hosts", f"127.0.0.1:{self.port}",
-             "--storage-filesystem-folder", os.path.join(folder, "storage"), "--auth-type", "none",
-             "--rights-type", "owner_only", "--logging-level", "warning"],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while not self._listening():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"Radicale did not start; see {self.log.name}")
-            time.sleep(0.1)
+        # The free port is found by binding port 0 and closing it, so another process of a
+        # parallel test run can take it before Radicale binds it; Radicale then exits at once. A
+        # few attempts on new ports, each with its own log.
+        for attempt in range(3):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                self.port = probe.getsockname()[1]
+            self.log = open(os.path.join(folder, f"radicale-{attempt}.log"), "w")
+            self.process = subprocess.Popen(
+                [python, "-m", "radicale", "--server-hosts", f"127.0.0.1:{self.port}",
+                 "--storage-filesystem-folder", os.path.join(folder, "storage"), "--auth-type", "none",
+                 "--rights-type", "owner_only", "--logging-level", "warning"],
+                stdout=self.log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + 30
+            while not self._listening() and self.process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if self._listening():
+                break
+            self.stop()
+        else:
+            raise RuntimeError(f"Radicale did not start; see {self.log.name}")
         self.version = subprocess.run([python, "-m", "radicale", "--version"], capture_output=True,
                                       text=True).stdout.strip()
 
