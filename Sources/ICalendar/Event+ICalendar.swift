@@ -216,6 +216,11 @@ extension Event {
         case "X-MICROSOFT-DISALLOW-COUNTER": allowsNewTimeProposals = !line.value.caseInsensitiveEquals("TRUE")
         default: extraProperties.append(ExtraProperty(line))
         }
+        // A value dropped as unreadable takes its parameters with it: they are written only on the
+        // property, so kept they would make two versions differ that read the same once written.
+        if !unread.isEmpty, !holdsValue(of: line.name == "DURATION" ? "DTEND" : line.name) {
+            propertyParameters[line.name] = nil
+        }
         return true
     }
 

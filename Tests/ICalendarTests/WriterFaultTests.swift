@@ -139,6 +139,24 @@ private let periodEvent = [
     #expect(!twice.contains { $0.hasPrefix("DTSTAMP") })
 }
 
+@Test func anUnreadableValueTakesItsParametersWithIt() throws {
+    // Found by scripts/fuzz (Fuzz/regressions/icalendar/round-trip-tied-overrides.ics): the second
+    // copy of an override had a DTEND that could not be read, dropped, but its unknown parameter
+    // stayed in the model. The two copies then differed, were both kept as a tie, and were written
+    // identically (the parameter goes out only on its property), so a second reading merged them.
+    let override = [
+        "UID:1", "DTSTAMP:20261120T090000Z", "RECURRENCE-ID:20261202T093000Z", "DTSTART:20261202T110000Z",
+    ]
+    let input = calendar(events: [override, override + ["DTEND;X-TZIL=/mozi:VEVENT"]])
+    let (lines, diagnostics) = converted(input)
+    // RFC 5545 §3.6.1: without a readable DTEND the second copy is the first one, and one event.
+    #expect(lines.filter { $0.hasPrefix("RECURRENCE-ID") } == ["RECURRENCE-ID:20261202T093000Z"])
+    #expect(!diagnostics.contains { $0.code == "duplicate-version" })
+    #expect(diagnostics.filter { $0.code == "invalid-value" }.map(\.location.line) == [15])
+    let again = converted(ics(lines)).lines
+    #expect(again.filter { $0.hasPrefix("RECURRENCE-ID") }.count == 1)
+}
+
 @Test func theValidatorReportsAParameterGivenTwice() {
     let input = calendar(event: [
         "UID:1", "DTSTAMP:19970101T000000Z", "DTSTART:19970101T180000Z",
