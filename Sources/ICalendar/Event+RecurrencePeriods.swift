@@ -41,14 +41,15 @@ struct RecurrencePeriodSplit {
         guard events.contains(where: Self.applies) else { return events }
         let overridden = Set(events.lazy.compactMap(OverrideKey.init))
         var split: [Event] = []
+        var made = SplitCopies()
         split.reserveCapacity(events.count)
         for event in events {
             guard let parts = Self(event) else {
                 split.append(event)
                 continue
             }
-            split.append(parts.master)
-            split += parts.overrides.filter { OverrideKey($0).map(overridden.contains) == false }
+            if made.insert(parts.master) { split.append(parts.master) }
+            split += parts.overrides.filter { OverrideKey($0).map(overridden.contains) == false && made.insert($0) }
         }
         return split
     }
@@ -83,6 +84,34 @@ struct RecurrencePeriodSplit {
         }
         return occurrence
     }
+}
+
+/// The masters and overrides made by splitting periods so far. Two versions of one master that
+/// tie (different, so both kept, as `EventVersions` keeps them) can be the same once split: the
+/// same master when they differed only in the periods' ends, the same override when they share a
+/// period. Written twice, the copies would be read back as one, so a copy of one made is left out.
+/// Only split events are held, a few in most calendars.
+struct SplitCopies {
+    private var made: [Key: [Event]] = [:]
+
+    private struct Key: Hashable {
+        var uid: String
+        var recurrenceID: CalendarTime?
+    }
+
+    /// Whether `event` is new (and now noted), false for a copy of one made.
+    mutating func insert(_ event: Event) -> Bool {
+        let key = Key(uid: event.uid, recurrenceID: event.recurrenceID?.time)
+        if made[key]?.contains(event) == true { return false }
+        made[key, default: []].append(event)
+        return true
+    }
+
+    /// Forgets the override made for `key`.
+    mutating func remove(_ key: OverrideKey) { made[Key(uid: key.uid, recurrenceID: key.time)] = nil }
+
+    /// Whether an override is held for `key`.
+    func holds(_ key: OverrideKey) -> Bool { made[Key(uid: key.uid, recurrenceID: key.time)] != nil }
 }
 
 /// The (UID, RECURRENCE-ID) of an override, to tell a written one from one calport would add.

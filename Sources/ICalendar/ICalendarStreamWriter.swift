@@ -14,6 +14,7 @@ public struct ICalendarStreamWriter: ~Copyable {
     /// has its own override for the occurrence by then; only these few are held, so an input's
     /// override written before its master is not seen, and both are written.
     private var periodOverrides: [Event] = []
+    private var splitCopies = SplitCopies()
     /// How much output is collected before it is handed to the sink: small enough to stay in the
     /// processor's cache and to need few fresh pages (each first touch of a page is a fault, some
     /// microseconds on a virtual machine), large enough that writes are few.
@@ -60,10 +61,12 @@ public struct ICalendarStreamWriter: ~Copyable {
         var event = naming.naming(event)
         coverage.note(event)
         if let split = RecurrencePeriodSplit(event) {
+            periodOverrides += split.overrides.filter { splitCopies.insert($0) }
+            guard splitCopies.insert(split.master) else { return }
             event = split.master
-            periodOverrides += split.overrides
-        } else if !periodOverrides.isEmpty, let key = OverrideKey(event) {
+        } else if let key = OverrideKey(event), splitCopies.holds(key) {
             periodOverrides.removeAll { OverrideKey($0) == key }
+            splitCopies.remove(key)
         }
         event.write(to: &writer, encoder)
         writer.spillIfFull()

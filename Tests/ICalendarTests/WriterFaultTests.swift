@@ -157,6 +157,41 @@ private let periodEvent = [
     #expect(again.filter { $0.hasPrefix("RECURRENCE-ID") }.count == 1)
 }
 
+@Test func tiedVersionsThatSplitAlikeAreWrittenOnce() throws {
+    // Found by scripts/fuzz (Fuzz/regressions/icalendar/round-trip-tied-period-masters.ics): two
+    // versions of one master that tie, differing only in how long a period lasts, are both kept;
+    // once the periods are split into overrides (RFC 5545 §3.8.4.4) the two masters were the same,
+    // and so was the override of the period they share, and reading the output merged the copies.
+    func version(lasting duration: String) -> [String] {
+        [
+            "UID:tied", "DTSTAMP:19960101T000000Z", "DTSTART:19960402T020000Z", "DTEND:19960402T040000Z",
+            "RDATE;VALUE=PERIOD:19960403T020000Z/19960403T050000Z,19960404T010000Z/\(duration)",
+        ]
+    }
+    let input = calendar(events: [version(lasting: "PT3H"), version(lasting: "PT8H")])
+    func written(_ bytes: [UInt8], streaming: Bool) -> [[String]] {
+        let document = parse(bytes).document
+        guard streaming else { return vevents(unfoldedLines(serialize(document))) }
+        var output: [UInt8] = []
+        var writer = ICalendarStreamWriter { output += $0 }
+        for event in document.events { writer.write(event, header: document) }
+        writer.finish(header: document)
+        return vevents(unfoldedLines(String(decoding: output, as: UTF8.self)))
+    }
+    for streaming in [false, true] {
+        let events = written(input, streaming: streaming)
+        // One master; the shared period's override once; the other period's two lengths both (a tie).
+        #expect(events.filter { !$0.contains { $0.hasPrefix("RECURRENCE-ID") } }.count == 1)
+        let overrides = events.compactMap { $0.first { $0.hasPrefix("RECURRENCE-ID") } }.sorted()
+        #expect(
+            overrides == [
+                "RECURRENCE-ID:19960403T020000Z", "RECURRENCE-ID:19960404T010000Z", "RECURRENCE-ID:19960404T010000Z",
+            ])
+        let again = written(ics(events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] }), streaming: streaming)
+        #expect(again.count == events.count, "read again, the output keeps its \(events.count) events")
+    }
+}
+
 @Test func theValidatorReportsAParameterGivenTwice() {
     let input = calendar(event: [
         "UID:1", "DTSTAMP:19970101T000000Z", "DTSTART:19970101T180000Z",
