@@ -71,6 +71,86 @@ import Testing
         #expect(try await target.state()["events"]?.arrayValue?.first?["attachments"]?.arrayValue?.count == 3)
     }
 
+    @Test(
+        .enabled(if: IndependentReader.isAvailable, "needs scripts/.venv with icalendar, which .ci/run installs"),
+        .timeLimit(.minutes(4)))
+    func anOverriddenOccurrencesFilesGoOntoItsExceptionAndComeBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-attach-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var expected: [String: String] = [:]
+        var override = [
+            "BEGIN:VEVENT", "UID:series-files", "DTSTAMP:20270101T000000Z", "RECURRENCE-ID:20270303T100000Z",
+            "DTSTART:20270303T120000Z", "DTEND:20270303T130000Z", "SUMMARY:Daily, moved, with files",
+        ]
+        // One by POST, one (over 3,000,000 bytes) by an upload session.
+        for (name, size) in [("agenda.txt", 10_240), ("minutes.bin", 3_500_000)] {
+            let path = directory.appendingPathComponent(name).path
+            expected[name] = try await Self.writeRandomFile(path, size: size)
+            let base64 = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+            override.append(
+                "ATTACH;FMTTYPE=application/octet-stream;FILENAME=\(name);ENCODING=BASE64;VALUE=BINARY:\(base64)")
+        }
+        let lines =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport tests//EN", "BEGIN:VEVENT", "UID:series-files",
+                "DTSTAMP:20270101T000000Z", "DTSTART:20270301T100000Z", "DTEND:20270301T110000Z",
+                "RRULE:FREQ=DAILY;COUNT=5", "SUMMARY:Daily", "END:VEVENT",
+            ] + override + ["END:VEVENT", "END:VCALENDAR", ""]
+        let input = directory.appendingPathComponent("series.ics").path
+        try lines.joined(separator: "\r\n").write(toFile: input, atomically: true, encoding: .utf8)
+
+        let calport = try CalportBinary()
+        let emulator = try GraphEmulator()
+        let environment = ["CALPORT_GRAPH_URL": emulator.graphURL.absoluteString, "CALPORT_TOKEN": GraphEmulator.token]
+        let imported = try await calport.run(["import", input], environment: environment)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let stored = try #require(try await emulator.state()["events"]?.arrayValue?.first)
+        #expect(stored["attachments"]?.arrayValue?.isEmpty == true, "the series itself has no file")
+        // The emulator keys an exception by its originalStart, the occurrence RECURRENCE-ID names.
+        let exceptions = stored["exceptionAttachments"]?.objectValue?.members ?? []
+        #expect(exceptions.map { String($0.key.prefix(19)) } == ["2027-03-03T10:00:00"])
+        var hashes: [String: String] = [:]
+        var routes: [String: String] = [:]
+        for attachment in exceptions.first?.value.arrayValue ?? [] {
+            hashes[attachment["name"]?.stringValue ?? ""] = attachment["sha256"]?.stringValue
+            routes[attachment["name"]?.stringValue ?? ""] = attachment["route"]?.stringValue
+        }
+        #expect(hashes == expected)
+        #expect(routes == ["agenda.txt": "post", "minutes.bin": "uploadSession"])
+
+        let exported = directory.appendingPathComponent("exported.ics").path
+        let export = try await calport.run(
+            ["export", "--start", "2027-03-01", "--end", "2027-03-08", "--tz", "UTC", "-o", exported],
+            environment: environment)
+        #expect(export.status == 0, "\(export.stderr)")
+        // Python's icalendar: the files are on the override of 3 March, and only there.
+        let placed = try await Python.run(
+            """
+            import base64, hashlib, json, sys, icalendar
+            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+            found = {}
+            for event in calendar.walk("VEVENT"):
+                attached = event.get("ATTACH", [])
+                rid = event.get("RECURRENCE-ID")
+                where = rid.dt.strftime("%Y%m%dT%H%M%S") if rid else "master"
+                for attach in attached if isinstance(attached, list) else [attached]:
+                    data = base64.b64decode(attach.to_ical(), validate=True)
+                    found[where + " " + attach.params["FILENAME"]] = hashlib.sha256(data).hexdigest()
+            print(json.dumps(found, sort_keys=True))
+            """, [exported])
+        let found = try JSONParser.parse(Array(placed.utf8))
+        var byPlace: [String: String] = [:]
+        for member in found.objectValue?.members ?? [] { byPlace[member.key] = member.value.stringValue }
+        #expect(byPlace == Dictionary(uniqueKeysWithValues: expected.map { ("20270303T100000 " + $0.key, $0.value) }))
+
+        // Imported again, nothing is attached twice: the series and its override are unchanged.
+        let rerun = try await calport.run(["import", input], environment: environment)
+        #expect(rerun.stderr.contains("unchanged: 2\n"), "\(rerun.stderr)")
+        let after = try await emulator.state()["events"]?.arrayValue?.first?["exceptionAttachments"]
+        #expect(after?.objectValue?.members.first?.value.arrayValue?.count == 2)
+    }
+
     /// Writes `size` seeded pseudo-random bytes (no pattern a lost or repeated range would keep) to
     /// `path` and returns their SHA-256, both by Python.
     static func writeRandomFile(_ path: String, size: Int) async throws -> String {

@@ -70,6 +70,44 @@ import Testing
         #expect(stored?["route"] == "uploadSession" && stored?["size"]?.numberValue == 10_000)
     }
 
+    @Test func anExceptionHoldsFilesOfItsOwnAndAnUnchangedOccurrenceTakesNone() async throws {
+        // An exception is an event with an id of its own (List instances), and Add attachment takes
+        // any event id; the docs are silent on the rest, where graph_emulator.py is strictest.
+        let emulator = try GraphEmulator()
+        let client = emulator.client(retry: RetryPolicy(maximumAttempts: 1))
+        let series = EmulatorBehaviourTests.event(
+            "Daily", "2027-01-04T09:00:00", "2027-01-04T10:00:00", extra: [("recurrence", EmulatorBehaviourTests.daily)]
+        )
+        let masterID = try #require(
+            try await client.json("POST", emulator.endpoints.graph("/me/events"), body: series)["id"]?.stringValue)
+        let instances = try await client.json(
+            "GET",
+            emulator.endpoints.graph(
+                "/me/events/\(masterID)/instances",
+                query: "startDateTime=2027-01-01T00:00:00Z&endDateTime=2027-02-01T00:00:00Z"))
+        let ids = (instances["value"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        #expect(ids.count == 5)
+        let third = try #require(ids.dropFirst(2).first)
+        let attach = emulator.endpoints.graph("/me/events/\(third)/attachments")
+        let early = try await client.send("POST", attach, body: file("agenda.txt", Array("agenda".utf8)))
+        #expect(early.status == 400, "an occurrence not yet changed takes no file")
+        _ = try await client.json(
+            "PATCH", emulator.endpoints.graph("/me/events/\(third)"), body: ["subject": "Daily, with the agenda"])
+        #expect(try await client.send("POST", attach, body: file("agenda.txt", Array("agenda".utf8))).status == 201)
+        let exception = try await client.json("GET", emulator.endpoints.graph("/me/events/\(third)"))
+        #expect(exception["type"] == "exception" && exception["hasAttachments"]?.boolValue == true)
+        let listed = try await client.json("GET", attach)["value"]?.arrayValue ?? []
+        #expect(listed.compactMap { $0["name"]?.stringValue } == ["agenda.txt"])
+        // The series itself and its other occurrences have none.
+        let master = try await client.json("GET", emulator.endpoints.graph("/me/events/\(masterID)"))
+        #expect(master["hasAttachments"]?.boolValue != true)
+        let second = try await client.json("GET", emulator.endpoints.graph("/me/events/\(ids[1])/attachments"))
+        #expect(second["value"]?.arrayValue?.isEmpty == true)
+        // Cancelled, the exception goes with its files.
+        #expect(try await client.send("DELETE", emulator.endpoints.graph("/me/events/\(third)")).status == 204)
+        #expect(try await client.send("GET", attach).status == 404)
+    }
+
     @Test func anUploadSessionOver150MBIsRefused() async throws {
         let (emulator, client, id) = try await start()
         let session = try await client.send(

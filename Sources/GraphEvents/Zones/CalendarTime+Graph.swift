@@ -49,8 +49,9 @@ extension CalendarTime {
         return GraphZones.localDateTime(atUTCSeconds: utc.secondsSinceEpoch, inIANA: iana).map { .zoned($0, zone) }
     }
 
-    /// The basic-format text of a RECURRENCE-ID for transaction ids: a date, or the UTC time.
-    var transactionKey: String {
+    /// The basic-format text of a RECURRENCE-ID for transaction ids and the writer's identity
+    /// annotations: a date, or the UTC time.
+    public var transactionKey: String {
         let utc = isDate ? localDateTime : graphUTC() ?? localDateTime
         let date = GraphDateTime.format(utc.date).filter { $0 != "-" }
         if isDate { return date }

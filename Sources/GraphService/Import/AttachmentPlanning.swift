@@ -1,17 +1,25 @@
 import CalendarModel
 import Foundation
+import GraphEvents
 
 /// What import does with an event's ATTACH properties before its Graph body is written: inline
-/// files are set aside to be attached once the event exists; a file by URI becomes a line of the
-/// body ("Attachment: URI"), because Graph v1.0 cannot create a reference attachment (its
-/// `sourceUrl` is beta only) and a URI an importer cannot fetch is best kept where people read it.
+/// files are set aside to be attached once the event exists (an override's once its occurrence is
+/// patched); a file by URI becomes a line of the body ("Attachment: URI"), because Graph v1.0
+/// cannot create a reference attachment (its `sourceUrl` is beta only) and a URI an importer cannot
+/// fetch is best kept where people read it.
 struct AttachmentPlanning {
     /// The events without ATTACH, URIs moved into their descriptions.
     var events: [Event] = []
-    /// The inline files of each single event or series master, by UID.
+    /// The inline files of each event, by ``key(uid:recurrenceID:)``.
     var files: [String: [Attachment]] = [:]
-    /// What was not carried as it was: files of an overridden occurrence, links moved into a body.
+    /// The links moved into a body.
     var diagnostics: [Diagnostic] = []
+
+    /// What names one event's files: its UID, and an override's RECURRENCE-ID in the form the
+    /// Graph writer annotates it with (`SourceVersion.recurrenceID`).
+    static func key(uid: String, recurrenceID: String?) -> String {
+        recurrenceID.map { uid + "\n" + $0 } ?? uid
+    }
 
     init(_ source: [Event]) {
         events.reserveCapacity(source.count)
@@ -36,16 +44,8 @@ struct AttachmentPlanning {
                         uid: event.uid))
             }
             if !inline.isEmpty {
-                if event.recurrenceID == nil {
-                    files[event.uid, default: []] += inline
-                } else {
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning, code: "graph-attach-override-not-imported",
-                            message:
-                                "the files attached to an overridden occurrence are not imported; attach them to the series",
-                            uid: event.uid))
-                }
+                files[Self.key(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey), default: []] +=
+                    inline
             }
             events.append(event)
         }

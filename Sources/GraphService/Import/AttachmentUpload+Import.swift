@@ -1,15 +1,17 @@
 import GraphEvents
 
 extension EventChanger {
-    /// Attaches `unit`'s files to event `eventID`, each journalled under its key: those an earlier
-    /// run finished (by the journal `done`, or, with `checkExisting`, a file of the same name and
-    /// size already on the event) are skipped, so a resumed import neither duplicates nor drops one.
-    /// `complete` is false when a file may succeed on a later run; a file larger than Graph takes
-    /// fails for good (its outcome names the event and the file) and the event stays imported.
+    /// Attaches `files` to event `eventID` (the event `label`, of UID `uid`, or one of its
+    /// occurrences), each journalled under its key: those an earlier run finished (by the journal
+    /// `done`, or, with `checkExisting`, a file of the same name and size already on the event) are
+    /// skipped, so a resumed import neither duplicates nor drops one. `complete` is false when a file
+    /// may succeed on a later run; a file larger than Graph takes fails for good (its outcome names
+    /// the event and the file) and the event stays imported.
     func attachFiles(
-        of unit: ImportUnit, to eventID: String, checkExisting: Bool, done: [String: JournalRecord]
+        _ files: [(key: String, file: FileToAttach)], of label: String, uid: String, to eventID: String,
+        checkExisting: Bool, done: [String: JournalRecord]
     ) async -> (outcomes: [String: ImportOutcome], complete: Bool) {
-        guard !unit.files.isEmpty else { return ([:], true) }
+        guard !files.isEmpty else { return ([:], true) }
         var outcomes: [String: ImportOutcome] = [:]
         var complete = true
         var present: [String: Int] = [:]  // "name\nsize" of the files on the event, counted
@@ -23,12 +25,12 @@ extension EventChanger {
                     present["\(item["name"]?.stringValue ?? "")\n\(size)", default: 0] += 1
                 }
             } catch {
-                for (key, _) in unit.files { outcomes[key] = .failed(reason: error.description) }
+                for (key, _) in files { outcomes[key] = .failed(reason: error.description) }
                 return (outcomes, false)
             }
         }
         let uploader = AttachmentUploader(client: client)
-        for (key, file) in unit.files {
+        for (key, file) in files {
             if let record = done[key], record.outcome == "created" { continue }
             let identity = "\(file.name)\n\(file.size)"
             if let count = present[identity], count > 0 {
@@ -44,17 +46,17 @@ extension EventChanger {
                 switch error {
                 case .tooLarge(let size):
                     reason =
-                        "the file '\(file.name)' of '\(unit.item.label)' (UID \(unit.uid)) is \(size) bytes; Graph attaches at most \(AttachmentUploader.maximumSize) (150 MB); the event was imported without it"
+                        "the file '\(file.name)' of '\(label)' (UID \(uid)) is \(size) bytes; Graph attaches at most \(AttachmentUploader.maximumSize) (150 MB); the event was imported without it"
                 case .invalidBase64:
-                    reason = "the file '\(file.name)' of '\(unit.item.label)' (UID \(unit.uid)) is not valid base64"
+                    reason = "the file '\(file.name)' of '\(label)' (UID \(uid)) is not valid base64"
                 case .service(let failure):
-                    reason = "attaching '\(file.name)' to '\(unit.item.label)': \(failure.description)"
+                    reason = "attaching '\(file.name)' to '\(label)': \(failure.description)"
                     complete = false
                 }
                 outcomes[key] = .failed(reason: reason)
                 try? await journal?.recordOutcome(key: key, outcome: .failed(reason: reason), id: nil)
             } catch {
-                outcomes[key] = .failed(reason: "attaching '\(file.name)' to '\(unit.item.label)': \(error)")
+                outcomes[key] = .failed(reason: "attaching '\(file.name)' to '\(label)': \(error)")
                 complete = false
             }
         }

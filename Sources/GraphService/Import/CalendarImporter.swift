@@ -266,11 +266,14 @@ public struct CalendarImporter: Sendable {
             requests += AttachmentUploader.plannedRequests(
                 for: unit.files.map(\.file), eventURL: "\(client.endpoints.mailboxPath)/events/\(seriesID)")
             for change in unit.changes {
-                let url = JSONValue.string(
-                    "\(client.endpoints.mailboxPath)/events/{occurrence of \(seriesID) at \(change.originalStart)}")
+                let occurrence =
+                    "\(client.endpoints.mailboxPath)/events/{occurrence of \(seriesID) at \(change.originalStart)}"
                 switch change.action {
-                case .update(_, _, let body): requests.append(["method": "PATCH", "url": url, "body": .object(body)])
-                case .cancel: requests.append(["method": "DELETE", "url": url])
+                case .update(_, _, let body):
+                    requests.append(["method": "PATCH", "url": .string(occurrence), "body": .object(body)])
+                    requests += AttachmentUploader.plannedRequests(
+                        for: (unit.changeFiles[change.key] ?? []).map(\.file), eventURL: occurrence)
+                case .cancel: requests.append(["method": "DELETE", "url": .string(occurrence)])
                 case .create: break
                 }
             }
@@ -333,9 +336,9 @@ public struct CalendarImporter: Sendable {
             let outcome = outcomes[unit.key] ?? .failed(reason: "not attempted")
             results.append(ImportResult(key: unit.key, label: unit.item.label, outcome: outcome))
             // A file that could not be attached is reported on its own; the event is imported without it.
-            for (key, file) in unit.files {
+            for (key, file, label) in unit.allFiles {
                 if let failure = outcomes[key], failure.isFailure {
-                    results.append(ImportResult(key: key, label: "\(unit.item.label): \(file.name)", outcome: failure))
+                    results.append(ImportResult(key: key, label: "\(label): \(file.name)", outcome: failure))
                 }
             }
             // A deleted series goes with its occurrences; otherwise each change shares its series' outcome.

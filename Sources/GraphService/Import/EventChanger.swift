@@ -50,9 +50,23 @@ struct EventChanger: Sendable {
                 complete = false
             }
         }
-        let attached = await attachFiles(of: unit, to: seriesID, checkExisting: step != .create, done: done)
+        let attached = await attachFiles(
+            unit.files, of: unit.item.label, uid: unit.uid, to: seriesID, checkExisting: step != .create, done: done)
         outcomes.merge(attached.outcomes) { $1 }
         complete = complete && attached.complete
+        // An occurrence's files go onto it once it is patched (an exception, with an id of its own).
+        for change in unit.changes {
+            guard let files = unit.changeFiles[change.key] else { continue }
+            guard let occurrenceID = applied[change.key]?.id ?? done[change.key]?.id else {
+                // Not patched: the change's failure is reported, and a later run attaches them.
+                complete = false
+                continue
+            }
+            let attached = await attachFiles(
+                files, of: change.label, uid: unit.uid, to: occurrenceID, checkExisting: step != .create, done: done)
+            outcomes.merge(attached.outcomes) { $1 }
+            complete = complete && attached.complete
+        }
         // The series is finished (and its attendees invited) only once every change is in place;
         // until then its stamp says pending, and the next run resumes it.
         guard complete else { return outcomes }

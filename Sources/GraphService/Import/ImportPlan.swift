@@ -22,7 +22,8 @@ public struct PlannedItem: Sendable, Hashable {
     public var action: Action
     /// The source event's identity and version, when the writer annotated them.
     public var source: SourceVersion = SourceVersion()
-    /// The files a create attaches once the event exists (inline ATTACH); see ``ImportSource/planning(_:name:)``.
+    /// The files attached once the event exists, or for an update once its occurrence is patched
+    /// (inline ATTACH); see ``ImportSource/planning(_:name:)``.
     public var attachments: [Attachment] = []
 
     /// The UID of the series a change belongs to (an override has its series' UID), for the report.

@@ -11,11 +11,14 @@ extension ImportSource {
         // The importer deletes cancelled events itself, so the writer's warning does not apply.
         written.diagnostics.removeAll { $0.code == "graph-post-cancelled" }
         var plan = ImportPlan(entries: written.output)
-        for index in plan.creates.indices {
-            guard let uid = plan.creates[index].source.uid, plan.creates[index].source.recurrenceID == nil else {
-                continue
-            }
-            plan.creates[index].attachments = carried.files[uid] ?? []
+        func files(of item: PlannedItem) -> [Attachment] {
+            guard let uid = item.source.uid else { return [] }
+            return carried.files[AttachmentPlanning.key(uid: uid, recurrenceID: item.source.recurrenceID)] ?? []
+        }
+        for index in plan.creates.indices { plan.creates[index].attachments = files(of: plan.creates[index]) }
+        for index in plan.changes.indices {
+            guard case .update = plan.changes[index].action else { continue }
+            plan.changes[index].attachments = files(of: plan.changes[index])
         }
         return GraphMapping(
             output: ImportSource(name: name, plan: plan), diagnostics: carried.diagnostics + written.diagnostics)

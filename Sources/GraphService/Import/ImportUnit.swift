@@ -35,6 +35,14 @@ struct ImportUnit: Sendable {
     var changes: [PlannedItem]
     /// The files attached once the event exists, each with the key its upload is journalled under.
     var files: [(key: String, file: FileToAttach)] = []
+    /// The files of each change (by its key) attached once its occurrence is patched, keyed likewise.
+    var changeFiles: [String: [(key: String, file: FileToAttach)]] = [:]
+
+    /// Every file of the unit, its own and its changes', each with its key and the label it is reported under.
+    var allFiles: [(key: String, file: FileToAttach, label: String)] {
+        files.map { ($0.key, $0.file, item.label) }
+            + changes.flatMap { change in (changeFiles[change.key] ?? []).map { ($0.key, $0.file, change.label) } }
+    }
 
     /// Whether the event is only complete once a later PATCH has run (its stamp says `pending` until
     /// then): a series' changes, its deferred attendees, or files to attach.
@@ -118,6 +126,7 @@ extension ImportUnit {
         let (kept, deferred) = policy.apply(to: &body, deferAttendees: isSeries)
         let masterAttendees = Set(ParticipantPolicy.addresses(deferred ?? body["attendees"]))
         var changeBodies: [PlannedItem] = []
+        var changeFiles: [[(file: FileToAttach, digest: String)]] = []
         var contentParts: [JSONValue] = [.object(body), deferred ?? .null, .string(policy.attendees.rawValue)]
         for change in changes {
             var change = change
@@ -137,6 +146,10 @@ extension ImportUnit {
             }
             contentParts.append(.string(change.originalStart))
             if case .update(_, _, let patch) = change.action { contentParts.append(.object(patch)) }
+            let files = change.attachments.compactMap(FileToAttach.init).map { (file: $0, digest: $0.digest) }
+            // An occurrence's files count as content too.
+            contentParts += files.map { JSONValue.string($0.digest) }
+            changeFiles.append(files)
             changeBodies.append(change)
         }
         let files = item.attachments.compactMap(FileToAttach.init)
@@ -152,8 +165,9 @@ extension ImportUnit {
             source: source, item: item, uid: uid, key: key, body: body, content: content,
             edits: GraphContentHash.edits(.object(body)) ?? String(repeating: "0", count: 32),
             deferredAttendees: deferred, changes: changeBodies)
-        unit.files = zip(files, digests).enumerated().map { position, entry in
-            (GraphTransactionID.make(uid: "\(key)\nattachment \(position)\n\(entry.1)"), entry.0)
+        unit.files = journalled(Array(zip(files, digests)), under: key)
+        for (change, files) in zip(changeBodies, changeFiles) where !files.isEmpty {
+            unit.changeFiles[change.key] = journalled(files, under: change.key)
         }
         var properties: [JSONValue] = [
             CalportProperty.source.entry(source), CalportProperty.uid.entry(uid),
@@ -163,5 +177,14 @@ extension ImportUnit {
         unit.body["singleValueExtendedProperties"] = .array(properties)
         unit.body["transactionId"] = .string(key)
         return unit
+    }
+
+    /// `files` each with the key its upload is journalled under: the owner's key, its place and content.
+    private static func journalled(
+        _ files: [(file: FileToAttach, digest: String)], under owner: String
+    ) -> [(key: String, file: FileToAttach)] {
+        files.enumerated().map { position, entry in
+            (GraphTransactionID.make(uid: "\(owner)\nattachment \(position)\n\(entry.digest)"), entry.file)
+        }
     }
 }

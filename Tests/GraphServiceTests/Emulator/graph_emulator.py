@@ -443,6 +443,7 @@ class Mailbox:
             # on the body member; strictest seen in the field: it never takes effect).
             "organizer": {"emailAddress": self.owner}, "isOrganizer": True,
             "_exceptions": {}, "_cancelled": set(), "_extended": extended, "_exception_extended": {},
+            "_exception_attachments": {},
         })
         if not event.get("body"):
             event["body"] = {"contentType": "text", "content": ""}
@@ -530,6 +531,7 @@ class Mailbox:
         else:
             event["_cancelled"].add(key)
             event["_exceptions"].pop(key, None)
+            event["_exception_attachments"].pop(key, None)
         return 204, None
 
     # ----- occurrences
@@ -587,6 +589,8 @@ class Mailbox:
         if key in master["_exceptions"]:
             body.update(master["_exceptions"][key])
             body["type"] = "exception"
+            # An exception holds its own files (attachment_holder): hasAttachments says whether it has any.
+            body["hasAttachments"] = bool(master["_exception_attachments"].get(key, {}).get("_attachments"))
         return body
 
     def instances(self, master, window_start, window_end):
@@ -625,6 +629,8 @@ class Mailbox:
                 key: [{"id": pid, "value": value} for pid, value in sorted(props.values())]
                 for key, props in sorted(event["_exception_extended"].items())}
             entry["attachments"] = attachment_dump(event)
+            entry["exceptionAttachments"] = {
+                key: attachment_dump(holder) for key, holder in sorted(event["_exception_attachments"].items())}
             events.append(entry)
         return {"user": self.user, "events": events, "mail": self.mail, "calendars": self.calendars,
                 "uploadPuts": self.upload_puts,
@@ -1095,14 +1101,31 @@ def render_attachment(stored, with_content, query=None):
     return body
 
 
+def attachment_holder(mailbox, event_id, adding):
+    """What holds the attachments of event `event_id`: the stored event (single or series master),
+    or an exception's own record. Source: Add attachment (event-post-attachments) and List
+    attachments (event-list-attachments) take POST and GET /me/events/{id}/attachments for an event
+    id, and an exception is an event with an id of its own (event resource, type "exception";
+    List instances). The docs are silent on what an exception starts with and on an occurrence not
+    yet changed; strictest: an exception starts with no files of its own (the series' are not
+    copied to it), and an unchanged occurrence shows its series' files but takes none (400), so a
+    client must PATCH the occurrence, making it an exception, before attaching to it."""
+    event, key = mailbox.lookup(event_id)
+    if key is None:
+        return event
+    if key in event["_exceptions"]:
+        return event["_exception_attachments"].setdefault(key, {"id": event_id, "_attachments": []})
+    if adding:
+        raise GraphError(400, "ErrorInvalidRequest",
+                         "An occurrence takes attachments only once it is an exception; update it first.")
+    return event
+
+
 def attachment_routes(handler, mailbox, method, parts, query, body):
     """The attachment routes under /events/{id}; None when `parts` is not one of them."""
     if len(parts) < 3 or parts[0] != "events" or parts[2] != "attachments":
         return None
-    event, key = mailbox.lookup(parts[1])
-    if key is not None:
-        # Docs silent on occurrences; strictest: only the stored event (single or master) has them.
-        raise not_found()
+    event = attachment_holder(mailbox, parts[1], adding=method == "POST")
     attachments = event.setdefault("_attachments", [])
     rest = parts[3:]
     # Source: List attachments, https://learn.microsoft.com/graph/api/event-list-attachments
@@ -1144,7 +1167,7 @@ def attachment_routes(handler, mailbox, method, parts, query, body):
             raise GraphError(400, "ErrorAttachmentSizeShouldNotBeLessThanMinimumSize",
                              "The attachment size must be greater than zero.")
         token = hashlib.sha256(os.urandom(16)).hexdigest()[:24]
-        mailbox.upload_sessions[token] = {"event": event["id"], "name": item["name"],
+        mailbox.upload_sessions[token] = {"event": parts[1], "name": item["name"],
                                           "contentType": item.get("contentType"), "size": size,
                                           "isInline": item.get("isInline"), "data": bytearray()}
         host = handler.headers.get("Host")
@@ -1202,8 +1225,9 @@ def upload_put(tenant, headers, path, raw):
             expires = format_utc(dt.datetime.now(UTC) + dt.timedelta(hours=24))
             return 200, {"expirationDateTime": expires, "nextExpectedRanges": [str(len(session["data"]))]}, {}
         del mailbox.upload_sessions[parts[3]]
-        event = mailbox.events.get(session["event"])
-        if event is None:
+        try:
+            event = attachment_holder(mailbox, session["event"], adding=True)
+        except GraphError:
             return 404, {"error": {"code": "ErrorItemNotFound", "message": "The event is gone."}}, {}
         stored = attachment_record(mailbox, event, session["name"], session["contentType"], bytes(session["data"]),
                                    "uploadSession", session["isInline"])
