@@ -55,7 +55,7 @@ enum ICalendarRoundTrip {
     private static func topLevelEvents(_ bytes: [UInt8]) -> Int {
         var depth = 0
         var events = 0
-        for line in contentLines(bytes, sorted: false) {
+        for line in unfoldedLines(bytes) {
             if line.hasPrefix("BEGIN:") {
                 if depth == 1 && line == "BEGIN:VEVENT" { events += 1 }
                 depth += 1
@@ -66,10 +66,12 @@ enum ICalendarRoundTrip {
         return events
     }
 
-    /// The unfolded lines of serialised output, sorted unless told.
-    private static func contentLines(_ bytes: [UInt8], sorted: Bool = true) -> [String] {
-        let lines = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+    /// The unfolded lines of serialised output, in order.
+    private static func unfoldedLines(_ bytes: [UInt8]) -> [String] {
+        String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
             .components(separatedBy: "\r\n")
-        return sorted ? lines.sorted() : lines
     }
+
+    /// The unfolded lines of serialised output, sorted.
+    private static func contentLines(_ bytes: [UInt8]) -> [String] { unfoldedLines(bytes).sorted() }
 }

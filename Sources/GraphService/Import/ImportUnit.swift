@@ -1,3 +1,4 @@
+import CalendarModel
 import GraphEvents
 
 /// One input's events, under the name that tells them from every other source's.
@@ -146,16 +147,15 @@ extension ImportUnit {
             }
             contentParts.append(.string(change.originalStart))
             if case .update(_, _, let patch) = change.action { contentParts.append(.object(patch)) }
-            let files = change.attachments.compactMap(FileToAttach.init).map { (file: $0, digest: $0.digest) }
+            let files = digested(change.attachments)
             // An occurrence's files count as content too.
             contentParts += files.map { JSONValue.string($0.digest) }
             changeFiles.append(files)
             changeBodies.append(change)
         }
-        let files = item.attachments.compactMap(FileToAttach.init)
-        let digests = files.map(\.digest)
+        let files = digested(item.attachments)
         // Files count as content: one added or changed in the source updates the event.
-        contentParts += digests.map(JSONValue.string)
+        contentParts += files.map { JSONValue.string($0.digest) }
         let content = GraphContentHash.content(.array(contentParts))
         let key = GraphTransactionID.make(uid: [calendar, source, uid, content].joined(separator: "\n"))
         for index in changeBodies.indices {
@@ -165,7 +165,7 @@ extension ImportUnit {
             source: source, item: item, uid: uid, key: key, body: body, content: content,
             edits: GraphContentHash.edits(.object(body)) ?? String(repeating: "0", count: 32),
             deferredAttendees: deferred, changes: changeBodies)
-        unit.files = journalled(Array(zip(files, digests)), under: key)
+        unit.files = journalled(files, under: key)
         for (change, files) in zip(changeBodies, changeFiles) where !files.isEmpty {
             unit.changeFiles[change.key] = journalled(files, under: change.key)
         }
@@ -177,6 +177,11 @@ extension ImportUnit {
         unit.body["singleValueExtendedProperties"] = .array(properties)
         unit.body["transactionId"] = .string(key)
         return unit
+    }
+
+    /// The inline files of `attachments`, each with its digest (its SHA-256 is computed once).
+    private static func digested(_ attachments: [Attachment]) -> [(file: FileToAttach, digest: String)] {
+        attachments.compactMap(FileToAttach.init).map { ($0, $0.digest) }
     }
 
     /// `files` each with the key its upload is journalled under: the owner's key, its place and content.

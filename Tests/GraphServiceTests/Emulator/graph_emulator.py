@@ -1114,7 +1114,9 @@ def attachment_holder(mailbox, event_id, adding):
     if key is None:
         return event
     if key in event["_exceptions"]:
-        return event["_exception_attachments"].setdefault(key, {"id": event_id, "_attachments": []})
+        holders = event["_exception_attachments"]
+        # Only an attachment added makes a record: reading an exception's none leaves no trace in the dump.
+        return holders.setdefault(key, {"id": event_id}) if adding else holders.get(key, {"id": event_id})
     if adding:
         raise GraphError(400, "ErrorInvalidRequest",
                          "An occurrence takes attachments only once it is an exception; update it first.")
