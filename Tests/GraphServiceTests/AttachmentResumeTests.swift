@@ -31,12 +31,9 @@ import Testing
             "SUMMARY:Files",
         ]
         for (name, size) in [("small.bin", 20_000), ("large.bin", 12_000_000)] {
-            let path = directory.appendingPathComponent(name).path
-            expected[name] = try await AttachmentRoundTripTests.writeRandomFile(path, size: size)
-            // RFC 5545 §3.8.1.1 inline form; unfolded, which readers accept.
-            let base64 = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
-            lines.append(
-                "ATTACH;FMTTYPE=application/octet-stream;FILENAME=\(name);ENCODING=BASE64;VALUE=BINARY:\(base64)")
+            let (line, sha256) = try await AttachmentRoundTripTests.inlineAttachment(name, size: size, in: directory)
+            expected[name] = sha256
+            lines.append(line)
         }
         lines += ["END:VEVENT", "END:VCALENDAR", ""]
         let input = directory.appendingPathComponent("files.ics").path

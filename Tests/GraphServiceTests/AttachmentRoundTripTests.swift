@@ -85,11 +85,9 @@ import Testing
         ]
         // One by POST, one (over 3,000,000 bytes) by an upload session.
         for (name, size) in [("agenda.txt", 10_240), ("minutes.bin", 3_500_000)] {
-            let path = directory.appendingPathComponent(name).path
-            expected[name] = try await Self.writeRandomFile(path, size: size)
-            let base64 = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
-            override.append(
-                "ATTACH;FMTTYPE=application/octet-stream;FILENAME=\(name);ENCODING=BASE64;VALUE=BINARY:\(base64)")
+            let (line, sha256) = try await Self.inlineAttachment(name, size: size, in: directory)
+            expected[name] = sha256
+            override.append(line)
         }
         let lines =
             [
@@ -149,6 +147,17 @@ import Testing
         #expect(rerun.stderr.contains("unchanged: 2\n"), "\(rerun.stderr)")
         let after = try await emulator.state()["events"]?.arrayValue?.first?["exceptionAttachments"]
         #expect(after?.objectValue?.members.first?.value.arrayValue?.count == 2)
+    }
+
+    /// An inline ATTACH (RFC 5545 §3.8.1.1, unfolded, which readers accept) of a file of `size`
+    /// random bytes written into `directory`, and the file's SHA-256 by Python.
+    static func inlineAttachment(_ name: String, size: Int, in directory: URL) async throws -> (String, String) {
+        let path = directory.appendingPathComponent(name).path
+        let sha256 = try await writeRandomFile(path, size: size)
+        let base64 = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+        return (
+            "ATTACH;FMTTYPE=application/octet-stream;FILENAME=\(name);ENCODING=BASE64;VALUE=BINARY:\(base64)", sha256
+        )
     }
 
     /// Writes `size` seeded pseudo-random bytes (no pattern a lost or repeated range would keep) to
