@@ -70,8 +70,7 @@ public struct CalendarDocument: Hashable, Sendable {
             } else if !event.uid.isEmpty {
                 firstOfUID[event.uid] = all.count
             }
-            all.append(
-                EventSeries(uid: event.uid, master: isOverride ? nil : event, overrides: isOverride ? [event] : []))
+            all.append(EventSeries(alone: event))
         }
         return all
     }
@@ -91,5 +90,11 @@ public struct EventSeries: Hashable, Sendable {
         self.uid = uid
         self.master = master
         self.overrides = overrides
+    }
+
+    /// The series of `event` alone: it is the master, or the only override.
+    public init(alone event: Event) {
+        let isOverride = event.recurrenceID != nil
+        self.init(uid: event.uid, master: isOverride ? nil : event, overrides: isOverride ? [event] : [])
     }
 }

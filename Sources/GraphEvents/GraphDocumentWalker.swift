@@ -22,13 +22,27 @@ struct GraphInputItem {
     }
 }
 
+/// What the walker hands each event object to: the series assembler, which maps it, or the
+/// identity collector, which only names the events mapping would make of it.
+protocol GraphObjectSink: Sendable {
+    /// What the sink hands on for each object: events, or their identities.
+    associatedtype Output
+    init()
+    /// What the sink reported about the objects it was given.
+    var diagnostics: [Diagnostic] { get }
+    /// Takes one object, handing what it makes of it to `each` (at once, or at `finish`).
+    mutating func add(_ item: GraphInputItem, _ each: (Output) -> Void)
+    /// Hands on what waited for objects that did not come.
+    mutating func finish(_ each: (Output) -> Void)
+}
+
 /// Walks the top level of Graph JSON one piece at a time, handing each event object to the
-/// assembler with its line and JSON path: an event of a top-level array or of a page's `value`
+/// sink with its line and JSON path: an event of a top-level array or of a page's `value`
 /// array on its own (so that neither a dump of a million events nor a large page is ever held
 /// whole, and an event is mapped while its bytes are still in the cache), or a top-level event.
-struct GraphDocumentWalker {
+struct GraphDocumentWalker<Sink: GraphObjectSink> {
     let file: String?
-    private(set) var assembler = GraphSeriesAssembler()
+    private(set) var sink = Sink()
     /// Syntax errors, non-events and the warnings of the JSON read so far.
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var nextLink: String?
@@ -58,7 +72,7 @@ struct GraphDocumentWalker {
     /// `tape` is storage for the piece's tokens.
     mutating func step(
         _ scanner: inout JSONScanner, dropped: Int, tape: JSONTapeBuffer,
-        _ each: (GraphEventRecord) -> Void
+        _ each: (Sink.Output) -> Void
     ) throws(JSONError) -> Bool? {
         tape.removeAll()
         do throws(JSONError) {
@@ -88,16 +102,17 @@ struct GraphDocumentWalker {
                 location: SourceLocation(file: file, line: error.line, column: error.column)))
     }
 
-    /// Hands over the instances still waiting for a master that did not come.
-    mutating func finish(_ each: (GraphEventRecord) -> Void) -> [Diagnostic] {
-        assembler.finish(each)
-        return assembler.diagnostics + diagnostics
+    /// Hands over what the sink held back (instances still waiting for a master that did not
+    /// come), and returns every diagnostic.
+    mutating func finish(_ each: (Sink.Output) -> Void) -> [Diagnostic] {
+        sink.finish(each)
+        return sink.diagnostics + diagnostics
     }
 
     /// At the top level: the start of an array of events, a page up to its `value` array, or a
     /// whole event.
     private mutating func readTop(
-        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, _ each: (GraphEventRecord) -> Void
+        _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, _ each: (Sink.Output) -> Void
     ) throws(JSONError) -> Bool {
         switch scanner.peekSignificant() {
         case nil:
@@ -156,7 +171,7 @@ struct GraphDocumentWalker {
     /// The next event of an array, or its end.
     private mutating func readEvent(
         _ scanner: inout JSONScanner, _ tape: JSONTapeBuffer, inPage: Bool, position: Int,
-        _ each: (GraphEventRecord) -> Void
+        _ each: (Sink.Output) -> Void
     ) throws(JSONError) -> Bool? {
         if position == 0 ? scanner.consumeIf(UInt8(ascii: "]")) : !(try scanner.continueList(closer: UInt8(ascii: "]")))
         {
@@ -218,9 +233,9 @@ struct GraphDocumentWalker {
         scanner.warnings = []
     }
 
-    /// One element: an event object goes to the assembler, anything else is reported.
+    /// One element: an event object goes to the sink, anything else is reported.
     private mutating func take(
-        _ element: JSONNode, path: String, _ scanner: inout JSONScanner, _ each: (GraphEventRecord) -> Void
+        _ element: JSONNode, path: String, _ scanner: inout JSONScanner, _ each: (Sink.Output) -> Void
     ) {
         let (line, column) = scanner.lines.position(of: element.offset, in: scanner.bytes)
         let location = SourceLocation(file: file, line: line, column: column, jsonPath: path)
@@ -231,6 +246,6 @@ struct GraphDocumentWalker {
                     location: location))
             return
         }
-        assembler.add(GraphInputItem(object: object, location: location), each)
+        sink.add(GraphInputItem(object: object, location: location), each)
     }
 }

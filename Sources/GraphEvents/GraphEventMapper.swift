@@ -121,14 +121,7 @@ public struct GraphEventMapper: Sendable {
         -> Event
     {
         decoder.index(object)
-        let id = decoder.string("id", of: object, at: path())
-        decoder.eventID = id
-        let uid =
-            decoder.string("iCalUId", of: object, at: path()) ?? id ?? decoder.string(
-                "transactionId", of: object, at: path())
-            // A POST body has no identity at all: derive one from its content, so it is stable.
-            ?? GraphTransactionID.derivedUID(content: object.value)
-        if decoder.eventID == nil { decoder.eventID = uid }
+        let uid = Self.uid(of: object, &decoder, at: path())
         var event = Event(uid: uid)
         event.decodeGraphExtras(object, at: path(), &decoder)
         event.decodeGraphProperties(object, at: path(), &decoder)
@@ -140,6 +133,20 @@ public struct GraphEventMapper: Sendable {
         event.decodeGraphReminder(object, at: path(), &decoder)
         event.decodeGraphOnlineMeeting(object, at: path(), &decoder)
         return event
+    }
+
+    /// The UID of the event `object` describes, which also names it in the decoder's diagnostics.
+    /// The one rule for it: `GraphIdentityCollector` names events by it without mapping them.
+    static func uid(of object: JSONNode, _ decoder: inout GraphDecoder, at path: @autoclosure () -> String) -> String {
+        let id = decoder.string("id", of: object, at: path())
+        decoder.eventID = id
+        let uid =
+            decoder.string("iCalUId", of: object, at: path()) ?? id ?? decoder.string(
+                "transactionId", of: object, at: path())
+            // A POST body has no identity at all: derive one from its content, so it is stable.
+            ?? GraphTransactionID.derivedUID(content: object.value)
+        if decoder.eventID == nil { decoder.eventID = uid }
+        return uid
     }
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {

@@ -3,7 +3,7 @@ import CalendarModel
 /// Maps event objects given in input order into records, tying instances to their series:
 /// an exception becomes an override of its master, an occurrence of a master that is present is
 /// left to the RRULE, and an instance whose master never comes stays a single event.
-struct GraphSeriesAssembler {
+struct GraphSeriesAssembler: GraphObjectSink {
     private let mapper = GraphEventMapper()
     /// Events that can have instances, by the names instances use for them.
     private var masters: [String: Event] = [:]

@@ -12,14 +12,25 @@ import TimeZones
 struct ZoneNaming {
     /// The TZIDs of the VTIMEZONEs the calendar has (so far, when it is written as it is read).
     var defined: Set<String> = []
+    /// `isMicrosoftName` of the zone names asked about: a calendar names a few zones, each on most
+    /// events, and the lookup lower-cases the name (a third of writing a Graph event's times).
+    private var microsoftNames: [String: Bool] = [:]
+
+    init(defined: Set<String> = []) {
+        self.defined = defined
+    }
 
     /// The name `zone` is written under. Only Microsoft's names are replaced: an IANA name stays as
     /// written (`Europe/Kiev`, which a reader with older tzdata knows and `Europe/Kyiv` it may not).
-    func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
-        guard let iana = zone.ianaIdentifier, iana != zone.name, !defined.contains(zone.name),
-            ZoneNaming.isMicrosoftName(zone.name)
-        else { return zone }
-        return TimeZoneReference(name: iana, ianaIdentifier: iana)
+    mutating func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
+        guard let iana = zone.ianaIdentifier, iana != zone.name, !defined.contains(zone.name) else { return zone }
+        if let isMicrosoft = microsoftNames[zone.name] {
+            return isMicrosoft ? TimeZoneReference(name: iana, ianaIdentifier: iana) : zone
+        }
+        let isMicrosoft = ZoneNaming.isMicrosoftName(zone.name)
+        // Bounded: a hostile calendar may name a zone differently on each event.
+        if microsoftNames.count < 256 { microsoftNames[zone.name] = isMicrosoft }
+        return isMicrosoft ? TimeZoneReference(name: iana, ianaIdentifier: iana) : zone
     }
 
     /// A Windows id, an Outlook display name or `tzone://Microsoft/Utc`: names tzdata has not.
@@ -30,7 +41,7 @@ struct ZoneNaming {
 
     /// `event` with every zone named as it is written; the event itself when none is renamed, as
     /// for most events, so that writing does not copy them.
-    func naming(_ event: Event) -> Event {
+    mutating func naming(_ event: Event) -> Event {
         var renames = false
         event.forEachStatedTime { time in
             if !renames, let zone = time.timeZone, writtenZone(zone) != zone { renames = true }
@@ -39,7 +50,7 @@ struct ZoneNaming {
         var named = event
         func rename(_ time: CalendarTime) -> CalendarTime {
             guard case .zoned(let local, let zone) = time else { return time }
-            return .zoned(local, writtenZone(zone))
+            return .zoned(local, self.writtenZone(zone))
         }
         named.start = event.start.map(rename)
         if case .end(let end) = event.end { named.end = .end(rename(end)) }
@@ -68,9 +79,9 @@ struct ZoneNaming {
 
     /// `document` with the events' zones named as they are written.
     static func naming(_ document: CalendarDocument) -> CalendarDocument {
-        let naming = ZoneNaming(defined: Set(document.timeZones.map(\.identifier)))
+        var naming = ZoneNaming(defined: Set(document.timeZones.map(\.identifier)))
         var named = document
-        named.events = document.events.map(naming.naming)
+        named.events = document.events.map { naming.naming($0) }
         return named
     }
 }

@@ -51,3 +51,30 @@ func seriesIndexSpoolsTheSharedEventsOfGraphJSON(memoryRecords: Int) throws {
     #expect(index.files[0].spooledEvent(0)?.summary == "weekly")
     #expect(index.files[0].years == 2026...2026)
 }
+
+/// The first pass only names Graph events (`GraphIdentityStream`): an input none of whose UIDs is
+/// named twice is never mapped by the index (nothing is spooled), and a UID named twice but mapped
+/// once (the exception of an event without a recurrence is an event of its own) is not shared.
+@Test func graphJSONIsMappedByTheIndexOnlyWhenAUIDMayBeShared() throws {
+    let directory = try temporaryDirectory()
+    let singles = directory.appendingPathComponent("singles.json")
+    try """
+    [{"id": "a", "start": {"dateTime": "2026-12-01T09:00:00"}}, {"id": "b", "start": {"dateTime": "2027-01-04T09:00:00"}}]
+    """.write(to: singles, atomically: true, encoding: .utf8)
+    let seriesless = directory.appendingPathComponent("seriesless.json")
+    try """
+    {"iCalUId": "m@example.com", "start": {"dateTime": "2026-12-01T09:00:00"}, "exceptionOccurrences": [{"iCalUId": "own@example.com", "originalStart": "2026-12-08T09:00:00Z", "start": {"dateTime": "2026-12-08T11:00:00"}}]}
+    """.write(to: seriesless, atomically: true, encoding: .utf8)
+    let inputs: [(name: String, content: ReadableFile, format: InputFormat)] = [
+        (singles.path, try ReadableFile(path: singles.path), .graph),
+        (seriesless.path, try ReadableFile(path: seriesless.path), .graph),
+    ]
+    let index = try SeriesIndex(
+        inputs, scope: .withinFile, limits: ICalendarLimits(), jsonLimits: JSONLimits(),
+        scratch: ScratchSpace(under: directory.path))
+    #expect(index.files[0].events == nil, "nothing shared, nothing spooled")
+    #expect(index.files[0].years == 2026...2027)
+    #expect(index.files[1].events != nil, "m@example.com was named twice: the input was mapped")
+    #expect(index.members(of: "m@example.com", file: 1) == nil)
+    #expect(index.members(of: "own@example.com", file: 1) == nil)
+}

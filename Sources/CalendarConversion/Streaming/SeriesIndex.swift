@@ -68,10 +68,10 @@ public struct SeriesIndex {
     /// versions of one event are one (issue #18), found through the members noted here.
     ///
     /// iCalendar is tokenised without decoding its events; a member is noted by its offset. Graph
-    /// JSON and NDJSON are read and mapped (a Graph exception is mapped against its master, which may
-    /// be anywhere in the input), and a member is noted by its number among the input's events; the
-    /// events of shared UIDs are then mapped again and spooled (`EventSpool`), to be read back by
-    /// that number.
+    /// JSON is read without mapping its events, only naming them (`GraphIdentityStream`), and NDJSON
+    /// is read as events; when a UID they name is shared, the input is then mapped (a Graph exception
+    /// against its master, which may be anywhere in the input), its members noted by their number
+    /// among the input's events, and spooled (`EventSpool`), to be read back by that number.
     public init(
         _ inputs: [(name: String, content: ReadableFile, format: InputFormat)], scope: Scope,
         limits: ICalendarLimits, jsonLimits: JSONLimits, scratch: ScratchSpace, memoryRecords: Int = 1 << 16
@@ -82,18 +82,14 @@ public struct SeriesIndex {
         for (fileIndex, input) in inputs.enumerated() {
             var file = File(name: input.name, content: input.content, format: input.format)
             guard input.format == .iCalendar else {
-                var events = MappedEventReader(file, limits: jsonLimits)
+                // The events are named here and placed (numbered) once a UID is known to be shared.
+                var names = EventNameReader(file, limits: jsonLimits)
                 var years: (Int, Int)?
-                var ordinal = 0
-                while let (event, _) = events.next() {
-                    if let year = event.start?.localDateTime.date.year {
-                        years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year)
-                    }
-                    if !event.uid.isEmpty {
-                        records.append((key(event.uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(ordinal)))
-                        if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
-                    }
-                    ordinal += 1
+                while let (uid, year) = names.next() {
+                    if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
+                    guard !uid.isEmpty else { continue }
+                    records.append((key(uid, file: fileIndex), Self.unplaced(in: fileIndex)))
+                    if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
                 }
                 file.years = years.map { $0.0...$0.1 }
                 files.append(file)
@@ -127,32 +123,42 @@ public struct SeriesIndex {
             try reader.checkRead(spill)
             noteShared(&records)
         }
-        try spoolSharedEvents(limits: jsonLimits, scratch: scratch)
+        try placeSharedEvents(limits: jsonLimits, scratch: scratch)
     }
 
-    /// Maps each Graph JSON or NDJSON input with events of shared UIDs again, and spools those.
-    private mutating func spoolSharedEvents(limits: JSONLimits, scratch: ScratchSpace) throws {
-        var ordinals = files.map { _ in Set<Int>() }
-        for locations in shared.values {
-            for location in locations where files[Int(location >> 48)].format != .iCalendar {
-                ordinals[Int(location >> 48)].insert(Int(location & (1 << 48 - 1)))
-            }
-        }
-        for (fileIndex, wanted) in ordinals.enumerated() {
-            guard let last = wanted.max() else { continue }
+    /// Where a Graph JSON or NDJSON input's event is noted until the input is mapped: its file, and
+    /// past any event's number.
+    private static func unplaced(in file: Int) -> UInt64 { UInt64(file) << 48 | (1 << 48 - 1) }
+
+    /// Maps each Graph JSON or NDJSON input that names a shared UID, numbers the events of the
+    /// shared UIDs in place of the notes the first pass made, and spools them. A UID named more
+    /// often than mapping gives it (`GraphIdentityStream`) may turn out not to be shared after all.
+    private mutating func placeSharedEvents(limits: JSONLimits, scratch: ScratchSpace) throws {
+        for fileIndex in files.indices where files[fileIndex].format != .iCalendar {
+            let unplaced = Self.unplaced(in: fileIndex)
+            let wanted = Set(shared.compactMap { $0.value.contains(unplaced) ? $0.key : nil })
+            guard !wanted.isEmpty else { continue }
+            var placed: [UInt64: [UInt64]] = [:]
             var spool = EventSpool.Writer(try scratch.create("events"))
             var events = MappedEventReader(files[fileIndex], limits: limits)
             var ordinal = 0
-            while ordinal <= last, let (event, _) = events.next() {
-                if wanted.contains(ordinal) {
-                    files[fileIndex].spooled[ordinal] = spool.offset
-                    spool.write(event)
-                }
-                ordinal += 1
+            while let (event, _) = events.next() {
+                defer { ordinal += 1 }
+                guard !event.uid.isEmpty else { continue }
+                let key = key(event.uid, file: fileIndex)
+                guard wanted.contains(key) else { continue }
+                placed[key, default: []].append(UInt64(fileIndex) << 48 | UInt64(ordinal))
+                files[fileIndex].spooled[ordinal] = spool.offset
+                spool.write(event)
             }
             try spool.spill.finish()
             files[fileIndex].events = try ReadableFile(spool.spill)
+            for key in wanted {
+                let others = shared[key, default: []].filter { $0 != unplaced }
+                shared[key] = (others + placed[key, default: []]).sorted()
+            }
         }
+        shared = shared.filter { $0.value.count > 1 }
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.

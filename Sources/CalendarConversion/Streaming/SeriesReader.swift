@@ -160,12 +160,12 @@ public struct SeriesReader {
     /// of their own.
     private mutating func series(startingWith event: Event, at here: Place) -> EventSeries? {
         guard !event.uid.isEmpty, let members = index.members(of: event.uid, file: fileIndex) else {
-            return CalendarDocument(events: [event]).series.first
+            return EventSeries(alone: event)
         }
         let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
         if let master = handedOn[key] {
             guard event.recurrenceID == nil, master != here else { return nil }
-            return CalendarDocument(events: [event]).series.first
+            return EventSeries(alone: event)
         }
         var events: [Event] = []
         var places: [Place] = []
