@@ -7,6 +7,7 @@ struct ComponentReader {
 
     private var lines: LineReader
     private let file: String?
+    private let limits: ICalendarLimits
     private let maximumDepth: Int
     private var stack: [ContentComponent] = []
     /// How many BEGIN:VCALENDAR are open: a calendar nested in another is merged into it, and its
@@ -25,13 +26,62 @@ struct ComponentReader {
     private var lifted: [(component: ContentComponent, offset: Int)] = []
     /// The byte offset of the `BEGIN` line of the last component handed on.
     private(set) var componentOffset = 0
+    /// Whether the properties of top-level VEVENTs are skimmed: only those `parsedNames` lists are
+    /// parsed, and every line is kept (`skimmedLines`) for `parsedInFull()`.
+    private let skims: Bool
+    /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END.
+    private var skimmedLines: [LineReader.LogicalLine] = []
+    /// Whether the last component handed on is a skimmed VEVENT.
+    private(set) var lastComponentIsSkimmed = false
+    /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
+    private var replayed: [LineReader.LogicalLine]?
+    private var replayedCount = 0
 
-    init(source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
+    /// A reader of `source`; with `skimming`, the properties of each top-level VEVENT other than
+    /// UID and DTSTART are left unparsed (a first pass that needs only those: `ICalendarScanner`).
+    init(source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false) {
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
             maximumAttachmentLength: limits.maximumAttachmentLength)
         self.file = file
+        self.limits = limits
         self.maximumDepth = limits.maximumDepth
+        skims = skimming
+    }
+
+    /// The names skimming parses in a top-level VEVENT: the structure, and what the scanner reads.
+    private static let parsedNames: [[UInt8]] = ["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) }
+
+    /// Whether a skimming reader leaves `bytes` unparsed: its name (the run of letters, digits and
+    /// hyphens `ContentLineParser` reads as one) is none of `parsedNames`, in any case.
+    private static func leavesUnparsed(_ bytes: [UInt8]) -> Bool {
+        func isNameByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+        // Eight name bytes are more than any parsed name has.
+        var end = 0
+        while end < bytes.count && end < 8 && isNameByte(bytes[end]) { end += 1 }
+        // Upper-cased by clearing bit 5: the parsed names are letters only.
+        return !parsedNames.contains { name in name.count == end && zip(name, bytes).allSatisfy { $0 == $1 & 0xDF } }
+    }
+
+    /// The last component handed on, a skimmed VEVENT, read again from its lines in full: what a
+    /// reader that does not skim hands on for it.
+    func parsedInFull() -> ContentComponent? {
+        guard let begin = skimmedLines.first else { return nil }
+        var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
+        reader.replayed = skimmedLines
+        // Components misplaced inside it are handed on too, before or after it: it is the one that
+        // begins where its lines do.
+        while let item = reader.next() {
+            if case .component(let component) = item, reader.componentOffset == begin.offset { return component }
+        }
+        return nil
     }
 
     /// The next calendar property or complete top-level component, or nil at the end.
@@ -40,9 +90,18 @@ struct ComponentReader {
         if !lifted.isEmpty {
             let (component, offset) = lifted.removeFirst()
             componentOffset = offset
+            lastComponentIsSkimmed = false
             return .component(component)
         }
-        while let logical = lines.next() {
+        while let logical = nextLine() {
+            let inSkimmedEvent = skims && stack.first?.name == "VEVENT"
+            if inSkimmedEvent {
+                skimmedLines.append(logical)
+                if stack.count == 1 && Self.leavesUnparsed(logical.bytes) {
+                    lineOffset = logical.offset
+                    continue
+                }
+            }
             var recovered: [ContentLineParser.SyntaxError] = []
             let line: ContentLine
             do {
@@ -58,10 +117,23 @@ struct ComponentReader {
                 report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
             }
             lineOffset = logical.offset
-            if let item = consume(line) { return item }
+            let item = consume(line)
+            if skims && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" { skimmedLines = [logical] }
+            if let item {
+                lastComponentIsSkimmed = inSkimmedEvent && stack.isEmpty
+                return item
+            }
             if !lifted.isEmpty { return next() }
         }
         return finish()
+    }
+
+    /// The next logical line: the line reader's, or the next of those read back.
+    private mutating func nextLine() -> LineReader.LogicalLine? {
+        guard let replayed else { return lines.next() }
+        guard replayedCount < replayed.count else { return nil }
+        defer { replayedCount += 1 }
+        return replayed[replayedCount]
     }
 
     private mutating func consume(_ line: ContentLine) -> Item? {

@@ -21,7 +21,8 @@ public struct ScannedComponent: Sendable {
 }
 
 /// A cheap first pass over a calendar: where each top-level component starts, each VEVENT's UID,
-/// the VTIMEZONEs and the calendar's properties, without decoding events into the model. A second
+/// the VTIMEZONEs and the calendar's properties, without decoding events into the model or parsing
+/// their other properties (`ComponentReader`'s skimming). A second
 /// pass with `ICalendarReader` can then group series and resolve zones with flat memory.
 public struct ICalendarScanner<Source: ByteSource> {
     private var components: ComponentReader
@@ -34,16 +35,19 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// A scanner of `source`, naming `file` in its diagnostics (nil for standard input or bytes),
     /// within `limits`.
     public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {
-        components = ComponentReader(source: source, file: file, limits: limits)
+        components = ComponentReader(source: source, file: file, limits: limits, skimming: true)
         context = DecodingContext(file: file)
     }
 
     /// `year` when the event counts for the year range VTIMEZONEs are matched over: the whole-document
-    /// path takes the years of the events it keeps, so an event that would widen the range is decoded
-    /// to see whether the reader keeps it. Most events start within the range already and are not.
+    /// path takes the years of the events it keeps, so an event that would widen the range is read in
+    /// full and decoded to see whether the reader keeps it. Most events start within the range
+    /// already and are not.
     private mutating func confirmed(_ year: Int, _ component: ContentComponent) -> Int? {
         if let range = confirmedYears, range.first <= year, year <= range.last { return year }
-        guard let decoded = Event(component: component, context: &context)?.start?.date.year else { return nil }
+        guard let full = components.lastComponentIsSkimmed ? components.parsedInFull() : component,
+            let decoded = Event(component: full, context: &context)?.start?.date.year
+        else { return nil }
         confirmedYears = confirmedYears.map { (min($0.first, decoded), max($0.last, decoded)) } ?? (decoded, decoded)
         return decoded
     }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import ICalendar
+
+/// A skimming `ComponentReader` (the scanner's first pass) parses only the structure, UID and DTSTART
+/// of top-level VEVENTs; the reader that parses every line is the oracle for what it hands on.
+@Suite struct SkimmingTests {
+    /// Every top-level item of `bytes`, and each component read again in full when it was skimmed.
+    private func read(_ bytes: [UInt8], skimming: Bool, limits: ICalendarLimits) -> [ContentItem] {
+        var reader = ComponentReader(source: InMemoryByteSource(bytes), file: nil, limits: limits, skimming: skimming)
+        var items: [ContentItem] = []
+        while let item = reader.next() {
+            if case .component = item, reader.lastComponentIsSkimmed, let full = reader.parsedInFull() {
+                items.append(.component(full))
+            } else {
+                items.append(item)
+            }
+        }
+        return items
+    }
+
+    private func same(_ left: [ContentItem], _ right: [ContentItem]) -> Bool {
+        left.count == right.count
+            && zip(left, right).allSatisfy { pair in
+                switch pair {
+                case (.calendarProperty(let a), .calendarProperty(let b)): a == b
+                case (.component(let a), .component(let b)): a == b
+                default: false
+                }
+            }
+    }
+
+    @Test func aSkimmedEventKeepsItsStructureUIDAndStartOnly() throws {
+        let text = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            uid:one@example.com\r
+            SUMMARY:lunch\r
+            DTSTART;TZID=Europe/Berlin:20261201T120000\r
+            DTSTART-X:not the start\r
+            DTEND:20261201T130000\r
+            BEGIN:VALARM\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        var reader = ComponentReader(source: InMemoryByteSource(Array(text.utf8)), file: nil, skimming: true)
+        guard case .component(let skimmed)? = reader.next() else {
+            Issue.record("no component")
+            return
+        }
+        #expect(reader.lastComponentIsSkimmed)
+        #expect(skimmed.properties.map(\.name) == ["UID", "DTSTART"])
+        #expect(skimmed.components.first?.properties.map(\.name) == ["TRIGGER"], "nested components are read whole")
+        let full = try #require(reader.parsedInFull())
+        #expect(full.properties.map(\.name) == ["UID", "SUMMARY", "DTSTART", "DTSTART-X", "DTEND"])
+        #expect(full.components.count == 1)
+    }
+
+    /// Each file of the saved icalendar fuzz corpus and the samples, read with and without skimming,
+    /// at the CLI's limits and at small ones: the same items, once skimmed ones are read in full.
+    @Test func skimmingThenReadingInFullGivesWhatFullReadingGives() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var files: [URL] = []
+        for directory in ["Fuzz/corpus/icalendar", "Fuzz/regressions/icalendar", "Samples"] {
+            let url = root.appendingPathComponent(directory)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            // The fuzz corpus's files have no extension; of the samples, the calendars.
+            let calendars = directory == "Samples" ? names.filter { $0.hasSuffix(".ics") } : names
+            files += calendars.sorted().map { url.appendingPathComponent($0) }
+        }
+        #expect(files.count > 100, "the corpus is part of the repository")
+        for limits in [ICalendarLimits(), ICalendarLimits(maximumLineLength: 4096, maximumDepth: 2)] {
+            for file in files {
+                let bytes = try [UInt8](Data(contentsOf: file))
+                let full = read(bytes, skimming: false, limits: limits)
+                let skimmed = read(bytes, skimming: true, limits: limits)
+                #expect(same(full, skimmed), "\(file.lastPathComponent)")
+            }
+        }
+    }
+}
