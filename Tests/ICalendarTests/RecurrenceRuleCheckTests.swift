@@ -201,3 +201,18 @@ struct RecurrenceRuleCheckTests {
                 == ["20241230T090000", "20280103T090000", "20301230T090000", "20340102T090000"])
     }
 }
+
+/// libical reads `0MO` as plain Monday; the reader puts the written zero back, element by element, in
+/// any case.
+@Test(arguments: ["FREQ=MONTHLY;BYDAY=0MO,TU,+00FR,-1SA", "freq=monthly;byday=0mo,tu,+00fr,-1sa"])
+func explicitZeroOrdinalsAreKeptAsWritten(_ text: String) throws {
+    let rule = try #require(Libical.parseRecurrence(text))
+    #expect(rule.byDay.map(\.ordinal) == [0, nil, 0, -1])
+    #expect(rule.byDay.map(\.weekday) == [.monday, .tuesday, .friday, .saturday])
+}
+
+/// The premise of reading BYDAY's zeros as ASCII bytes: libical refuses rule text that is not ASCII.
+@Test(arguments: ["FREQ=MONTHLY;X-NOTE=é;BYDAY=0MO", "FREQ=MONTHLY;BYDAY=0MO,TU\u{A0}", "FREQ=WEEKLY;BYDAY=０MO"])
+func libicalRefusesRuleTextThatIsNotASCII(_ text: String) {
+    #expect(Libical.parseRecurrence(text) == nil)
+}

@@ -49,11 +49,9 @@ extension Libical {
         guard rule.byDay.allSatisfy({ abs($0.ordinal ?? 0) <= 53 }) else { return nil }
         // libical reads `0MO` as plain Monday; the model keeps the 0 so that RecurrenceRuleCheck can
         // report it rather than expand every Monday.
-        let written = byDayElements(text)
-        if written.count == rule.byDay.count {
-            for (index, element) in written.enumerated() where element.hasExplicitZero {
-                rule.byDay[index].ordinal = 0
-            }
+        let zeros = rule.byDay.isEmpty ? [] : explicitZeros(text)
+        if zeros.count == rule.byDay.count {
+            for (index, isZero) in zeros.enumerated() where isZero { rule.byDay[index].ordinal = 0 }
         }
         // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
         if text.uppercased().contains("WKST=") {
@@ -137,14 +135,28 @@ extension Libical {
         return text
     }
 
-    /// The BYDAY elements as written, and whether each gives a numeric ordinal of zero (`0MO`, `+0FR`).
-    private static func byDayElements(_ text: String) -> [(text: Substring, hasExplicitZero: Bool)] {
+    /// For each BYDAY element as written, whether it gives a numeric ordinal of zero (`0MO`, `+0FR`).
+    /// Read as bytes (as Characters it cost a tenth of reading a recurring event): libical refuses
+    /// rule text that is not ASCII, so only ASCII reaches here, and any other is left as libical
+    /// read it.
+    private static func explicitZeros(_ text: String) -> [Bool] {
+        text.utf8.withContiguousStorageIfAvailable(asciiExplicitZeros) ?? asciiExplicitZeros(Array(text.utf8))
+    }
+
+    private static func asciiExplicitZeros(_ bytes: some Collection<UInt8>) -> [Bool] {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return [] }
+        let name = Array("BYDAY=".utf8)
+        // Upper-cased as `uppercased()` does ASCII: the letters alone.
+        func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
         guard
-            let part = text.uppercased().split(separator: ";").first(where: { $0.hasPrefix("BYDAY=") })
+            let part = bytes.split(separator: UInt8(ascii: ";")).first(where: { part in
+                part.count >= name.count && zip(part, name).allSatisfy { upper($0) == $1 }
+            })
         else { return [] }
-        return part.dropFirst(6).split(separator: ",").map { element in
-            let digits = element.drop { $0 == "+" || $0 == "-" || $0 == " " }.prefix { $0.isNumber }
-            return (element, !digits.isEmpty && digits.allSatisfy { $0 == "0" })
+        return part.dropFirst(name.count).split(separator: UInt8(ascii: ",")).map { element in
+            let digits = element.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") }
+                .prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            return !digits.isEmpty && digits.allSatisfy { $0 == UInt8(ascii: "0") }
         }
     }
 
