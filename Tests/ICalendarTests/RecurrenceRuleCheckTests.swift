@@ -216,3 +216,14 @@ func explicitZeroOrdinalsAreKeptAsWritten(_ text: String) throws {
 func libicalRefusesRuleTextThatIsNotASCII(_ text: String) {
     #expect(Libical.parseRecurrence(text) == nil)
 }
+
+/// libical fills in Monday when WKST is absent; the model keeps a WKST only where the text says one,
+/// in any case.
+@Test(arguments: [
+    ("FREQ=WEEKLY;BYDAY=TU", nil), ("FREQ=WEEKLY;WKST=SU;BYDAY=TU", Weekday.sunday),
+    ("freq=weekly;wkst=su;byday=tu", Weekday.sunday), ("FREQ=WEEKLY;BYDAY=TU;WkSt=MO", Weekday.monday),
+])
+func aWeekStartIsKeptOnlyWhereWritten(_ text: String, _ expected: Weekday?) throws {
+    let rule = try #require(Libical.parseRecurrence(text))
+    #expect(rule.weekStart == expected)
+}

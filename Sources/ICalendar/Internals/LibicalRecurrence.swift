@@ -54,7 +54,7 @@ extension Libical {
             for (index, isZero) in zeros.enumerated() where isZero { rule.byDay[index].ordinal = 0 }
         }
         // libical fills in Monday when WKST is absent; the model keeps "not said" apart.
-        if text.uppercased().contains("WKST=") {
+        if containsUpperCased(text, "WKST=") {
             rule.weekStart = weekdays[Int(recur.week_start.rawValue) - 1]
         }
         if let rscale = recur.rscale {
@@ -143,11 +143,23 @@ extension Libical {
         text.utf8.withContiguousStorageIfAvailable(asciiExplicitZeros) ?? asciiExplicitZeros(Array(text.utf8))
     }
 
+    /// Whether ASCII `text`, upper-cased, contains `part` (upper-case ASCII): as a `String` search it
+    /// went through Foundation, a seventieth of reading an event. Rule text libical read is ASCII.
+    private static func containsUpperCased(_ text: String, _ part: StaticString) -> Bool {
+        let wanted = UnsafeBufferPointer(start: part.utf8Start, count: part.utf8CodeUnitCount)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= wanted.count else { return false }
+        return (0...(bytes.count - wanted.count)).contains { start in
+            wanted.indices.allSatisfy { upper(bytes[start + $0]) == wanted[$0] }
+        }
+    }
+
+    /// An ASCII byte upper-cased as `uppercased()` does it: the letters alone.
+    private static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+
     private static func asciiExplicitZeros(_ bytes: some Collection<UInt8>) -> [Bool] {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return [] }
         let name = Array("BYDAY=".utf8)
-        // Upper-cased as `uppercased()` does ASCII: the letters alone.
-        func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
         guard
             let part = bytes.split(separator: UInt8(ascii: ";")).first(where: { part in
                 part.count >= name.count && zip(part, name).allSatisfy { upper($0) == $1 }
