@@ -73,18 +73,9 @@ enum GraphDateTime {
         return date.isValid ? date : nil
     }
 
-    // Inlined, and by index rather than over a slice: a date-time reads six of these, and the call
-    // and the slice's iterator cost more than the digits.
     @inline(__always)
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
-        guard start + count <= bytes.count else { return nil }
-        var value = 0
-        for index in start..<start + count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int(digit)
-        }
-        return value
+        DecimalDigits.value(of: bytes, from: start, count: count)
     }
 
     /// `2017-04-21`.

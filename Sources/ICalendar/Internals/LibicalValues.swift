@@ -33,15 +33,7 @@ enum Libical {
     /// the tests): the sscanf cost 2,600 instructions a value, a tenth of reading an event. Nil for
     /// anything else, and for the all-zero time libical calls null, which are left to libical.
     private static func digitTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Time? {
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in start..<start + count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int(digit)
-            }
-            return value
-        }
+        func digits(_ start: Int, _ count: Int) -> Int? { DecimalDigits.value(of: bytes, from: start, count: count) }
         guard let year = digits(0, 4), let month = digits(4, 2), let day = digits(6, 2) else { return nil }
         var local = LocalDateTime(year: year, month: month, day: day)
         var isUTC = false
