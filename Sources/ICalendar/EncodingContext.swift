@@ -65,6 +65,12 @@ extension CalendarTime {
     public var iCalendarText: String {
         DateTimeText.format(self)
     }
+
+    /// Appends `iCalendarText`'s bytes to `bytes`, for writers that would otherwise make a string
+    /// of it only to copy it (`expand --format ics`, three times an occurrence).
+    public func appendICalendarText(to bytes: inout [UInt8]) {
+        DateTimeText.write(self, to: &bytes)
+    }
 }
 
 extension EventDuration {

@@ -59,21 +59,26 @@ struct OccurrenceTemplate {
 
     /// Writes the template with each time's value replaced, when every time has its template line's
     /// form and the lines stay within 75 octets unfolded; false (and nothing written) otherwise.
+    /// The values go straight into `output` (taken back on a false): as strings gathered first they
+    /// were a fifth of writing an occurrence.
     private func writeValues(_ occurrence: Occurrence, into output: inout [UInt8]) -> Bool {
-        var values: [String] = []
-        for line in lines {
-            guard let valueStart = line.valueStart, let time = Self.time(of: line.slot, occurrence),
-                let original = line.time, Self.sameForm(time, original)
-            else { return false }
-            let value = time.iCalendarText
-            guard valueStart - line.range.lowerBound + value.utf8.count <= 75 else { return false }
-            values.append(value)
-        }
+        let mark = output.count
         var copied = 0
-        for (line, value) in zip(lines, values) {
-            output += bytes[copied..<(line.valueStart ?? 0)]
-            output += value.utf8
-            copied = line.range.upperBound - 2  // the CRLF
+        for index in lines.indices {
+            guard let valueStart = lines[index].valueStart, let time = Self.time(of: lines[index].slot, occurrence),
+                lines[index].time.map({ Self.sameForm(time, $0) }) == true
+            else {
+                output.removeLast(output.count - mark)
+                return false
+            }
+            output += bytes[copied..<valueStart]
+            let valueOffset = output.count
+            time.appendICalendarText(to: &output)
+            guard valueStart - lines[index].range.lowerBound + (output.count - valueOffset) <= 75 else {
+                output.removeLast(output.count - mark)
+                return false
+            }
+            copied = lines[index].range.upperBound - 2  // the CRLF
         }
         output += bytes[copied...]
         return true
