@@ -8,7 +8,6 @@ struct ComponentReader {
     private var lines: LineReader
     private let file: String?
     private let limits: ICalendarLimits
-    private let maximumDepth: Int
     private var stack: [ContentComponent] = []
     /// How many BEGIN:VCALENDAR are open: a calendar nested in another is merged into it, and its
     /// END closes it, not the outer one.
@@ -45,7 +44,6 @@ struct ComponentReader {
             maximumAttachmentLength: limits.maximumAttachmentLength)
         self.file = file
         self.limits = limits
-        self.maximumDepth = limits.maximumDepth
         skims = skimming
     }
 
@@ -55,17 +53,9 @@ struct ComponentReader {
     /// Whether a skimming reader leaves `bytes` unparsed: its name (the run of letters, digits and
     /// hyphens `ContentLineParser` reads as one) is none of `parsedNames`, in any case.
     private static func leavesUnparsed(_ bytes: [UInt8]) -> Bool {
-        func isNameByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
         // Eight name bytes are more than any parsed name has.
         var end = 0
-        while end < bytes.count && end < 8 && isNameByte(bytes[end]) { end += 1 }
+        while end < bytes.count && end < 8 && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
         // Upper-cased by clearing bit 5: the parsed names are letters only.
         return !parsedNames.contains { name in name.count == end && zip(name, bytes).allSatisfy { $0 == $1 & 0xDF } }
     }
@@ -180,10 +170,10 @@ struct ComponentReader {
                 line: line.line)
             calendarDepth = 1
         }
-        if stack.count >= maximumDepth {
+        if stack.count >= limits.maximumDepth {
             report(
                 .error, "nesting-limit",
-                "components nest deeper than \(maximumDepth); BEGIN:\(name) and its contents were skipped",
+                "components nest deeper than \(limits.maximumDepth); BEGIN:\(name) and its contents were skipped",
                 line: line.line)
             skippingDepth = 1
             return

@@ -77,16 +77,23 @@ enum ContentLineParser {
     private static func readName(_ bytes: [UInt8], _ index: inout Int) -> String {
         let start = index
         var hasLowercase = false
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): break
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): hasLowercase = true
-            default:
-                return name(bytes, start..<index, hasLowercase: hasLowercase)
-            }
+        while index < bytes.count, isNameByte(bytes[index]) {
+            if bytes[index] >= UInt8(ascii: "a") { hasLowercase = true }
             index += 1
         }
         return name(bytes, start..<index, hasLowercase: hasLowercase)
+    }
+
+    /// Whether `byte` belongs to a name: an ASCII letter, digit or '-' (RFC 5545 §3.1). A name is
+    /// the longest run of them at the start of a line (`ComponentReader`'s skimming reads it so too).
+    @inline(__always)
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
     }
 
     /// The name in `range` of `bytes`, which holds only ASCII letters, digits and '-'.

@@ -24,12 +24,14 @@ struct ZoneNaming {
     /// written (`Europe/Kiev`, which a reader with older tzdata knows and `Europe/Kyiv` it may not).
     mutating func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
         guard let iana = zone.ianaIdentifier, iana != zone.name, !defined.contains(zone.name) else { return zone }
-        if let isMicrosoft = microsoftNames[zone.name] {
-            return isMicrosoft ? TimeZoneReference(name: iana, ianaIdentifier: iana) : zone
+        let isMicrosoft: Bool
+        if let known = microsoftNames[zone.name] {
+            isMicrosoft = known
+        } else {
+            isMicrosoft = ZoneNaming.isMicrosoftName(zone.name)
+            // Bounded: a hostile calendar may name a zone differently on each event.
+            if microsoftNames.count < 256 { microsoftNames[zone.name] = isMicrosoft }
         }
-        let isMicrosoft = ZoneNaming.isMicrosoftName(zone.name)
-        // Bounded: a hostile calendar may name a zone differently on each event.
-        if microsoftNames.count < 256 { microsoftNames[zone.name] = isMicrosoft }
         return isMicrosoft ? TimeZoneReference(name: iana, ianaIdentifier: iana) : zone
     }
 
