@@ -59,8 +59,9 @@ struct EventNameReader {
     private var source: FileRegionSource?
     private var graph: GraphIdentityStream?
     private var events: MappedEventReader?
+    /// The identities named from the last chunk not yet handed out, last first (as
+    /// `MappedEventReader.pending`).
     private var pending: [GraphEventIdentity] = []
-    private var handedOut = 0
     private var ended = false
 
     /// A reader of `file`, which is Graph JSON or NDJSON.
@@ -79,18 +80,16 @@ struct EventNameReader {
             guard let (event, _) = events?.next() else { return nil }
             return (event.uid, event.start?.localDateTime.date.year)
         }
-        while handedOut == pending.count {
+        while pending.isEmpty {
             guard !ended else { return nil }
-            pending.removeAll(keepingCapacity: true)
-            handedOut = 0
             if let chunk = source?.nextChunk() {
                 graph?.append(chunk) { pending.append($0) }
             } else {
                 graph?.finish { pending.append($0) }
                 ended = true
             }
+            pending.reverse()
         }
-        defer { handedOut += 1 }
-        return (pending[handedOut].uid, pending[handedOut].year)
+        return pending.popLast().map { ($0.uid, $0.year) }
     }
 }

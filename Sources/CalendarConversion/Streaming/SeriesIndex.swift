@@ -134,10 +134,15 @@ public struct SeriesIndex {
     /// shared UIDs in place of the notes the first pass made, and spools them. A UID named more
     /// often than mapping gives it (`GraphIdentityStream`) may turn out not to be shared after all.
     private mutating func placeSharedEvents(limits: JSONLimits, scratch: ScratchSpace) throws {
-        for fileIndex in files.indices where files[fileIndex].format != .iCalendar {
+        // The shared keys each input named, found in one pass over them all.
+        var wantedIn: [Int: Set<UInt64>] = [:]
+        for (key, locations) in shared {
+            for location in locations where location == Self.unplaced(in: Int(location >> 48)) {
+                wantedIn[Int(location >> 48), default: []].insert(key)
+            }
+        }
+        for (fileIndex, wanted) in wantedIn.sorted(by: { $0.key < $1.key }) {
             let unplaced = Self.unplaced(in: fileIndex)
-            let wanted = Set(shared.compactMap { $0.value.contains(unplaced) ? $0.key : nil })
-            guard !wanted.isEmpty else { continue }
             var placed: [UInt64: [UInt64]] = [:]
             var spool = EventSpool.Writer(try scratch.create("events"))
             var events = MappedEventReader(files[fileIndex], limits: limits)
@@ -155,10 +160,11 @@ public struct SeriesIndex {
             files[fileIndex].events = try ReadableFile(spool.spill)
             for key in wanted {
                 let others = shared[key, default: []].filter { $0 != unplaced }
-                shared[key] = (others + placed[key, default: []]).sorted()
+                let members = (others + placed[key, default: []]).sorted()
+                // Counted with the notes of inputs still to be placed, so a key dropped here stays so.
+                shared[key] = members.count > 1 ? members : nil
             }
         }
-        shared = shared.filter { $0.value.count > 1 }
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
