@@ -9,6 +9,7 @@ var products: [Product] = [
     // calport's export, import and login send their HTTP requests through it; installed beside calport.
     .executable(name: "calport-http", targets: ["calport-http"]),
     .library(name: "CalendarModel", targets: ["CalendarModel"]),
+    .library(name: "Digests", targets: ["Digests"]),
     .library(name: "TimeZones", targets: ["TimeZones"]),
     .library(name: "ICalendar", targets: ["ICalendar"]),
     .library(name: "GraphEvents", targets: ["GraphEvents"]),
@@ -28,18 +29,21 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        // OpenSSL's libcrypto, for the RS256 signature of app-only sign-in's client assertion.
+        // OpenSSL's libcrypto: SHA-256 for identifiers derived from content, and the RS256 signature
+        // of app-only sign-in's client assertion.
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "CalendarModel"),
+        // Digests and the identifiers derived from them, through libcrypto.
+        .target(name: "Digests", dependencies: ["CCrypto"]),
         .target(name: "ArgumentParsing"),
         .target(name: "TimeZones", dependencies: ["CalendarModel"]),
-        .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "CLibical"]),
-        .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones"]),
-        .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "CCrypto"]),
+        .target(name: "ICalendar", dependencies: ["CalendarModel", "TimeZones", "Digests", "CLibical"]),
+        .target(name: "GraphEvents", dependencies: ["CalendarModel", "TimeZones", "Digests"]),
+        .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "Digests", "CCrypto"]),
         // What the CLI does that a program wants too: streaming a calendar of any size with its series
         // assembled, calport's NDJSON event form, atomic output files.
         .target(name: "CalendarConversion", dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]),
@@ -60,6 +64,7 @@ let package = Package(
         // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
         .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "CalendarModel"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CalendarModel", "TimeZones"]),

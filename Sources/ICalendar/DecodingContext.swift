@@ -1,4 +1,5 @@
 import CalendarModel
+import Digests
 import TimeZones
 
 /// What decoding one component needs: where it came from, where problems go, and how TZIDs resolve.

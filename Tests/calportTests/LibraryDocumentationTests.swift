@@ -6,8 +6,11 @@ import Testing
 /// exceptions: the list of symbols allowed to lack one, kept while the comments were written, is gone.
 @Suite struct LibraryDocumentationTests {
     static let libraries = [
-        "CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "GraphService", "CalendarConversion",
+        "CalendarModel", "Digests", "TimeZones", "ICalendar", "GraphEvents", "GraphService", "CalendarConversion",
     ]
+
+    /// Libraries with fewer public symbols than most, and how many more than which they have.
+    static let smallLibraries = ["Digests": 5]
 
     /// A public symbol without a doc comment: `Module Path.to.symbol`, and where it is declared.
     struct Undocumented {
@@ -79,7 +82,8 @@ import Testing
             }
             // A graph that lost its symbols (a wrong target, a module not found) would pass the check
             // below with nothing checked; every library has dozens of documented ones.
-            #expect(declared.count > 20, "\(library): only \(declared.count) public symbols in its symbol graphs")
+            let floor = Self.smallLibraries[library] ?? 20
+            #expect(declared.count > floor, "\(library): only \(declared.count) public symbols in its symbol graphs")
             found += undocumented(declared, library: library)
         }
         #expect(

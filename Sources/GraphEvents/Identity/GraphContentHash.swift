@@ -1,11 +1,12 @@
 import CalendarModel
+import Digests
 
 /// Hashes an importer keeps on the events it creates, to tell on the next run whether the source
 /// changed (`content`) and whether someone edited the event in the calendar since (`edits`).
 public enum GraphContentHash {
     /// SHA-256 of the JSON text of `value` (members in their order), as 64 lower-case hex digits.
     public static func content(_ value: JSONValue) -> String {
-        SHA256.hex(SHA256.hash(Array(JSONWriter().string(value).utf8)))
+        SHA256.hex(SHA256.hash(JSONWriter().string(value).utf8))
     }
 
     /// A hash of what a person sees and edits of an event — subject, start and end instants,

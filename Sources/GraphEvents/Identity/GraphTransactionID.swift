@@ -1,4 +1,4 @@
-import CalendarModel
+import Digests
 
 /// The `transactionId` sent with a POST: derived from the UID (and, for an override, its
 /// RECURRENCE-ID), so importing the same file twice lets Graph recognise the second attempt.
@@ -7,7 +7,7 @@ public enum GraphTransactionID {
     /// The key is the UID, or `UID` + `/` + the RECURRENCE-ID as a UTC basic-format time
     /// (`20261202T160000Z`) or date (`20261202`) for an override.
     public static func make(uid: String, recurrenceID: String? = nil) -> String {
-        DerivedIdentifier.uuid(of: Array((recurrenceID.map { uid + "/" + $0 } ?? uid).utf8))
+        DerivedIdentifier.uuid(of: (recurrenceID.map { uid + "/" + $0 } ?? uid).utf8)
     }
 
     /// A UID for an event that has none, derived from its Graph JSON: the same content gives the

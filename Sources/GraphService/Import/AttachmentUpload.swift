@@ -1,4 +1,5 @@
 import CalendarModel
+import Digests
 import Foundation
 import GraphEvents
 
@@ -28,7 +29,7 @@ struct FileToAttach: Sendable, Hashable {
     /// What names this file's content in the journal and the content hash: name, type, size and the
     /// SHA-256 of its text.
     var digest: String {
-        "\(name)\n\(mediaType)\n\(size)\n\(FileDigest.sha256(base64))"
+        "\(name)\n\(mediaType)\n\(size)\n\(SHA256.hex(SHA256.hash(base64.utf8)))"
     }
 }
 

@@ -30,6 +30,6 @@ public enum DerivedIdentifier {
     /// A UID for an event that has none (RFC 5545 requires one; not every producer writes it),
     /// from a text that stands for its content.
     public static func uid(content: String) -> String {
-        "calport-" + uuid(of: Array(content.utf8))
+        "calport-" + uuid(of: content.utf8)
     }
 }

@@ -1,0 +1,34 @@
+import CCrypto
+
+/// SHA-256 (FIPS 180-4) through OpenSSL's libcrypto: calport does no cryptography of its own.
+public enum SHA256 {
+    /// The 32-byte digest of `message`, read in place when its bytes are contiguous.
+    public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+        message.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) }
+            ?? Array(message).withUnsafeBytes { hash($0) }
+    }
+
+    /// The 32-byte digest of the bytes of `message`.
+    public static func hash(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: Int(SHA256_DIGEST_LENGTH)) { digest, count in
+            var length: UInt32 = 0
+            // EVP_Digest with the algorithm fetched once: libcrypto 3's one-shot `SHA256()` fetches it by
+            // name on every call, a lock and a table lookup for each event's transactionId.
+            let done = EVP_Digest(message.baseAddress, message.count, digest.baseAddress, &length, algorithm, nil)
+            // It fails only when libcrypto cannot allocate a context: nothing to recover.
+            precondition(done == 1 && length == SHA256_DIGEST_LENGTH, "libcrypto could not compute SHA-256")
+            count = Int(length)
+        }
+    }
+
+    /// `bytes` as lower-case hexadecimal, two digits a byte: how a digest is written in identifiers
+    /// and journals.
+    public static func hex(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// libcrypto's SHA-256, fetched once for the process; a fetched algorithm is immutable, so threads
+    /// may share it (OpenSSL's crypto(7), "Explicit fetching").
+    nonisolated(unsafe) private static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+}
