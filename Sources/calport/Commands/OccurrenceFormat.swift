@@ -29,22 +29,20 @@ enum OccurrenceFormat: String, CaseIterable {
     /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
     /// in schema order, strings through the JSON library's escaping, times from integers.
     static func ndjsonRecord(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
-        // Read through the shared reference: `occurrence.event` would copy the whole VEVENT.
-        let shared = occurrence.source
-        func literal(_ text: StaticString) {
-            text.withUTF8Buffer { output.append(contentsOf: $0) }
-        }
-        func string(_ text: String?) {
-            if let text { JSONWriter.writeString(text, into: &output) } else { literal("null") }
-        }
-        func time(_ time: CalendarTime, _ instant: Int) {
-            withDisplay(time, instant: instant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
-                output.append(contentsOf: $0)
-            }
-        }
-        literal(#"{"uid":"#)
-        string(occurrence.uid)
-        literal(#","recurrenceId":"#)
+        ndjsonHead(uid: occurrence.uid, into: &output)
+        ndjsonTimes(occurrence, clock: clock, into: &output)
+        ndjsonTail(occurrence.source, zone: ndjsonZone(of: occurrence), into: &output)
+    }
+
+    /// The record's members up to the times: `{"uid":…,"recurrenceId":`.
+    static func ndjsonHead(uid: String, into output: inout [UInt8]) {
+        literal(#"{"uid":"#, into: &output)
+        JSONWriter.writeString(uid, into: &output)
+        literal(#","recurrenceId":"#, into: &output)
+    }
+
+    /// The members an occurrence has of its own: its recurrence id, start and end, and the two flags.
+    static func ndjsonTimes(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         // An occurrence no override moved starts at its RECURRENCE-ID: the text is made once.
         let start = occurrence.start
         let unmoved =
@@ -52,27 +50,50 @@ enum OccurrenceFormat: String, CaseIterable {
         withDisplay(start, instant: occurrence.startInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
             startText in
             if !occurrence.isInstance {
-                literal("null")
+                literal("null", into: &output)
             } else if unmoved {
                 output.append(contentsOf: startText)
             } else {
-                time(occurrence.recurrenceID, occurrence.recurrenceInstant)
+                withDisplay(
+                    occurrence.recurrenceID, instant: occurrence.recurrenceInstant, clock: clock,
+                    separator: UInt8(ascii: "T"), quoted: true
+                ) { output.append(contentsOf: $0) }
             }
-            literal(#","start":"#)
+            literal(#","start":"#, into: &output)
             output.append(contentsOf: startText)
         }
-        literal(#","end":"#)
-        time(occurrence.end, occurrence.endInstant)
-        literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
-        literal(occurrence.isOverride ? #","isOverride":true,"summary":"# : #","isOverride":false,"summary":"#)
-        string(shared.event.summary)
-        literal(#","location":"#)
-        string(shared.event.locations.first?.name)
-        literal(#","status":"#)
-        string(shared.event.status?.text)
-        literal(#","timeZone":"#)
-        string(start.timeZone.map { $0.ianaIdentifier ?? $0.name })
-        literal("}\n")
+        literal(#","end":"#, into: &output)
+        withDisplay(
+            occurrence.end, instant: occurrence.endInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true
+        ) { output.append(contentsOf: $0) }
+        literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#, into: &output)
+        literal(occurrence.isOverride ? #","isOverride":true"# : #","isOverride":false"#, into: &output)
+    }
+
+    /// The members the event decides, after the times: `,"summary":…,"timeZone":…}` and the line end.
+    /// Read through the shared reference: an `Event` argument would be a copy of the whole VEVENT.
+    static func ndjsonTail(_ source: SharedEvent, zone: String?, into output: inout [UInt8]) {
+        func string(_ text: String?) {
+            if let text { JSONWriter.writeString(text, into: &output) } else { literal("null", into: &output) }
+        }
+        literal(#","summary":"#, into: &output)
+        string(source.event.summary)
+        literal(#","location":"#, into: &output)
+        string(source.event.locations.first?.name)
+        literal(#","status":"#, into: &output)
+        string(source.event.status?.text)
+        literal(#","timeZone":"#, into: &output)
+        string(zone)
+        literal("}\n", into: &output)
+    }
+
+    /// The record's `timeZone`: the zone of the occurrence's start, by its IANA name where known.
+    static func ndjsonZone(of occurrence: Occurrence) -> String? {
+        occurrence.start.timeZone.map { $0.ianaIdentifier ?? $0.name }
+    }
+
+    private static func literal(_ text: StaticString, into output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.

@@ -12,12 +12,9 @@ struct OccurrenceLayout {
     var zoneName: String
     /// The agenda's last day heading written, so that each day is headed once.
     private var lastHeading: [UInt8] = []
-    /// For .ics, each event's VEVENT, made at its first occurrence: read whole, a calendar's series
-    /// come in time order, interleaved; streamed, one series after another.
-    private var templates: [ObjectIdentifier: OccurrenceTemplate] = [:]
-    /// The bytes `templates` holds; past `templateBudget` it starts again, so streaming stays flat.
-    private var templateBytes = 0
-    private static let templateBudget = 32 << 20
+    /// For .ics, each event's VEVENT; for NDJSON with the schema's fields, each series' members.
+    private var icsTemplates = EventTemplates<OccurrenceTemplate>()
+    private var ndjsonTemplates = EventTemplates<NDJSONTemplate>()
 
     init(format: OccurrenceFormat, fields: [OccurrenceField]?, zoneName: String) {
         self.format = format
@@ -58,19 +55,15 @@ struct OccurrenceLayout {
     mutating func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         switch format {
         case .ics:
-            let key = ObjectIdentifier(occurrence.source)
-            if let template = templates[key] { return template.write(occurrence, into: &output) }
-            let template = OccurrenceTemplate(occurrence)
-            if templateBytes + template.size > Self.templateBudget {
-                templates.removeAll()
-                templateBytes = 0
-            }
-            // The template holds its source, so the key stays that event's while it is kept.
-            templates[key] = template
-            templateBytes += template.size
-            template.write(occurrence, into: &output)
+            icsTemplates.template(for: occurrence).write(occurrence, into: &output)
         case .ndjson:
-            guard let fields else { return OccurrenceFormat.ndjsonRecord(occurrence, clock: clock, into: &output) }
+            guard let fields else {
+                // A single event has one occurrence in most windows: a template would be made to be used once.
+                guard occurrence.isInstance else {
+                    return OccurrenceFormat.ndjsonRecord(occurrence, clock: clock, into: &output)
+                }
+                return ndjsonTemplates.template(for: occurrence).write(occurrence, clock: clock, into: &output)
+            }
             output.append(UInt8(ascii: "{"))
             for (index, field) in fields.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }

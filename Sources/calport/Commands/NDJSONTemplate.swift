@@ -1,0 +1,79 @@
+import ICalendar
+
+/// `expand --format ndjson` writes each occurrence of an event with the same uid, summary, location,
+/// status and, mostly, time zone: those members are escaped once per event, at its first occurrence, and
+/// each occurrence writes only its times and flags between them (issue 24: the escaping was a quarter
+/// of an NDJSON occurrence's instructions).
+struct NDJSONTemplate: EventTemplate {
+    let source: SharedEvent
+    /// The uid and zone the template was made with: an occurrence with others is written in full.
+    private let uid: String
+    private let zone: String?
+    /// `{"uid":…,"recurrenceId":`, and `,"summary":…,"timeZone":…}` with the line end.
+    private let head: [UInt8]
+    private let tail: [UInt8]
+
+    var size: Int { head.count + tail.count }
+
+    init(_ occurrence: Occurrence) {
+        source = occurrence.source
+        uid = occurrence.uid
+        zone = OccurrenceFormat.ndjsonZone(of: occurrence)
+        var head: [UInt8] = []
+        OccurrenceFormat.ndjsonHead(uid: uid, into: &head)
+        self.head = head
+        var tail: [UInt8] = []
+        OccurrenceFormat.ndjsonTail(source, zone: zone, into: &tail)
+        self.tail = tail
+    }
+
+    /// `occurrence` (of `source`) as `OccurrenceFormat.ndjsonRecord` writes it, appended to `output`.
+    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+        if occurrence.uid == uid {
+            output += head
+        } else {
+            OccurrenceFormat.ndjsonHead(uid: occurrence.uid, into: &output)
+        }
+        OccurrenceFormat.ndjsonTimes(occurrence, clock: clock, into: &output)
+        let zone = OccurrenceFormat.ndjsonZone(of: occurrence)
+        if zone == self.zone {
+            output += tail
+        } else {
+            OccurrenceFormat.ndjsonTail(source, zone: zone, into: &output)
+        }
+    }
+}
+
+/// What `expand` makes of an event at its first occurrence, to write the others from.
+protocol EventTemplate {
+    /// The template of `occurrence`'s event.
+    init(_ occurrence: Occurrence)
+    /// The event it was made from: holding it keeps the event's identity that of this template.
+    var source: SharedEvent { get }
+    /// The bytes it holds.
+    var size: Int { get }
+}
+
+/// The templates of the events met, by event: read whole, a calendar's series come in time order,
+/// interleaved; streamed, one series after another. Past `budget` bytes it starts again, so
+/// streaming stays flat.
+struct EventTemplates<Template: EventTemplate> {
+    private var templates: [ObjectIdentifier: Template] = [:]
+    private var bytes = 0
+    private static var budget: Int { 32 << 20 }
+
+    /// The template of `occurrence`'s event, made now if it is the event's first occurrence met.
+    mutating func template(for occurrence: Occurrence) -> Template {
+        let key = ObjectIdentifier(occurrence.source)
+        if let template = templates[key] { return template }
+        let template = Template(occurrence)
+        if bytes + template.size > Self.budget {
+            templates.removeAll()
+            bytes = 0
+        }
+        // The template holds its source, so the key stays that event's while it is kept.
+        templates[key] = template
+        bytes += template.size
+        return template
+    }
+}
