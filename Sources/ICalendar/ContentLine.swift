@@ -23,17 +23,16 @@ struct ContentLine: Hashable, Sendable {
         parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
     }
 
-    /// The parameters other than the named ones. The names are a few short literals, compared one by
-    /// one: an array literal of them is a constant, where a `Set` literal was built and hashed for
-    /// each property read.
+    /// The parameters other than the named ones, which are a few short upper-case literals compared
+    /// one by one: an array literal of them is a constant, where a `Set` literal was built and hashed
+    /// for each property read. Most lines keep none, and then no array is made.
     func parameters(excluding names: [String]) -> [Parameter] {
-        guard !parameters.isEmpty else { return [] }
-        // Parsed names are already upper-case; names set by code are upper-cased here.
-        return parameters.filter { parameter in
-            guard !names.contains(parameter.name) else { return false }
-            let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
-            return !hasLowercase || !names.contains(parameter.name.uppercased())
+        // Parsed names are already upper-case; names set by code are compared case-insensitively.
+        func kept(_ parameter: Parameter) -> Bool {
+            !names.contains { $0 == parameter.name || $0.caseInsensitiveEquals(parameter.name) }
         }
+        guard parameters.contains(where: kept) else { return [] }
+        return parameters.filter(kept)
     }
 }
 

@@ -1,15 +1,9 @@
 import CalendarModel
 
 extension Participant {
-    /// ORGANIZER / ATTENDEE parameters that `Participant` and `Attendee` model themselves.
-    static let modelledParameters = [
-        "CN", "ROLE", "PARTSTAT", "RSVP", "CUTYPE", "DELEGATED-TO", "DELEGATED-FROM",
-    ]
-
     init(line: ContentLine) {
-        self.init(
-            address: line.value, commonName: line.parameter("CN"),
-            parameters: line.parameters(excluding: Participant.modelledParameters))
+        let read = ParticipantParameters(line)
+        self.init(address: line.value, commonName: read.commonName, parameters: read.kept)
     }
 
     /// Writes the participant as a `name` line (ORGANIZER, ATTENDEE).
@@ -33,15 +27,14 @@ extension Participant {
 
 extension Attendee {
     init(line: ContentLine) {
-        let delegatedTo = line.parameters.first { $0.name.caseInsensitiveEquals("DELEGATED-TO") }?.values ?? []
-        let delegatedFrom = line.parameters.first { $0.name.caseInsensitiveEquals("DELEGATED-FROM") }?.values ?? []
+        let read = ParticipantParameters(line)
         self.init(
-            participant: Participant(line: line),
-            role: line.parameter("ROLE").map(AttendeeRole.init(token:)),
-            participationStatus: line.parameter("PARTSTAT").map(ParticipationStatus.init(token:)),
-            rsvp: line.parameter("RSVP").map { $0.caseInsensitiveEquals("TRUE") },
-            userType: line.parameter("CUTYPE").map(CalendarUserType.init(token:)),
-            delegatedTo: delegatedTo, delegatedFrom: delegatedFrom)
+            participant: Participant(address: line.value, commonName: read.commonName, parameters: read.kept),
+            role: read.role.map(AttendeeRole.init(token:)),
+            participationStatus: read.participationStatus.map(ParticipationStatus.init(token:)),
+            rsvp: read.rsvp.map { $0.caseInsensitiveEquals("TRUE") },
+            userType: read.userType.map(CalendarUserType.init(token:)),
+            delegatedTo: read.delegatedTo ?? [], delegatedFrom: read.delegatedFrom ?? [])
     }
 
     /// The ATTENDEE line: CN, then the parameters the model has for an attendee, then those kept.
@@ -70,8 +63,12 @@ protocol ICalendarToken: Equatable {
 
 extension ICalendarToken {
     init(token: String) {
-        var upper = token.uppercased()
-        let known = upper.withUTF8 { bytes in Self.tokens.first { $0.1.utf8Equals(bytes) }?.0 }
+        // Compared as ASCII, without the upper-cased copy `uppercased()` makes by Unicode's rules:
+        // tokens compare case-insensitively in ASCII (RFC 5545 §2), and a line has several.
+        var text = token
+        let known = text.withUTF8 { bytes in
+            Self.tokens.first { known in known.1.withUTF8Buffer { bytes.caseInsensitiveEquals($0) } }?.0
+        }
         self = known ?? Self.other(token)
     }
 
@@ -95,14 +92,41 @@ extension ICalendarToken {
     }
 }
 
-extension StaticString {
-    /// Whether `bytes` are this string's UTF-8.
-    func utf8Equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // A plain loop: `elementsEqual` was several times the cost of the `String` comparison it replaced.
-        withUTF8Buffer { token in
-            guard bytes.count == token.count else { return false }
-            for index in bytes.indices where bytes[index] != token[index] { return false }
-            return true
+/// The parameters of an ORGANIZER or ATTENDEE line that `Participant` and `Attendee` model, found in
+/// one pass over the line's parameters: each the first of its name's, as `ContentLine.parameter(_:)`
+/// reads it, and every one of those names left out of the parameters kept. Asked by name, one
+/// parameter at a time, they were a fifteenth of reading an event with three attendees (issue 24).
+private struct ParticipantParameters {
+    var commonName: String?
+    var role: String?
+    var participationStatus: String?
+    var rsvp: String?
+    var userType: String?
+    var delegatedTo: [String]?
+    var delegatedFrom: [String]?
+    /// The parameters of the line the model does not read, in their order.
+    var kept: [Parameter] = []
+
+    init(_ line: ContentLine) {
+        // Which names were met: a later parameter of a name met is not read (`CN=a;CN=b` has CN a).
+        var met = (commonName: false, role: false, status: false, rsvp: false, userType: false)
+        func read(_ slot: inout String?, _ wasMet: inout Bool, _ parameter: Parameter) {
+            if !wasMet { slot = parameter.values.first }
+            wasMet = true
+        }
+        for parameter in line.parameters {
+            // Parsed names are upper-case already; names set by code may not be.
+            let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+            switch hasLowercase ? parameter.name.uppercased() : parameter.name {
+            case "CN": read(&commonName, &met.commonName, parameter)
+            case "ROLE": read(&role, &met.role, parameter)
+            case "PARTSTAT": read(&participationStatus, &met.status, parameter)
+            case "RSVP": read(&rsvp, &met.rsvp, parameter)
+            case "CUTYPE": read(&userType, &met.userType, parameter)
+            case "DELEGATED-TO": if delegatedTo == nil { delegatedTo = parameter.values }
+            case "DELEGATED-FROM": if delegatedFrom == nil { delegatedFrom = parameter.values }
+            default: kept.append(parameter)
+            }
         }
     }
 }

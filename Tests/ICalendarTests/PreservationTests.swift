@@ -167,3 +167,29 @@ func rfc5545RecurrenceRulesReadAndWriteBack(text: String, expected: RecurrenceRu
     #expect(result.diagnostics.map(\.code) == ["unmatched-end", "missing-end"])
     #expect(result.diagnostics.map(\.location.line) == [4, 9])
 }
+
+@Test func aParticipantsModelledParametersAreReadOnceWhateverTheirOrderAndCase() throws {
+    // Parameter names and tokens compare case-insensitively (RFC 5545 §2); of a name given twice the
+    // first is read, and no copy is kept beside the modelled value (it would be written twice).
+    let result = parse(
+        calendar(event: [
+            "UID:p@example.com", "DTSTART:20260105T100000Z",
+            "ATTENDEE;x-seat=12A;rsvp=true;Role=chair;CN=First;cn=Second;PartStat=accepted;"
+                + "DELEGATED-FROM=\"mailto:a@example.com\",\"mailto:b@example.com\";DELEGATED-FROM=\"mailto:c@example.com\";"
+                + "CUTYPE=room:mailto:jo@example.com",
+            "ORGANIZER;CN=Boss;ROLE=CHAIR;X-A=1:mailto:boss@example.com",
+        ]))
+    let event = try #require(result.document.events.first)
+    let attendee = try #require(event.attendees.first)
+    #expect(attendee.participant.address == "mailto:jo@example.com")
+    #expect(attendee.participant.commonName == "First")
+    #expect(attendee.role == .chair)
+    #expect(attendee.participationStatus == .accepted)
+    #expect(attendee.rsvp == true)
+    #expect(attendee.userType == .room)
+    #expect(attendee.delegatedFrom == ["mailto:a@example.com", "mailto:b@example.com"])
+    #expect(attendee.participant.parameters == [Parameter(name: "X-SEAT", values: ["12A"])])
+    // ORGANIZER models CN only, and ROLE is not among its parameters in RFC 5545 §3.8.4.3.
+    #expect(event.organizer?.commonName == "Boss")
+    #expect(event.organizer?.parameters == [Parameter(name: "X-A", values: ["1"])])
+}
