@@ -5,7 +5,9 @@ import ICalendar
 /// each occurrence writes only its times and flags between them (issue 24: the escaping was a quarter
 /// of an NDJSON occurrence's instructions).
 struct NDJSONTemplate: EventTemplate {
-    let source: SharedEvent
+    /// The event the template was made from, held weakly: a few hundred bytes of JSON must not keep a
+    /// whole event alive (held, the templates of a streamed 1M-event expansion took 620 MB).
+    private weak var source: SharedEvent?
     /// The uid and zone the template was made with: an occurrence with others is written in full.
     private let uid: String
     private let zone: String?
@@ -14,6 +16,10 @@ struct NDJSONTemplate: EventTemplate {
     private let tail: [UInt8]
 
     var size: Int { head.count + tail.count }
+    /// About three thousand series' templates: more than a calendar interleaves at once.
+    static var budget: Int { 1 << 20 }
+
+    func belongs(to event: SharedEvent) -> Bool { source === event }
 
     init(_ occurrence: Occurrence) {
         source = occurrence.source
@@ -23,7 +29,7 @@ struct NDJSONTemplate: EventTemplate {
         OccurrenceFormat.ndjsonHead(uid: uid, into: &head)
         self.head = head
         var tail: [UInt8] = []
-        OccurrenceFormat.ndjsonTail(source, zone: zone, into: &tail)
+        OccurrenceFormat.ndjsonTail(occurrence.source, zone: zone, into: &tail)
         self.tail = tail
     }
 
@@ -39,7 +45,7 @@ struct NDJSONTemplate: EventTemplate {
         if zone == self.zone {
             output += tail
         } else {
-            OccurrenceFormat.ndjsonTail(source, zone: zone, into: &output)
+            OccurrenceFormat.ndjsonTail(occurrence.source, zone: zone, into: &output)
         }
     }
 }
@@ -48,30 +54,31 @@ struct NDJSONTemplate: EventTemplate {
 protocol EventTemplate {
     /// The template of `occurrence`'s event.
     init(_ occurrence: Occurrence)
-    /// The event it was made from: holding it keeps the event's identity that of this template.
-    var source: SharedEvent { get }
+    /// Whether it is the template of `event`: an event's identity, the key it is found by, may be
+    /// another event's once the first is gone, unless the template holds it.
+    func belongs(to event: SharedEvent) -> Bool
     /// The bytes it holds.
     var size: Int { get }
+    /// How many bytes of templates of its kind are kept.
+    static var budget: Int { get }
 }
 
 /// The templates of the events met, by event: read whole, a calendar's series come in time order,
-/// interleaved; streamed, one series after another. Past `budget` bytes it starts again, so
+/// interleaved; streamed, one series after another. Past the template's budget it starts again, so
 /// streaming stays flat.
 struct EventTemplates<Template: EventTemplate> {
     private var templates: [ObjectIdentifier: Template] = [:]
     private var bytes = 0
-    private static var budget: Int { 32 << 20 }
 
     /// The template of `occurrence`'s event, made now if it is the event's first occurrence met.
     mutating func template(for occurrence: Occurrence) -> Template {
         let key = ObjectIdentifier(occurrence.source)
-        if let template = templates[key] { return template }
+        if let template = templates[key], template.belongs(to: occurrence.source) { return template }
         let template = Template(occurrence)
-        if bytes + template.size > Self.budget {
+        if bytes + template.size > Template.budget {
             templates.removeAll()
             bytes = 0
         }
-        // The template holds its source, so the key stays that event's while it is kept.
         templates[key] = template
         bytes += template.size
         return template

@@ -38,6 +38,11 @@ struct OccurrenceTemplate: EventTemplate {
 
     /// The bytes it holds.
     var size: Int { bytes.count }
+    /// Templates hold their events, whose size the serialised bytes stand for.
+    static var budget: Int { 32 << 20 }
+
+    /// Always so for the event it was found by: the template holds it, so its identity stays its own.
+    func belongs(to event: SharedEvent) -> Bool { source === event }
 
     /// The template of `occurrence`'s event.
     init(_ occurrence: Occurrence) {
