@@ -28,12 +28,16 @@ struct ComponentReader {
     /// Whether the properties of top-level VEVENTs are skimmed: only those `parsedNames` lists are
     /// parsed, and every line is kept (`skimmedLines`) for `parsedInFull()`.
     private let skims: Bool
-    /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END.
+    /// The line being read, from the line reader or from `replayed`: one array for every line.
+    private var scratch: [UInt8] = []
+    /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END: where
+    /// each is in `skimmedBytes`.
     private var skimmedLines: [LineReader.LogicalLine] = []
+    private var skimmedBytes: [UInt8] = []
     /// Whether the last component handed on is a skimmed VEVENT.
     private(set) var lastComponentIsSkimmed = false
     /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
-    private var replayed: [LineReader.LogicalLine]?
+    private var replayed: (lines: [LineReader.LogicalLine], bytes: [UInt8])?
     private var replayedCount = 0
 
     /// A reader of `source`; with `skimming`, the properties of each top-level VEVENT other than
@@ -52,12 +56,15 @@ struct ComponentReader {
 
     /// Whether a skimming reader leaves `bytes` unparsed: its name (the run of letters, digits and
     /// hyphens `ContentLineParser` reads as one) is none of `parsedNames`, in any case.
-    private static func leavesUnparsed(_ bytes: [UInt8]) -> Bool {
+    private static func leavesUnparsed(_ bytes: ArraySlice<UInt8>) -> Bool {
         // Eight name bytes are more than any parsed name has.
-        var end = 0
-        while end < bytes.count && end < 8 && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
+        let start = bytes.startIndex
+        var end = start
+        while end < bytes.endIndex && end - start < 8 && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
         // Upper-cased by clearing bit 5: the parsed names are letters only.
-        return !parsedNames.contains { name in name.count == end && zip(name, bytes).allSatisfy { $0 == $1 & 0xDF } }
+        return !parsedNames.contains { name in
+            name.count == end - start && zip(name, bytes).allSatisfy { $0 == $1 & 0xDF }
+        }
     }
 
     /// The last component handed on, a skimmed VEVENT, read again from its lines in full: what a
@@ -65,7 +72,7 @@ struct ComponentReader {
     func parsedInFull() -> ContentComponent? {
         guard let begin = skimmedLines.first else { return nil }
         var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
-        reader.replayed = skimmedLines
+        reader.replayed = (skimmedLines, skimmedBytes)
         // Components misplaced inside it are handed on too, before or after it: it is the one that
         // begins where its lines do.
         while let item = reader.next() {
@@ -86,8 +93,8 @@ struct ComponentReader {
         while let logical = nextLine() {
             let inSkimmedEvent = skims && stack.first?.name == "VEVENT"
             if inSkimmedEvent {
-                skimmedLines.append(logical)
-                if stack.count == 1 && Self.leavesUnparsed(logical.bytes) {
+                keepSkimmed(logical)
+                if stack.count == 1 && Self.leavesUnparsed(scratch[logical.bytes]) {
                     lineOffset = logical.offset
                     continue
                 }
@@ -96,7 +103,8 @@ struct ComponentReader {
             let line: ContentLine
             do {
                 line = try ContentLineParser.parse(
-                    logical.bytes, unfoldedValue: logical.value, line: logical.line, recovered: &recovered)
+                    scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
+                    recovered: &recovered)
             } catch {
                 report(
                     .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column
@@ -108,7 +116,11 @@ struct ComponentReader {
             }
             lineOffset = logical.offset
             let item = consume(line)
-            if skims && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" { skimmedLines = [logical] }
+            if skims && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
+                skimmedLines.removeAll(keepingCapacity: true)
+                Self.empty(&skimmedBytes)
+                keepSkimmed(logical)
+            }
             if let item {
                 lastComponentIsSkimmed = inSkimmedEvent && stack.isEmpty
                 return item
@@ -118,12 +130,30 @@ struct ComponentReader {
         return finish()
     }
 
-    /// The next logical line: the line reader's, or the next of those read back.
+    /// The next logical line, in `scratch`: the line reader's, or the next of those read back.
     private mutating func nextLine() -> LineReader.LogicalLine? {
-        guard let replayed else { return lines.next() }
-        guard replayedCount < replayed.count else { return nil }
+        Self.empty(&scratch)
+        guard let replayed else { return lines.next(appendingTo: &scratch) }
+        guard replayedCount < replayed.lines.count else { return nil }
         defer { replayedCount += 1 }
-        return replayed[replayedCount]
+        var line = replayed.lines[replayedCount]
+        scratch.append(contentsOf: replayed.bytes[line.bytes])
+        line.bytes = 0..<scratch.count
+        return line
+    }
+
+    /// Keeps the line in `scratch` among the skimmed event's.
+    private mutating func keepSkimmed(_ line: LineReader.LogicalLine) {
+        var kept = line
+        kept.bytes = skimmedBytes.count..<(skimmedBytes.count + line.bytes.count)
+        skimmedBytes.append(contentsOf: scratch[line.bytes])
+        skimmedLines.append(kept)
+    }
+
+    /// Empties `bytes` for the next line or event, keeping its memory unless a long line (an inline
+    /// attachment) grew it: memory stays flat after one.
+    private static func empty(_ bytes: inout [UInt8]) {
+        if bytes.capacity > 1 << 20 { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
     }
 
     private mutating func consume(_ line: ContentLine) -> Item? {

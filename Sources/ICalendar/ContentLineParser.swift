@@ -24,12 +24,12 @@ enum ContentLineParser {
     /// `unfoldedValue` is the rest of the value when the line reader kept it apart (a long ATTACH's,
     /// `LineReader.LogicalLine.value`).
     static func parse(
-        _ bytes: [UInt8], unfoldedValue: String? = nil, line: Int, recovered: inout [SyntaxError]
+        _ bytes: Span<UInt8>, unfoldedValue: String? = nil, line: Int, recovered: inout [SyntaxError]
     ) throws(SyntaxError) -> ContentLine {
         var index = 0
         let name = readName(bytes, &index)
         guard !name.isEmpty else {
-            let found = String(decoding: bytes.prefix(20), as: UTF8.self)
+            let found = bytes.withUnsafeBufferPointer { String(decoding: $0.prefix(20), as: UTF8.self) }
             throw SyntaxError(column: index + 1, message: "expected a property name, found '\(found)'")
         }
         var parameters: [Parameter] = []
@@ -68,13 +68,13 @@ enum ContentLineParser {
             let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"
             throw SyntaxError(column: index + 1, message: "expected ':' before the value of \(name), found \(found)")
         }
-        var value = String(validUTF8: bytes.span.extracting((index + 1)...))
+        var value = String(validUTF8: bytes.extracting((index + 1)...))
         if let unfoldedValue { value = value.isEmpty ? unfoldedValue : value + unfoldedValue }
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 
     /// A name (iana-token or x-name), upper-cased: names compare case-insensitively (RFC 5545 §2).
-    private static func readName(_ bytes: [UInt8], _ index: inout Int) -> String {
+    private static func readName(_ bytes: Span<UInt8>, _ index: inout Int) -> String {
         let start = index
         var hasLowercase = false
         while index < bytes.count, isNameByte(bytes[index]) {
@@ -97,14 +97,16 @@ enum ContentLineParser {
     }
 
     /// The name in `range` of `bytes`, which holds only ASCII letters, digits and '-'.
-    private static func name(_ bytes: [UInt8], _ range: Range<Int>, hasLowercase: Bool) -> String {
-        guard hasLowercase else { return String(validUTF8: bytes.span.extracting(range)) }
-        let upper = bytes[range].map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
+    private static func name(_ bytes: Span<UInt8>, _ range: Range<Int>, hasLowercase: Bool) -> String {
+        guard hasLowercase else { return String(validUTF8: bytes.extracting(range)) }
+        let upper = bytes.extracting(range).withUnsafeBufferPointer { name in
+            name.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
+        }
         return String(validUTF8: upper.span)
     }
 
     private static func readParameterValue(
-        _ bytes: [UInt8], _ index: inout Int, parameter: String
+        _ bytes: Span<UInt8>, _ index: inout Int, parameter: String
     ) throws(SyntaxError) -> String {
         let raw: Range<Int>
         if index < bytes.count, bytes[index] == quote {
@@ -126,6 +128,6 @@ enum ContentLineParser {
             }
             raw = start..<index
         }
-        return ParameterCodec.decode(String(validUTF8: bytes.span.extracting(raw)))
+        return ParameterCodec.decode(String(validUTF8: bytes.extracting(raw)))
     }
 }

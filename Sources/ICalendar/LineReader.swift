@@ -10,10 +10,12 @@ import CalendarModel
 /// file regions) ran unspecialised, asking for its type metadata on every line; a chunk is asked
 /// for once per 64 KiB, where an existential's dynamic call costs nothing.
 struct LineReader {
+    /// Where a logical line was put, and where it came from.
     struct LogicalLine {
-        /// The unfolded line, valid UTF-8 (invalid sequences replaced and reported); for a long
-        /// ATTACH, the line up to and including the colon before its value.
-        var bytes: [UInt8]
+        /// Where the unfolded line is in the storage it was appended to: valid UTF-8 (invalid
+        /// sequences replaced and reported); for a long ATTACH, the line up to and including the colon
+        /// before its value.
+        var bytes: Range<Int>
         /// The value of a long ATTACH line (an inline file), unfolded straight into the string it is
         /// kept as (`unfoldedValue`); nil for other lines, whose value is in `bytes`.
         var value: String? = nil
@@ -50,33 +52,39 @@ struct LineReader {
     /// The byte offset in the input just past the last line handed on (its line end included).
     var consumedOffset: Int { discarded + position }
 
-    /// The next non-blank logical line, or nil at the end of input.
-    mutating func next() -> LogicalLine? {
+    /// The next non-blank logical line appended to `storage`, or nil at the end of input. Appended to
+    /// storage the caller keeps, a line costs no allocation of its own: an array per line was a
+    /// tenth of reading an event (issue 24).
+    mutating func next(appendingTo storage: inout [UInt8]) -> LogicalLine? {
         compact()
         while let first = nextPhysicalLine() {
             if first.bytes.isEmpty && !first.tooLong { continue }
             // Copied out of the buffer once; continuations are appended to it from the buffer.
-            var collected = Array(buffer[first.bytes])
+            let start = storage.count
+            storage.append(contentsOf: buffer[first.bytes])
             var tooLong = first.tooLong
-            let lengthLimit = limit(ofLineStarting: collected)
+            let lengthLimit = limit(ofLineStarting: storage[start...])
             var value: String?
-            var mayUnfoldIntoValue = Self.isAttachment(collected)
+            var mayUnfoldIntoValue = Self.isAttachment(storage[start...])
             while skipBlankLinesBeforeContinuation() {
-                if mayUnfoldIntoValue && !tooLong && collected.count >= Self.longAttachment {
+                if mayUnfoldIntoValue && !tooLong && storage.count - start >= Self.longAttachment {
                     mayUnfoldIntoValue = false
-                    if let start = Self.valueStart(in: collected) {
-                        (value, tooLong) = unfoldedValue(of: &collected, from: start, limit: lengthLimit)
+                    if let valueStart = Self.valueStart(in: storage[start...]) {
+                        (value, tooLong) = unfoldedValue(
+                            of: &storage, lineStart: start, valueStart: valueStart, limit: lengthLimit)
                         break
                     }
                 }
                 guard let continuation = nextPhysicalLine(limit: lengthLimit) else { break }
-                tooLong = tooLong || continuation.tooLong || collected.count + continuation.bytes.count > lengthLimit
-                if !tooLong { collected.append(contentsOf: buffer[continuation.bytes.dropFirst()]) }
+                tooLong =
+                    tooLong || continuation.tooLong || storage.count - start + continuation.bytes.count > lengthLimit
+                if !tooLong { storage.append(contentsOf: buffer[continuation.bytes.dropFirst()]) }
                 // A long folded line (an inline attachment) would otherwise be held twice: folded in
-                // the buffer and unfolded in `collected`.
+                // the buffer and unfolded in `storage`.
                 compact()
             }
             if tooLong {
+                storage.removeSubrange(start...)
                 diagnostics.append(
                     Diagnostic(
                         .error, code: "line-too-long",
@@ -84,8 +92,8 @@ struct LineReader {
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
-            return LogicalLine(
-                bytes: validated(collected, line: first.line), value: value, line: first.line, offset: first.offset)
+            validate(&storage, from: start, line: first.line)
+            return LogicalLine(bytes: start..<storage.count, value: value, line: first.line, offset: first.offset)
         }
         return nil
     }
@@ -93,16 +101,19 @@ struct LineReader {
     /// How long an ATTACH line gets, unfolded, before the rest of its value goes into a string.
     private static var longAttachment: Int { 1 << 16 }
 
-    /// Reads the rest of a long ATTACH line, whose value starts at `start` of `line` and continues on
-    /// the physical line next: into a string, because a `String` cannot take over an array's storage,
-    /// and unfolding into an array would hold the file twice (three times while the array grows). The
-    /// string is given room for the longest value the input can still hold, of which only the pages
-    /// written become memory. `line` keeps the text before the value; when the value holds bytes that
-    /// `validated` must look at, it gets all of it back instead, and the value is nil.
-    private mutating func unfoldedValue(of line: inout [UInt8], from start: Int, limit: Int) -> (
-        value: String?, tooLong: Bool
-    ) {
-        let capacity = min(limit, line.count + (buffer.count - position) + (source.remainingByteCount ?? limit)) - start
+    /// Reads the rest of a long ATTACH line, which starts at `lineStart` of `line`, has its value from
+    /// `valueStart` on and continues on the physical line next: into a string, because a `String`
+    /// cannot take over an array's storage, and unfolding into an array would hold the file twice
+    /// (three times while the array grows). The string is given room for the longest value the input
+    /// can still hold, of which only the pages written become memory. `line` keeps the text before the
+    /// value; when the value holds bytes that `validate` must look at, it gets all of it back instead,
+    /// and the value is nil.
+    private mutating func unfoldedValue(of line: inout [UInt8], lineStart: Int, valueStart start: Int, limit: Int)
+        -> (value: String?, tooLong: Bool)
+    {
+        let capacity =
+            min(limit, line.count - lineStart + (buffer.count - position) + (source.remainingByteCount ?? limit))
+            - (start - lineStart)
         var tooLong = false
         var plain = true
         let value = String(unsafeUninitializedCapacity: capacity) { storage in
@@ -130,13 +141,13 @@ struct LineReader {
     }
 
     /// Where the value of a content line starts: after its first colon outside a quoted parameter
-    /// value (RFC 5545 §3.1); nil when there is none.
-    private static func valueStart(in line: [UInt8]) -> Int? {
+    /// value (RFC 5545 §3.1), as an index of `line`; nil when there is none.
+    private static func valueStart(in line: ArraySlice<UInt8>) -> Int? {
         var quoted = false
-        for (index, byte) in line.enumerated() {
-            if byte == UInt8(ascii: "\"") {
+        for index in line.indices {
+            if line[index] == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if byte == UInt8(ascii: ":") && !quoted {
+            } else if line[index] == UInt8(ascii: ":") && !quoted {
                 return index + 1
             }
         }
@@ -238,16 +249,25 @@ struct LineReader {
         return true
     }
 
-    /// The bytes when they are valid UTF-8 without control characters; else with U+FFFD for invalid
-    /// sequences and control characters removed, each with a warning.
-    private mutating func validated(_ bytes: [UInt8], line: Int) -> [UInt8] {
+    /// Leaves the line from `start` of `storage` as it is when it is valid UTF-8 without control
+    /// characters; else puts U+FFFD for invalid sequences and removes control characters, each with a
+    /// warning.
+    private mutating func validate(_ storage: inout [UInt8], from start: Int, line: Int) {
         // Most lines are printable ASCII, which needs no closer look; it is found eight bytes at a time.
-        let first = bytes.withUnsafeBufferPointer { LineBytes.firstNonASCIIOrControl(in: $0) }
-        guard first < bytes.count else { return bytes }
-        var bytes = bytes
+        let first = storage.withUnsafeBufferPointer {
+            LineBytes.firstNonASCIIOrControl(in: UnsafeBufferPointer(rebasing: $0[start...]))
+        }
+        guard start + first < storage.count else { return }
+        let hasControl = storage.withUnsafeBufferPointer {
+            let line = UnsafeBufferPointer(rebasing: $0[start...])
+            return LineBytes.firstControl(in: line, from: first) < line.count
+        }
+        // Checked in place: a `String` made only to be thrown away would be an allocation per line.
+        if !hasControl, (try? UTF8Span(validating: storage.span.extracting(start...))) != nil { return }
+        var bytes = Array(storage[start...])
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
-        if bytes.withUnsafeBufferPointer({ LineBytes.firstControl(in: $0, from: first) < $0.count }) {
+        if hasControl {
             let count = bytes.count
             bytes.removeAll(where: LineBytes.isControl)
             diagnostics.append(
@@ -256,14 +276,15 @@ struct LineReader {
                     message: "line contains \(count - bytes.count) control character(s) such as NUL; they were removed",
                     location: SourceLocation(file: file, line: line)))
         }
-        // Checked in place: a `String` made only to be thrown away would be an allocation per line.
-        if (try? UTF8Span(validating: bytes.span)) != nil { return bytes }
-        diagnostics.append(
-            Diagnostic(
-                .warning, code: "invalid-utf8",
-                message: "line is not valid UTF-8; invalid bytes were replaced with U+FFFD",
-                location: SourceLocation(file: file, line: line)))
-        return Array(String(decoding: bytes, as: UTF8.self).utf8)
+        if (try? UTF8Span(validating: bytes.span)) == nil {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, code: "invalid-utf8",
+                    message: "line is not valid UTF-8; invalid bytes were replaced with U+FFFD",
+                    location: SourceLocation(file: file, line: line)))
+            bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+        }
+        storage.replaceSubrange(start..., with: bytes)
     }
 }
 

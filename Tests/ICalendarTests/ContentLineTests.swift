@@ -5,7 +5,7 @@ import Testing
 
 private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> ContentLine {
     var recovered: [ContentLineParser.SyntaxError] = []
-    return try ContentLineParser.parse(Array(text.utf8), line: 1, recovered: &recovered)
+    return try ContentLineParser.parse(Array(text.utf8).span, line: 1, recovered: &recovered)
 }
 
 @Test func quotedParameterValuesMayHoldSeparators() throws {
