@@ -1,4 +1,5 @@
 import CalendarModel
+import Synchronization
 
 /// One occurrence of an event in a window: when it happens and which VEVENT's properties apply, as the
 /// engine worked it out (read-only).
@@ -103,11 +104,18 @@ public final class SharedEvent: Hashable, Sendable {
     public let event: Event
     /// Whether the event is a recurring master or an override, worked out once for all its occurrences.
     public let belongsToSeries: Bool
+    /// A number no other shared event of the process has, before or after: a key for what is worked
+    /// out once per event (`calport expand`'s templates) that, unlike an `ObjectIdentifier`, is not
+    /// another event's once this one is gone.
+    package let serial: Int
+
+    private static let serials = Atomic<Int>(0)
 
     /// Wraps `event` for sharing among the occurrences it supplies.
     public init(_ event: Event) {
         self.event = event
         belongsToSeries = event.isRecurring || event.recurrenceID != nil
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
     public static func == (lhs: SharedEvent, rhs: SharedEvent) -> Bool { lhs === rhs || lhs.event == rhs.event }

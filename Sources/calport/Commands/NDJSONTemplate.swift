@@ -5,9 +5,6 @@ import ICalendar
 /// each occurrence writes only its times and flags between them (issue 24: the escaping was a quarter
 /// of an NDJSON occurrence's instructions).
 struct NDJSONTemplate: EventTemplate {
-    /// The event the template was made from, held weakly: a few hundred bytes of JSON must not keep a
-    /// whole event alive (held, the templates of a streamed 1M-event expansion took 620 MB).
-    private weak var source: SharedEvent?
     /// The uid and zone the template was made with: an occurrence with others is written in full.
     private let uid: String
     private let zone: String?
@@ -19,10 +16,7 @@ struct NDJSONTemplate: EventTemplate {
     /// About three thousand series' templates: more than a calendar interleaves at once.
     static var budget: Int { 1 << 20 }
 
-    func belongs(to event: SharedEvent) -> Bool { source === event }
-
     init(_ occurrence: Occurrence) {
-        source = occurrence.source
         uid = occurrence.uid
         zone = OccurrenceFormat.ndjsonZone(of: occurrence)
         var head: [UInt8] = []
@@ -33,7 +27,8 @@ struct NDJSONTemplate: EventTemplate {
         self.tail = tail
     }
 
-    /// `occurrence` (of `source`) as `OccurrenceFormat.ndjsonRecord` writes it, appended to `output`.
+    /// `occurrence` (of the template's event) as `OccurrenceFormat.ndjsonRecord` writes it, appended to
+    /// `output`.
     func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         if occurrence.uid == uid {
             output += head
@@ -54,26 +49,24 @@ struct NDJSONTemplate: EventTemplate {
 protocol EventTemplate {
     /// The template of `occurrence`'s event.
     init(_ occurrence: Occurrence)
-    /// Whether it is the template of `event`: an event's identity, the key it is found by, may be
-    /// another event's once the first is gone, unless the template holds it.
-    func belongs(to event: SharedEvent) -> Bool
-    /// The bytes it holds.
+    /// The bytes it holds: a template holds no event, so that a few hundred bytes of JSON do not keep a
+    /// whole event alive (they did, and a streamed 1M-event expansion took 620 MB).
     var size: Int { get }
     /// How many bytes of templates of its kind are kept.
     static var budget: Int { get }
 }
 
-/// The templates of the events met, by event: read whole, a calendar's series come in time order,
-/// interleaved; streamed, one series after another. Past the template's budget it starts again, so
-/// streaming stays flat.
+/// The templates of the events met, by the event's serial number: read whole, a calendar's series
+/// come in time order, interleaved; streamed, one series after another. Past the template's budget it
+/// starts again, so streaming stays flat.
 struct EventTemplates<Template: EventTemplate> {
-    private var templates: [ObjectIdentifier: Template] = [:]
+    private var templates: [Int: Template] = [:]
     private var bytes = 0
 
     /// The template of `occurrence`'s event, made now if it is the event's first occurrence met.
     mutating func template(for occurrence: Occurrence) -> Template {
-        let key = ObjectIdentifier(occurrence.source)
-        if let template = templates[key], template.belongs(to: occurrence.source) { return template }
+        let key = occurrence.source.serial
+        if let template = templates[key] { return template }
         let template = Template(occurrence)
         if bytes + template.size > Template.budget {
             templates.removeAll()

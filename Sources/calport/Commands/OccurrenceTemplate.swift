@@ -25,8 +25,6 @@ struct OccurrenceTemplate: EventTemplate {
         var time: CalendarTime?
     }
 
-    /// The event the template was made from.
-    let source: SharedEvent
     /// The serialised VEVENT of the event's first occurrence met.
     private let bytes: [UInt8]
     /// The lines an occurrence rewrites, in the order they come.
@@ -38,15 +36,11 @@ struct OccurrenceTemplate: EventTemplate {
 
     /// The bytes it holds.
     var size: Int { bytes.count }
-    /// Templates hold their events, whose size the serialised bytes stand for.
-    static var budget: Int { 32 << 20 }
-
-    /// Always so for the event it was found by: the template holds it, so its identity stays its own.
-    func belongs(to event: SharedEvent) -> Bool { source === event }
+    /// Some eight thousand events of a kilobyte: more than a calendar interleaves at once.
+    static var budget: Int { 8 << 20 }
 
     /// The template of `occurrence`'s event.
     init(_ occurrence: Occurrence) {
-        source = occurrence.source
         bytes = ICalendarSerializer().serialize(event: occurrence.standaloneEvent)
         lines = Self.lines(in: bytes).map { line in
             var line = line
@@ -56,7 +50,8 @@ struct OccurrenceTemplate: EventTemplate {
         rewritable = Self.lines(in: Self.timesOnly(occurrence)).map(\.slot) == lines.map(\.slot)
     }
 
-    /// `occurrence` (of `source`) as `Occurrence.standaloneEvent` serialised, appended to `output`.
+    /// `occurrence` (of the template's event) as `Occurrence.standaloneEvent` serialised, appended to
+    /// `output`.
     func write(_ occurrence: Occurrence, into output: inout [UInt8]) {
         guard rewritable else { return output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent) }
         if !writeValues(occurrence, into: &output) { writeLines(occurrence, into: &output) }
