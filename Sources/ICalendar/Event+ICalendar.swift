@@ -1,15 +1,6 @@
 import CalendarModel
 
 extension Event {
-    /// VEVENT properties the model interprets; everything else is kept in `extraProperties`.
-    static let modelledProperties: Set<String> = [
-        "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION", "GEO",
-        "ORGANIZER", "ATTENDEE", "STATUS", "TRANSP", "X-MICROSOFT-CDO-BUSYSTATUS", "CLASS", "PRIORITY",
-        "X-MICROSOFT-CDO-IMPORTANCE", "CATEGORIES", "URL", "CONFERENCE", "RRULE", "EXRULE", "RDATE", "EXDATE",
-        "RECURRENCE-ID", "CREATED", "LAST-MODIFIED", "DTSTAMP", "ATTACH", "X-MICROSOFT-DISALLOW-COUNTER",
-        "X-CALPORT-LOCATION",
-    ]
-
     /// The UID a VEVENT is read with: its first UID property, unescaped; empty when it has none.
     static func uid(of component: ContentComponent) -> String {
         component.properties.first { $0.name == "UID" }.map { TextCodec.unescape($0.value) } ?? ""
@@ -33,16 +24,18 @@ extension Event {
         if let startIndex {
             guard let time = context.time(component.properties[startIndex]) else { return nil }
             start = time
-            let unread = component.properties[startIndex].parameters(excluding: ["VALUE", "TZID"])
+            let unread = component.properties[startIndex].parameters(excluding: EventProperty.start.parametersRead)
             if !unread.isEmpty { propertyParameters["DTSTART"] = unread }
         }
         // The singletons read so far, by their bits: a set of names cost a twentieth of reading an event.
         var seen: UInt32 = startIndex == nil ? 0 : Event.startBit
         for (index, line) in component.properties.enumerated() where index != startIndex {
-            if let bit = Event.singletons[line.name] {
+            let reading = EventProperty.reading(line.name)
+            if let reading, reading.bit != 0 {
+                let bit = reading.bit
                 // DTEND and DURATION fill one slot (RFC 5545 §3.6.1 allows one): the first one read wins.
-                let slot = line.name == "DURATION" ? "DTEND" : line.name
-                let slotBit = line.name == "DURATION" ? Event.endBit : bit
+                let slot = reading.property == .duration ? .end : reading.property
+                let slotBit = reading.property == .duration ? Event.endBit : bit
                 if seen & slotBit != 0 && holdsValue(of: slot) {
                     if seen & bit != 0 {
                         context.report(
@@ -59,7 +52,7 @@ extension Event {
                 }
                 seen |= slotBit | bit
             }
-            guard decode(line, context: &context) else { return nil }
+            guard decode(line, as: reading, context: &context) else { return nil }
         }
         if recurrenceID == nil, component.properties.contains(where: { $0.name == "RECURRENCE-ID" }) {
             // Under the series' UID it would be read as another version of the master, which it is not.
@@ -89,16 +82,16 @@ extension Event {
     /// not, so a later copy gives the value instead of being kept verbatim: kept, it would be the
     /// first copy when the output is read again, and dropped or read there, which a second reading
     /// must not change.
-    private func holdsValue(of slot: String) -> Bool {
+    private func holdsValue(of slot: EventProperty) -> Bool {
         switch slot {
-        case "SEQUENCE": sequence != nil
-        case "PRIORITY": priority != nil
-        case "DTEND": end != nil
-        case "GEO": locations.first?.coordinates != nil
-        case "CREATED": created != nil
-        case "LAST-MODIFIED": lastModified != nil
-        case "DTSTAMP": timestamp != nil
-        case "RECURRENCE-ID": recurrenceID != nil
+        case .sequence: sequence != nil
+        case .priority: priority != nil
+        case .end: end != nil
+        case .geo: locations.first?.coordinates != nil
+        case .created: created != nil
+        case .lastModified: lastModified != nil
+        case .timestamp: timestamp != nil
+        case .recurrenceID: recurrenceID != nil
         default: true
         }
     }
@@ -123,54 +116,43 @@ extension Event {
         return .zoned(local, zone)
     }
 
-    /// Properties RFC 5545 allows once per VEVENT, each with a bit of its own.
-    static let singletons: [String: UInt32] = Dictionary(
-        uniqueKeysWithValues: [
-            "UID", "SEQUENCE", "SUMMARY", "DESCRIPTION", "X-ALT-DESC", "DTSTART", "DTEND", "DURATION", "LOCATION",
-            "GEO", "ORGANIZER", "STATUS", "TRANSP", "CLASS", "PRIORITY", "URL", "RECURRENCE-ID", "CREATED",
-            "LAST-MODIFIED", "DTSTAMP", "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-IMPORTANCE",
-            "X-MICROSOFT-DISALLOW-COUNTER",
-        ].enumerated().map { ($1, UInt32(1) << $0) })
-    private static let startBit = singletons["DTSTART"] ?? 0
-    private static let endBit = singletons["DTEND"] ?? 0
+    private static let startBit = EventProperty.bit(of: .start)
+    private static let endBit = EventProperty.bit(of: .end)
 
-    /// Parameters of single-valued properties that the model itself reads.
-    private static let parametersRead: [String: [String]] = [
-        "DTSTART": ["VALUE", "TZID"], "DTEND": ["VALUE", "TZID"], "RECURRENCE-ID": ["VALUE", "TZID", "RANGE"],
-        "X-ALT-DESC": ["FMTTYPE"], "DTSTAMP": ["VALUE"], "CREATED": ["VALUE"], "LAST-MODIFIED": ["VALUE"],
-    ]
-
-    private mutating func decode(_ line: ContentLine, context: inout DecodingContext) -> Bool {
-        let unread = line.parameters.isEmpty ? [] : line.parameters(excluding: Event.parametersRead[line.name] ?? [])
-        if !unread.isEmpty && Event.singletons[line.name] != nil && line.name != "LOCATION"
-            && line.name != "ORGANIZER"
+    /// Reads `line`, a property `reading` says how to read (nil: one the model does not read).
+    private mutating func decode(
+        _ line: ContentLine, as reading: EventProperty.Reading?, context: inout DecodingContext
+    ) -> Bool {
+        let unread = line.parameters.isEmpty ? [] : line.parameters(excluding: reading?.parametersRead ?? [])
+        if !unread.isEmpty, let reading, reading.bit != 0, reading.property != .location,
+            reading.property != .organizer
         {
             propertyParameters[line.name] = unread
         }
-        switch line.name {
-        case "UID": break
-        case "SEQUENCE": sequence = context.integer(line)
-        case "SUMMARY": summary = TextCodec.unescape(line.value)
-        case "DESCRIPTION": description = TextCodec.unescape(line.value)
-        case "X-ALT-DESC":
+        switch reading?.property {
+        case .uid?: break
+        case .sequence?: sequence = context.integer(line)
+        case .summary?: summary = TextCodec.unescape(line.value)
+        case .description?: description = TextCodec.unescape(line.value)
+        case .htmlDescription?:
             if line.parameter("FMTTYPE")?.lowercased() == "text/html" {
                 htmlDescription = TextCodec.unescape(line.value)
             } else {
                 propertyParameters[line.name] = nil
                 extraProperties.append(ExtraProperty(line))
             }
-        case "DTEND":
+        case .end?:
             if let time = context.time(line, recovery: Event.defaultEnd(after: start)) {
                 end = .end(inStartZone(time, line, &context))
             }
-        case "DURATION":
+        case .duration?:
             if let duration = context.duration(line, from: start, recovery: Event.defaultEnd(after: start)) {
                 end = .duration(duration)
             }
-        case "LOCATION", "X-CALPORT-LOCATION":
+        case .location?, .calportLocation?:
             var location = Location(line: line)
             // A GEO read before LOCATION left a nameless first location holding its coordinates.
-            if line.name == "LOCATION", locations.count == 1, let geo = locations[0].coordinates,
+            if reading?.property == .location, locations.count == 1, let geo = locations[0].coordinates,
                 locations[0] == Location(name: "", coordinates: geo)
             {
                 location.coordinates = location.coordinates ?? geo
@@ -178,7 +160,7 @@ extension Event {
             } else {
                 locations.append(location)
             }
-        case "GEO":
+        case .geo?:
             guard let geo = Libical.parseGeo(line.value) else {
                 context.report(
                     .warning, "invalid-value", "GEO '\(line.value)' is not 'latitude;longitude'; dropped",
@@ -187,42 +169,43 @@ extension Event {
             }
             if locations.isEmpty { locations.append(Location(name: "")) }
             locations[0].coordinates = geo
-        case "ORGANIZER": organizer = Participant(line: line)
-        case "ATTENDEE": attendees.append(Attendee(line: line))
-        case "STATUS": status = EventStatus(token: line.value)
-        case "TRANSP": transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
-        case "X-MICROSOFT-CDO-BUSYSTATUS": busyStatus = BusyStatus(token: line.value)
-        case "CLASS": classification = Classification(token: line.value)
-        case "PRIORITY": priority = context.integer(line, in: 0...9)
-        case "X-MICROSOFT-CDO-IMPORTANCE": importance = Importance(token: line.value)
-        case "CATEGORIES": categories += TextCodec.splitList(line.value)
-        case "URL": url = line.value
-        case "CONFERENCE": conferences.append(Conference(line: line))
-        case "RRULE", "EXRULE":
+        case .organizer?: organizer = Participant(line: line)
+        case .attendee?: attendees.append(Attendee(line: line))
+        case .status?: status = EventStatus(token: line.value)
+        case .transparency?: transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
+        case .busyStatus?: busyStatus = BusyStatus(token: line.value)
+        case .classification?: classification = Classification(token: line.value)
+        case .priority?: priority = context.integer(line, in: 0...9)
+        case .importance?: importance = Importance(token: line.value)
+        case .categories?: categories += TextCodec.splitList(line.value)
+        case .url?: url = line.value
+        case .conference?: conferences.append(Conference(line: line))
+        case .rule?, .exceptionRule?:
             // A rule that cannot be read is dropped (`recurrence` says why): the event is kept. A rule
             // RFC 5545 leaves no meaning to keeps its event too, as a single event (DTSTART).
             guard let read = context.recurrence(line, start: start),
                 let rule = context.checked(read, line: line, start: start)
             else { break }
-            if line.name == "RRULE" { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
-        case "RDATE": recurrenceDates += context.recurrenceDates(line)
-        case "EXDATE": exceptionDates += context.exceptionDates(line).map { inStartZone($0, line, &context) }
-        case "RECURRENCE-ID":
+            if reading?.property == .rule { recurrenceRules.append(rule) } else { exceptionRules.append(rule) }
+        case .recurrenceDates?: recurrenceDates += context.recurrenceDates(line)
+        case .exceptionDates?: exceptionDates += context.exceptionDates(line).map { inStartZone($0, line, &context) }
+        case .recurrenceID?:
             // Unreadable, the override can still be placed in time by its DTSTART: `init` keeps it.
             guard let time = context.time(line, recovery: "the VEVENT is kept as an event of its own") else { break }
             recurrenceID = RecurrenceIdentifier(
                 time: inStartZone(time, line, &context),
                 thisAndFuture: line.parameter("RANGE")?.uppercased() == "THISANDFUTURE")
-        case "CREATED": created = context.time(line, recovery: "the property was dropped")
-        case "LAST-MODIFIED": lastModified = context.time(line, recovery: "the property was dropped")
-        case "DTSTAMP": timestamp = context.time(line, recovery: "the property was dropped")
-        case "ATTACH": attachments.append(Attachment(line: line))
-        case "X-MICROSOFT-DISALLOW-COUNTER": allowsNewTimeProposals = !line.value.caseInsensitiveEquals("TRUE")
-        default: extraProperties.append(ExtraProperty(line))
+        case .created?: created = context.time(line, recovery: "the property was dropped")
+        case .lastModified?: lastModified = context.time(line, recovery: "the property was dropped")
+        case .timestamp?: timestamp = context.time(line, recovery: "the property was dropped")
+        case .attachment?: attachments.append(Attachment(line: line))
+        case .disallowCounter?: allowsNewTimeProposals = !line.value.caseInsensitiveEquals("TRUE")
+        // A second DTSTART is kept as an extra by `init` before it gets here.
+        case .start?, nil: extraProperties.append(ExtraProperty(line))
         }
         // A value dropped as unreadable takes its parameters with it: they are written only on the
         // property, so kept they would make two versions differ that read the same once written.
-        if !unread.isEmpty, !holdsValue(of: line.name == "DURATION" ? "DTEND" : line.name) {
+        if !unread.isEmpty, let reading, !holdsValue(of: reading.property == .duration ? .end : reading.property) {
             propertyParameters[line.name] = nil
         }
         return true

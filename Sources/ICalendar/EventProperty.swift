@@ -1,0 +1,94 @@
+/// The VEVENT properties the model reads, with what reading each needs: one table, so that the
+/// names, the singletons and the parameters read cannot disagree, and one lookup a line finds them
+/// (a `switch` over names compared one by one, and a dictionary for each column, were a twentieth
+/// of reading an event, issue 24).
+enum EventProperty: CaseIterable {
+    case uid, sequence, summary, description, htmlDescription, start, end, duration, location
+    case calportLocation, geo, organizer, attendee, status, transparency, busyStatus, classification
+    case priority, importance, categories, url, conference, rule, exceptionRule, recurrenceDates
+    case exceptionDates, recurrenceID, created, lastModified, timestamp, attachment, disallowCounter
+
+    /// Its name in iCalendar.
+    var name: String {
+        switch self {
+        case .uid: "UID"
+        case .sequence: "SEQUENCE"
+        case .summary: "SUMMARY"
+        case .description: "DESCRIPTION"
+        case .htmlDescription: "X-ALT-DESC"
+        case .start: "DTSTART"
+        case .end: "DTEND"
+        case .duration: "DURATION"
+        case .location: "LOCATION"
+        case .calportLocation: "X-CALPORT-LOCATION"
+        case .geo: "GEO"
+        case .organizer: "ORGANIZER"
+        case .attendee: "ATTENDEE"
+        case .status: "STATUS"
+        case .transparency: "TRANSP"
+        case .busyStatus: "X-MICROSOFT-CDO-BUSYSTATUS"
+        case .classification: "CLASS"
+        case .priority: "PRIORITY"
+        case .importance: "X-MICROSOFT-CDO-IMPORTANCE"
+        case .categories: "CATEGORIES"
+        case .url: "URL"
+        case .conference: "CONFERENCE"
+        case .rule: "RRULE"
+        case .exceptionRule: "EXRULE"
+        case .recurrenceDates: "RDATE"
+        case .exceptionDates: "EXDATE"
+        case .recurrenceID: "RECURRENCE-ID"
+        case .created: "CREATED"
+        case .lastModified: "LAST-MODIFIED"
+        case .timestamp: "DTSTAMP"
+        case .attachment: "ATTACH"
+        case .disallowCounter: "X-MICROSOFT-DISALLOW-COUNTER"
+        }
+    }
+
+    /// Whether RFC 5545 (or Microsoft, for its X- properties) allows it once per VEVENT.
+    var isSingleton: Bool {
+        switch self {
+        case .calportLocation, .attendee, .categories, .conference, .rule, .exceptionRule, .recurrenceDates,
+            .exceptionDates, .attachment:
+            false
+        default: true
+        }
+    }
+
+    /// The parameters of a singleton that the model reads itself; the others are kept with it.
+    var parametersRead: [String] {
+        switch self {
+        case .start, .end: ["VALUE", "TZID"]
+        case .recurrenceID: ["VALUE", "TZID", "RANGE"]
+        case .htmlDescription: ["FMTTYPE"]
+        case .timestamp, .created, .lastModified: ["VALUE"]
+        default: []
+        }
+    }
+
+    /// What reading a line of a name needs: its property, its bit among the singletons (0 for the
+    /// others) and the parameters the model reads.
+    struct Reading {
+        var property: EventProperty
+        var bit: UInt32
+        var parametersRead: [String]
+    }
+
+    /// The reading of a property name, nil for a property the model does not read.
+    static func reading(_ name: String) -> Reading? { readings[name] }
+
+    /// The bit of a singleton.
+    static func bit(of property: EventProperty) -> UInt32 { readings[property.name]?.bit ?? 0 }
+
+    private static let readings: [String: Reading] = {
+        var next: UInt32 = 1
+        var table: [String: Reading] = [:]
+        for property in allCases {
+            table[property.name] = Reading(
+                property: property, bit: property.isSingleton ? next : 0, parametersRead: property.parametersRead)
+            if property.isSingleton { next <<= 1 }
+        }
+        return table
+    }()
+}
