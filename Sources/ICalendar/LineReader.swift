@@ -206,13 +206,8 @@ struct LineReader {
         while true {
             let end = buffer.count
             let found: Int? = buffer.withUnsafeBufferPointer { storage in
-                var index = position
-                while index < end {
-                    let current = storage[index]
-                    if current == 0x0A || current == 0x0D { return index }
-                    index += 1
-                }
-                return nil
+                let index = LineBytes.firstLineBreak(in: storage, from: position)
+                return index < end ? index : nil
             }
             position = found ?? end
             // Every limit is at least the general one, so only a line past it asks whether it is an ATTACH.
@@ -263,7 +258,7 @@ struct LineReader {
             return LineBytes.firstControl(in: line, from: first) < line.count
         }
         // Checked in place: a `String` made only to be thrown away would be an allocation per line.
-        if !hasControl, (try? UTF8Span(validating: storage.span.extracting(start...))) != nil { return }
+        if !hasControl, LineBytes.isValidUTF8(storage.span.extracting((start + first)...)) { return }
         var bytes = Array(storage[start...])
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
@@ -294,8 +289,32 @@ extension UInt8 {
     fileprivate var needsValidation: Bool { self >= 0x7F || LineBytes.isControl(self) }
 }
 
-/// What `LineReader.validated` looks for in a line, eight bytes at a time where it can.
+/// What `LineReader` looks for in a line, eight bytes at a time where it can.
 private enum LineBytes {
+    /// Whether `line` is UTF-8. An ASCII byte is never part of a longer sequence, so only the stretches
+    /// between runs of eight ASCII bytes are checked (by the standard library, which takes a byte at
+    /// a time): in Latin-script text most of a line is passed over a word at a time.
+    static func isValidUTF8(_ line: Span<UInt8>) -> Bool {
+        var index = 0
+        while index < line.count {
+            let (start, end) = line.withUnsafeBufferPointer { bytes in
+                let start = ByteScan.firstIndex(
+                    in: bytes, from: index, word: { $0 & 0x8080_8080_8080_8080 != 0 }, byte: { $0 >= 0x80 })
+                var end = start
+                while end + 8 <= bytes.count,
+                    UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080
+                        != 0
+                {
+                    end += 8
+                }
+                return (start, end + 8 <= bytes.count ? end : bytes.count)
+            }
+            if start < end, (try? UTF8Span(validating: line.extracting(start..<end))) == nil { return false }
+            index = end
+        }
+        return true
+    }
+
     static func isControl(_ byte: UInt8) -> Bool { byte == 0x7F || (byte < 0x20 && byte != 0x09) }
 
     static func firstNonASCIIOrControl(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -303,6 +322,13 @@ private enum LineBytes {
             in: bytes, from: 0,
             word: { $0 & 0x8080_8080_8080_8080 | $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x7F) != 0 },
             byte: { $0 >= 0x7F || isControl($0) })
+    }
+
+    /// The first CR or LF at or after `start`: content lines are some 75 bytes, searched a word at a time.
+    static func firstLineBreak(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.firstIndex(
+            in: bytes, from: start, word: { $0.bytes(equalTo: 0x0A) | $0.bytes(equalTo: 0x0D) != 0 },
+            byte: { $0 == 0x0A || $0 == 0x0D })
     }
 
     static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {

@@ -84,6 +84,38 @@ private func codes(_ result: ICalendarParser.Result) -> [String] { result.diagno
     #expect(result.document.events.first?.description == "a,bc\u{FFFD}d\nz")
 }
 
+// RFC 3629 §4's syntax of UTF-8, at every offset from a line's start and its end: the reader passes
+// over ASCII eight bytes at a time and checks only what lies between, so an invalid sequence must be
+// seen wherever it falls against those words.
+private let utf8Sequences: [(bytes: [UInt8], valid: Bool)] = [
+    ([0xC3, 0xA9], true), ([0xE2, 0x82, 0xAC], true), ([0xF0, 0x9F, 0x98, 0x80], true),
+    ([0xF4, 0x8F, 0xBF, 0xBF], true),  // U+10FFFF, the last scalar
+    ([0xC3, 0xA9] + Array("0123456789abcdefghij".utf8) + [0xE2, 0x82, 0xAC], true),
+    ([0x80], false),  // a continuation byte alone
+    ([0xC3], false),  // a lead byte without its continuation
+    ([0xC0, 0x80], false), ([0xE0, 0x80, 0x80], false),  // overlong forms of U+0000
+    ([0xED, 0xA0, 0x80], false),  // U+D800, a surrogate
+    // Past U+10FFFF, and a byte UTF-8 never uses.
+    ([0xF4, 0x90, 0x80, 0x80], false), ([0xF5, 0x80, 0x80, 0x80], false), ([0xFF], false),
+    ([0xC3, 0xA9] + Array("0123456789abcdefghij".utf8) + [0xBF], false),  // a stray byte past words of ASCII
+]
+
+@Test(arguments: utf8Sequences.indices)
+func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
+    let (bytes, valid) = utf8Sequences[sequence]
+    for prefix in 0...17 {
+        for suffix in [0, 1, 9] {
+            let value =
+                Array(String(repeating: "p", count: prefix).utf8) + bytes
+                + Array(String(repeating: "s", count: suffix).utf8)
+            let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\n".utf8)
+            let line = Array("SUMMARY:".utf8) + value + Array("\r\n".utf8)
+            let result = parse(head + line + Array("END:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+            #expect(codes(result) == (valid ? [] : ["invalid-utf8"]), "prefix \(prefix), suffix \(suffix)")
+        }
+    }
+}
+
 @Test func aCharacterSplitByAFoldIsWholeOnceUnfolded() {
     // RFC 5545 §3.1 folds at octets, so a fold may split a multi-octet character; unfolded it is valid.
     let euro = Array("\u{20AC}".utf8)  // E2 82 AC
