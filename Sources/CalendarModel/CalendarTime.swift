@@ -116,10 +116,15 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable {
 
     /// The wall time `seconds` seconds after 1970-01-01T00:00:00.
     public init(secondsSinceEpoch seconds: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        let days = Self.days(beforeSecondsSinceEpoch: seconds)
         let rest = seconds - days * 86_400
         self.init(
             date: CalendarDate(daysSinceEpoch: days), hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
+    }
+
+    /// The day `seconds` after 1970-01-01T00:00:00 falls on, as days since 1970-01-01 (rounded down).
+    package static func days(beforeSecondsSinceEpoch seconds: Int) -> Int {
+        seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
     }
 
     /// This wall time moved by an exact number of seconds, ignoring any zone.

@@ -33,22 +33,32 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
         }
         guard let top = heap.first else { return nil }
         let occurrence = pending[top.series].take()
-        let last = heap.removeLast()
-        if !heap.isEmpty {
+        // The series' next occurrence takes its place at the top, and sinks as far as it must.
+        if let start = advance(top.series) {
+            heap[0].start = start
+        } else {
+            let last = heap.removeLast()
+            guard !heap.isEmpty else { return occurrence }
             heap[0] = last
-            siftDown(0)
         }
-        pull(top.series)
+        siftDown(0)
         return occurrence
+    }
+
+    /// Reads the next occurrence of series `index` into its slot: its start, or nil (its diagnostics
+    /// collected) when the series is done.
+    private mutating func advance(_ index: Int) -> Int? {
+        pending[index] = series[index].next()
+        guard let start = pending[index]?.startInstant else {
+            diagnostics += series[index].diagnostics
+            return nil
+        }
+        return start
     }
 
     /// Adds the next occurrence of series `index` to the heap, or collects its diagnostics when it is done.
     private mutating func pull(_ index: Int) {
-        pending[index] = series[index].next()
-        guard let start = pending[index]?.startInstant else {
-            diagnostics += series[index].diagnostics
-            return
-        }
+        guard let start = advance(index) else { return }
         heap.append((start, index))
         var child = heap.count - 1
         while child > 0 {

@@ -7,7 +7,11 @@ import CalendarModel
 final class MasterPlan: Sendable {
     let uid: String
     let event: SharedEvent
+    /// DTSTART, whose form the rules' instances have.
+    let start: CalendarTime
     let length: OccurrenceLength
+    /// The forms of the rules' instances' times, made once for all of them.
+    let forms: OccurrenceForms
     let clock: ZoneClock
     let exceptInstants: Set<Int>
     let exceptDays: Set<CalendarDate>
@@ -25,7 +29,11 @@ final class MasterPlan: Sendable {
     ) {
         uid = master.uid
         event = SharedEvent(master)
+        self.start = start
         self.length = length
+        forms = OccurrenceForms(
+            uid: uid, recurrenceID: start, start: start,
+            end: length.end(from: start, at: zones.instant(start), zones: zones).0, areExact: false)
         clock = zones.clock(for: start)
         self.replaced = replaced
         self.ranges = ranges.sorted { $0.instant < $1.instant }
@@ -56,18 +64,24 @@ final class MasterPlan: Sendable {
             if exceptDays.contains(day) || replaced.days.contains(day) { return nil }
         }
         if let range = ranges.last(where: { $0.instant <= base.instant }) {
-            let start = range.start.withLocalDateTime(base.time.localDateTime.adding(seconds: range.shift))
+            let time = base.time(start: start)
+            let start = range.start.withLocalDateTime(time.localDateTime.adding(seconds: range.shift))
             let startInstant = zones.instant(start)
             let (end, endInstant) = range.length.end(from: start, at: startInstant, zones: zones)
             return Occurrence(
-                uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: start, end: end,
+                uid: uid, recurrenceID: time, recurrenceInstant: base.instant, start: start, end: end,
                 startInstant: startInstant, endInstant: endInstant, source: range.event, isOverride: true)
         }
-        let length = base.periodLength ?? length
-        let (end, endInstant) = length.end(from: base.time, at: base.instant, zones: zones)
+        if let date = base.date {
+            let (end, endInstant) = (date.periodLength ?? length).end(from: date.start, at: base.instant, zones: zones)
+            return Occurrence(
+                uid: uid, recurrenceID: date.start, recurrenceInstant: base.instant, start: date.start, end: end,
+                startInstant: base.instant, endInstant: endInstant, source: event, isOverride: false)
+        }
+        let end = length.endWall(fromWall: base.wall, at: base.instant, startForm: start, zones: zones)
         return Occurrence(
-            uid: uid, recurrenceID: base.time, recurrenceInstant: base.instant, start: base.time, end: end,
-            startInstant: base.instant, endInstant: endInstant, source: event, isOverride: false)
+            forms: forms, recurrenceWall: base.wall, recurrenceInstant: base.instant, startWall: base.wall,
+            startInstant: base.instant, endWall: end.wall, endInstant: end.instant, source: event, isOverride: false)
     }
 }
 

@@ -59,6 +59,27 @@ indirect enum OccurrenceLength: Sendable {
         }
     }
 
+    /// `end(from:at:zones:)` for a start of `startForm`'s form at `startWall` (wall-clock seconds since
+    /// 1970, a date's midnight), without making times: the end's wall-clock seconds, in the form `end`
+    /// gives every start of that form, and its instant.
+    func endWall(fromWall startWall: Int, at startInstant: Int, startForm: CalendarTime, zones: ExpansionZones)
+        -> (wall: Int, instant: Int)
+    {
+        switch self {
+        case .days(let days):
+            let wall = (LocalDateTime.days(beforeSecondsSinceEpoch: startWall) + days) * 86_400
+            return (wall, zones.floating.instant(wallSeconds: wall))
+        case .exact(let seconds, let form, let clock):
+            let instant = startInstant + seconds
+            let wall = instant + clock.offset(at: instant)
+            return (form.isDate ? LocalDateTime.days(beforeSecondsSinceEpoch: wall) * 86_400 : wall, instant)
+        case .duration:
+            let start = startForm.withLocalDateTime(LocalDateTime(secondsSinceEpoch: startWall))
+            let (end, instant) = end(from: start, at: startInstant, zones: zones)
+            return (end.localDateTime.secondsSinceEpoch, instant)
+        }
+    }
+
     /// Lengths from here on reach past the year 9999 from any start calport reads.
     static let longestSeconds = 10_000 * 366 * 86_400
 

@@ -3,10 +3,16 @@ import CalendarModel
 /// One start a series' recurrence set holds, before EXDATE and overrides.
 struct BaseInstance: Sendable {
     var instant: Int
-    /// The start as the series writes it (DTSTART's form for rule instances, the RDATE's own form).
-    var time: CalendarTime
-    /// The length of the PERIOD RDATE that supplied it, which has its own end.
-    var periodLength: OccurrenceLength?
+    /// The start's wall-clock reading in seconds since 1970 (a date's midnight), in DTSTART's form for
+    /// DTSTART and the rules' instances: no `CalendarTime` is made for those.
+    var wall: Int
+    /// The RDATE that supplied it, in its own form, with the length of a PERIOD, which has its own end.
+    var date: (start: CalendarTime, periodLength: OccurrenceLength?)?
+
+    /// The start as the series writes it, DTSTART being `start`.
+    func time(start: CalendarTime) -> CalendarTime {
+        date?.start ?? start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: wall))
+    }
 }
 
 /// The recurrence set of a master (RFC 5545 §3.8.5): DTSTART, every RRULE and every RDATE merged in
@@ -139,11 +145,12 @@ struct SeriesInstances: Sendable {
             {
                 let entry = dates[dateIndex]
                 dateIndex += 1
-                candidate = BaseInstance(instant: entry.instant, time: entry.start, periodLength: entry.length)
+                candidate = BaseInstance(
+                    instant: entry.instant, wall: entry.start.localDateTime.secondsSinceEpoch,
+                    date: (entry.start, entry.length))
             } else if let best, let head = heads[best] {
                 heads[best] = advance(rule: best)
-                candidate = BaseInstance(
-                    instant: head.instant, time: start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: head.wall)))
+                candidate = BaseInstance(instant: head.instant, wall: head.wall)
             } else {
                 return nil
             }

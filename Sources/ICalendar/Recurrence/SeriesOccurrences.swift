@@ -140,7 +140,7 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             if base.instant > stop { break }
             guard let occurrence = plan?.occurrence(for: base, zones: zones) else { continue }
             // RFC 5545 §3.3.4 writes four-digit years: an occurrence ending after 9999-12-31 cannot be written.
-            if occurrence.end.date.year > 9999 {
+            if occurrence.endWall >= Self.year10000 {
                 report(
                     "beyond-year-9999",
                     "an occurrence starting \(DateTimeText.format(occurrence.start)) ends after 9999-12-31, the last day iCalendar can write; it and any later ones are left out"
@@ -167,6 +167,9 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         instances = nil
         return nil
     }
+
+    /// 10000-01-01 as wall-clock seconds since 1970: an end there or later is past 9999-12-31.
+    private static let year10000 = CalendarDate(year: 10_000, month: 1, day: 1).daysSinceEpoch * 86_400
 
     private mutating func report(_ code: String, _ message: String) {
         guard !diagnostics.contains(where: { $0.code == code }) else { return }

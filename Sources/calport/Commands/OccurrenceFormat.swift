@@ -41,33 +41,43 @@ enum OccurrenceFormat: String, CaseIterable {
         literal(#","recurrenceId":"#, into: &output)
     }
 
-    /// The members an occurrence has of its own: its recurrence id, start and end, and the two flags.
+    /// The members an occurrence has of its own: its recurrence id, start and end, and the two flags, put
+    /// together on the stack from the occurrence's seconds (no `CalendarTime` is made) and appended at once.
     static func ndjsonTimes(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
-        // An occurrence no override moved starts at its RECURRENCE-ID: the text is made once.
-        let start = occurrence.start
-        let unmoved =
-            occurrence.recurrenceInstant == occurrence.startInstant && occurrence.recurrenceID.isDate == start.isDate
-        withDisplay(start, instant: occurrence.startInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true) {
-            startText in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+            var text = StackText(buffer)
+            let start = DisplayTime(
+                isDate: occurrence.startIsDate, wall: occurrence.startWall, instant: occurrence.startInstant)
+            // An occurrence no override moved starts at its RECURRENCE-ID: the same text, made once.
+            let unmoved =
+                occurrence.recurrenceInstant == occurrence.startInstant
+                && occurrence.recurrenceIDIsDate == occurrence.startIsDate
+            let recurrenceFrom = text.count
             if !occurrence.isInstance {
-                literal("null", into: &output)
+                text.put("null")
             } else if unmoved {
-                output.append(contentsOf: startText)
+                text.put(start, clock: clock, separator: UInt8(ascii: "T"), quoted: true)
             } else {
-                withDisplay(
-                    occurrence.recurrenceID, instant: occurrence.recurrenceInstant, clock: clock,
-                    separator: UInt8(ascii: "T"), quoted: true
-                ) { output.append(contentsOf: $0) }
+                let recurrenceID = DisplayTime(
+                    isDate: occurrence.recurrenceIDIsDate, wall: occurrence.recurrenceWall,
+                    instant: occurrence.recurrenceInstant)
+                text.put(recurrenceID, clock: clock, separator: UInt8(ascii: "T"), quoted: true)
             }
-            literal(#","start":"#, into: &output)
-            output.append(contentsOf: startText)
+            let recurrenceText = recurrenceFrom..<text.count
+            text.put(#","start":"#)
+            if occurrence.isInstance && unmoved {
+                text.repeat(recurrenceText)
+            } else {
+                text.put(start, clock: clock, separator: UInt8(ascii: "T"), quoted: true)
+            }
+            text.put(#","end":"#)
+            let end = DisplayTime(
+                isDate: occurrence.endIsDate, wall: occurrence.endWall, instant: occurrence.endInstant)
+            text.put(end, clock: clock, separator: UInt8(ascii: "T"), quoted: true)
+            text.put(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#)
+            text.put(occurrence.isOverride ? #","isOverride":true"# : #","isOverride":false"#)
+            output.append(contentsOf: text.written)
         }
-        literal(#","end":"#, into: &output)
-        withDisplay(
-            occurrence.end, instant: occurrence.endInstant, clock: clock, separator: UInt8(ascii: "T"), quoted: true
-        ) { output.append(contentsOf: $0) }
-        literal(occurrence.isAllDay ? #","isAllDay":true"# : #","isAllDay":false"#, into: &output)
-        literal(occurrence.isOverride ? #","isOverride":true"# : #","isOverride":false"#, into: &output)
     }
 
     /// The members the event decides, after the times: `,"summary":…,"timeZone":…}` and the line end.
@@ -89,78 +99,142 @@ enum OccurrenceFormat: String, CaseIterable {
 
     /// The record's `timeZone`: the zone of the occurrence's start, by its IANA name where known.
     static func ndjsonZone(of occurrence: Occurrence) -> String? {
-        occurrence.start.timeZone.map { $0.ianaIdentifier ?? $0.name }
+        occurrence.startZoneName
     }
 
     private static func literal(_ text: StaticString, into output: inout [UInt8]) {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
-    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: Character = " ") -> String {
-        withDisplay(time, instant: instant, clock: clock, separator: separator.asciiValue ?? 0x20, quoted: false) {
-            String(decoding: $0, as: UTF8.self)
+    /// A time to show: a whole day, or an instant shown on the display clock.
+    enum DisplayTime {
+        case date(CalendarDate)
+        /// A whole day, as days since 1970.
+        case day(Int)
+        case instant(Int)
+
+        /// A date whose midnight is `wall` (wall-clock seconds since 1970), or `instant`.
+        init(isDate: Bool, wall: Int, instant: Int) {
+            self = isDate ? .day(LocalDateTime.days(beforeSecondsSinceEpoch: wall)) : .instant(instant)
         }
     }
 
-    /// `display`'s text, with `separator` between date and time of day and in JSON quotes when `quoted`,
-    /// put together on the stack from integers and handed to `body`.
-    private static func withDisplay<Result>(
-        _ time: CalendarTime, instant: Int, clock: ZoneClock, separator: UInt8, quoted: Bool,
-        _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-            var count = 0
-            func put(_ byte: UInt8) {
-                buffer[count] = byte
-                count += 1
+    /// Text put together in a buffer on the stack, byte by byte; the buffer is large enough for what the
+    /// caller puts: a time is at most 42 bytes (a year of 19 digits and a sign, quotes, offset), so an
+    /// NDJSON record's times and their member names are under 200.
+    struct StackText {
+        private let buffer: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+        /// The last day written, as days since 1970, and its date: a record's times are mostly on one day.
+        private var lastDay = Int.min
+        private var lastDate = CalendarDate(year: 1970, month: 1, day: 1)
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            buffer[count] = byte
+            count += 1
+        }
+
+        /// Writes again what `range` of the text holds.
+        mutating func `repeat`(_ range: Range<Int>) {
+            for index in range { put(buffer[index]) }
+        }
+
+        /// The date of `day` (days since 1970), worked out once for a run of times on that day.
+        private mutating func date(ofDay day: Int) -> CalendarDate {
+            if day != lastDay {
+                lastDay = day
+                lastDate = CalendarDate(daysSinceEpoch: day)
             }
-            func two(_ value: Int) {
-                put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
-                put(UInt8(ascii: "0") + UInt8(value % 10))
+            return lastDate
+        }
+
+        mutating func put(_ literal: StaticString) {
+            literal.withUTF8Buffer { bytes in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[count...]).initialize(fromContentsOf: bytes)
+                count += bytes.count
             }
-            func date(_ date: CalendarDate) {
-                // The year in at least four digits, zeros in front.
-                let year = date.year.magnitude
-                var digits = 1
-                var power: UInt = 10
-                while power <= year && digits < 19 {
-                    digits += 1
-                    power *= 10
-                }
-                let sign = date.year < 0 ? 1 : 0
-                for _ in 0..<max(0, 4 - digits - sign) { put(UInt8(ascii: "0")) }
-                if sign == 1 { put(UInt8(ascii: "-")) }
-                var divisor = power / 10
-                while divisor > 0 {
-                    put(UInt8(ascii: "0") + UInt8(year / divisor % 10))
-                    divisor /= 10
-                }
-                put(UInt8(ascii: "-"))
-                two(date.month)
-                put(UInt8(ascii: "-"))
-                two(date.day)
-            }
-            if quoted { put(UInt8(ascii: "\"")) }
-            if case .date(let day) = time {
-                date(day)
+        }
+
+        @inline(__always)
+        private mutating func two(_ value: Int) {
+            put(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+            put(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+
+        /// The year in at least four digits, zeros in front, then month and day.
+        private mutating func put(_ date: CalendarDate) {
+            if (1_000...9_999).contains(date.year) {
+                two(date.year / 100)
+                two(date.year % 100)
             } else {
+                putYear(date.year)
+            }
+            put(UInt8(ascii: "-"))
+            two(date.month)
+            put(UInt8(ascii: "-"))
+            two(date.day)
+        }
+
+        private mutating func putYear(_ signedYear: Int) {
+            let year = signedYear.magnitude
+            var digits = 1
+            var power: UInt = 10
+            while power <= year && digits < 19 {
+                digits += 1
+                power *= 10
+            }
+            let sign = signedYear < 0 ? 1 : 0
+            for _ in 0..<max(0, 4 - digits - sign) { put(UInt8(ascii: "0")) }
+            if sign == 1 { put(UInt8(ascii: "-")) }
+            var divisor = power / 10
+            while divisor > 0 {
+                put(UInt8(ascii: "0") + UInt8(year / divisor % 10))
+                divisor /= 10
+            }
+        }
+
+        /// `time` as `display` writes it, with `separator` between date and time of day, in JSON quotes
+        /// when `quoted`.
+        mutating func put(_ time: DisplayTime, clock: ZoneClock, separator: UInt8, quoted: Bool) {
+            if quoted { put(UInt8(ascii: "\"")) }
+            switch time {
+            case .date(let date):
+                put(date)
+            case .day(let day):
+                put(date(ofDay: day))
+            case .instant(let instant):
                 let offset = clock.offset(at: instant)
-                let wall = LocalDateTime(secondsSinceEpoch: instant + offset)
-                date(wall.date)
+                let wall = instant + offset
+                let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
+                let seconds = wall - day * 86_400
+                put(date(ofDay: day))
                 put(separator)
-                two(wall.hour)
+                two(seconds / 3_600)
                 put(UInt8(ascii: ":"))
-                two(wall.minute)
+                two(seconds % 3_600 / 60)
                 put(UInt8(ascii: ":"))
-                two(wall.second)
+                two(seconds % 60)
                 put(UInt8(ascii: offset < 0 ? "-" : "+"))
                 two(abs(offset) / 3_600)
                 put(UInt8(ascii: ":"))
                 two(abs(offset) % 3_600 / 60)
             }
             if quoted { put(UInt8(ascii: "\"")) }
-            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// A date as written for an all-day occurrence; otherwise the instant as ISO 8601 with the clock's offset.
+    static func display(_ time: CalendarTime, instant: Int, clock: ZoneClock, separator: Character = " ") -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var text = StackText(buffer)
+            let shown: DisplayTime = if case .date(let day) = time { .date(day) } else { .instant(instant) }
+            text.put(shown, clock: clock, separator: separator.asciiValue ?? 0x20, quoted: false)
+            return String(decoding: text.written, as: UTF8.self)
         }
     }
 
