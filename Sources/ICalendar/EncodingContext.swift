@@ -71,6 +71,14 @@ extension CalendarTime {
     public func appendICalendarText(to bytes: inout [UInt8]) {
         DateTimeText.write(self, to: &bytes)
     }
+
+    /// `appendICalendarText` of a time at `local` with the form `isDate` and `isUTC` say (a date, UTC, or
+    /// floating or zoned, which write alike), without making that time.
+    package static func appendICalendarText(
+        of local: LocalDateTime, isDate: Bool, isUTC: Bool, to bytes: inout [UInt8]
+    ) {
+        DateTimeText.write(local, isDate: isDate, isUTC: isUTC, to: &bytes)
+    }
 }
 
 extension EventDuration {

@@ -73,6 +73,11 @@ public struct Occurrence: Hashable, Sendable {
     package var startIsDate: Bool { forms.startIsDate }
     package var endIsDate: Bool { forms.endIsDate }
 
+    /// The object holding the forms of the occurrence's times, shared by the occurrences whose times
+    /// have the same (a master's rule instances): a writer that keeps it knows another occurrence's
+    /// times differ from one it wrote only in their wall-clock seconds.
+    package var timeForms: AnyObject { forms }
+
     /// The zone of the start by its IANA identifier where known, else as the calendar names it; nil for a
     /// date, a floating or a UTC time.
     package var startZoneName: String? { forms.startZoneName }

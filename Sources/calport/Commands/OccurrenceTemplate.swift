@@ -33,6 +33,19 @@ struct OccurrenceTemplate: EventTemplate {
     /// keeps a second DTSTART among its unknown properties (a malformed input kept as it was) or a
     /// component holding one; such an event is written whole for each occurrence.
     private let rewritable: Bool
+    /// The forms of the first occurrence's times: an occurrence that shares them (another instance of
+    /// the series' rules) has times that differ from the template's only in their wall-clock seconds.
+    private let forms: AnyObject
+    /// The lines' values as `writeWallClockValues` replaces them; nil when a line is folded.
+    private let values: [Value]?
+
+    /// Where a line's value is in the template, and its form.
+    private struct Value {
+        var slot: Slot
+        var range: Range<Int>
+        var isDate: Bool
+        var isUTC: Bool
+    }
 
     /// The bytes it holds.
     var size: Int { bytes.count }
@@ -48,13 +61,59 @@ struct OccurrenceTemplate: EventTemplate {
             return line
         }
         rewritable = Self.lines(in: Self.timesOnly(occurrence)).map(\.slot) == lines.map(\.slot)
+        forms = occurrence.timeForms
+        let values = lines.compactMap { line -> Value? in
+            guard let start = line.valueStart, let time = line.time else { return nil }
+            let isUTC = if case .utc = time { true } else { false }
+            return Value(slot: line.slot, range: start..<(line.range.upperBound - 2), isDate: time.isDate, isUTC: isUTC)
+        }
+        self.values = values.count == lines.count ? values : nil
     }
 
     /// `occurrence` (of the template's event) as `Occurrence.standaloneEvent` serialised, appended to
     /// `output`.
     func write(_ occurrence: Occurrence, into output: inout [UInt8]) {
         guard rewritable else { return output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent) }
+        if occurrence.timeForms === forms && writeWallClockValues(occurrence, into: &output) { return }
         if !writeValues(occurrence, into: &output) { writeLines(occurrence, into: &output) }
+    }
+
+    /// `writeValues` for an occurrence whose times have the template's forms: each value is written
+    /// from the occurrence's wall-clock seconds, no `CalendarTime` made, and has the length of the
+    /// template's (a four-digit year), so the line stays as long; false (and nothing written) otherwise.
+    private func writeWallClockValues(_ occurrence: Occurrence, into output: inout [UInt8]) -> Bool {
+        guard let values else { return false }
+        // The times mostly fall on one day: its date is worked out once.
+        let start = LocalDateTime(secondsSinceEpoch: occurrence.startWall)
+        let startDay = LocalDateTime.days(beforeSecondsSinceEpoch: occurrence.startWall)
+        func local(_ wall: Int) -> LocalDateTime {
+            let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
+            guard day == startDay else { return LocalDateTime(secondsSinceEpoch: wall) }
+            let second = wall - day * 86_400
+            return LocalDateTime(
+                date: start.date, hour: second / 3_600, minute: second % 3_600 / 60, second: second % 60)
+        }
+        let mark = output.count
+        var copied = 0
+        for index in values.indices {
+            let value = values[index]
+            output += bytes[copied..<value.range.lowerBound]
+            let valueOffset = output.count
+            let wall =
+                switch value.slot {
+                case .start: occurrence.startWall
+                case .end: occurrence.endWall
+                case .recurrenceID: occurrence.recurrenceWall
+                }
+            CalendarTime.appendICalendarText(of: local(wall), isDate: value.isDate, isUTC: value.isUTC, to: &output)
+            guard output.count - valueOffset == value.range.count else {
+                output.removeLast(output.count - mark)
+                return false
+            }
+            copied = value.range.upperBound
+        }
+        output += bytes[copied...]
+        return true
     }
 
     /// Writes the template with each time's value replaced, when every time has its template line's
