@@ -4,7 +4,7 @@ import ICalendar
 /// status and, mostly, time zone: those members are escaped once per event, at its first occurrence, and
 /// each occurrence writes only its times and flags between them (issue 24: the escaping was a quarter
 /// of an NDJSON occurrence's instructions).
-struct NDJSONTemplate: EventTemplate {
+final class NDJSONTemplate: EventTemplate {
     /// The uid and zone the template was made with: an occurrence with others is written in full.
     private let uid: String
     private let zone: String?
@@ -45,8 +45,9 @@ struct NDJSONTemplate: EventTemplate {
     }
 }
 
-/// What `expand` makes of an event at its first occurrence, to write the others from.
-protocol EventTemplate {
+/// What `expand` makes of an event at its first occurrence, to write the others from: a class, so
+/// that handing one out is a reference, not a copy of its bytes.
+protocol EventTemplate: AnyObject {
     /// The template of `occurrence`'s event.
     init(_ occurrence: Occurrence)
     /// The bytes it holds: a template holds no event, so that a few hundred bytes of JSON do not keep a
@@ -59,20 +60,33 @@ protocol EventTemplate {
 /// The templates of the events met, by the event's serial number: read whole, a calendar's series
 /// come in time order, interleaved; streamed, one series after another. Past the template's budget it
 /// starts again, so streaming stays flat.
+///
+/// A table indexed by the serial's low bits, not a dictionary: the events expanded together were made
+/// together and have consecutive serials, so they fall in different slots, and a lookup is an index
+/// and a comparison where hashing the key and copying the template out cost some 360 instructions an
+/// occurrence. An event whose slot another took has its template made again.
 struct EventTemplates<Template: EventTemplate> {
-    private var templates: [Int: Template] = [:]
+    /// Each slot's template and the serial number of its event (0, which no event has, for none).
+    private var serials: [Int] = []
+    private var templates: [Template?] = []
     private var bytes = 0
+
+    /// How many slots there are: more events than a calendar interleaves at once.
+    private static var slotCount: Int { 1 << 13 }
 
     /// The template of `occurrence`'s event, made now if it is the event's first occurrence met.
     mutating func template(for occurrence: Occurrence) -> Template {
         let key = occurrence.source.serial
-        if let template = templates[key] { return template }
+        let index = key & (Self.slotCount - 1)
+        if index < serials.count, serials[index] == key, let template = templates[index] { return template }
         let template = Template(occurrence)
-        if bytes + template.size > Template.budget {
-            templates.removeAll()
+        if serials.isEmpty || bytes + template.size > Template.budget {
+            serials = Array(repeating: 0, count: Self.slotCount)
+            templates = Array(repeating: nil, count: Self.slotCount)
             bytes = 0
         }
-        templates[key] = template
+        serials[index] = key
+        templates[index] = template
         bytes += template.size
         return template
     }

@@ -6,7 +6,7 @@ import ICalendar
 /// event is serialised once and each occurrence is that text with those lines' values written anew:
 /// the long folded DESCRIPTION, the attendees and the alarms are escaped and folded once per event,
 /// not once per occurrence (issue 24: --format ics took 1.9× the time of NDJSON).
-struct OccurrenceTemplate: EventTemplate {
+final class OccurrenceTemplate: EventTemplate {
     /// The lines an occurrence rewrites, by name.
     enum Slot: Equatable {
         case start, end, recurrenceID
