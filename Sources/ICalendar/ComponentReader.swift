@@ -209,7 +209,10 @@ struct ComponentReader {
             return
         }
         openedAt.append(lineOffset)
-        stack.append(ContentComponent(name: name, line: line.line))
+        var component = ContentComponent(name: name, line: line.line)
+        // An event's lines, at once: grown one by one, the array was made and copied six times.
+        if name == "VEVENT" { component.properties.reserveCapacity(32) }
+        stack.append(component)
     }
 
     private mutating func end(_ line: ContentLine) -> Item? {

@@ -33,6 +33,8 @@ enum ContentLineParser {
             throw SyntaxError(column: index + 1, message: "expected a property name, found '\(found)'")
         }
         var parameters: [Parameter] = []
+        // Room for an ATTENDEE's usual four at once: grown one by one, the array was made three times.
+        if index < bytes.count, bytes[index] == semicolon { parameters.reserveCapacity(4) }
         while index < bytes.count, bytes[index] == semicolon {
             index += 1
             let parameterName = readName(bytes, &index)
