@@ -50,21 +50,34 @@ public struct ExpansionZones: Sendable {
                     message: "floating times are read in the calendar's X-WR-TIMEZONE \(name), as Google reads them",
                     uid: event.uid))
         }
-        for zone in ExpansionZones.zones(of: event) where clocks[zone.name] == nil {
-            if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
-                clocks[zone.name] = clock
-                continue
-            }
-            let resolution = resolver.resolve(zone.name)
-            if let clock = ExpansionZones.clock(for: resolution) {
-                clocks[zone.name] = clock
-            } else {
-                clocks[zone.name] = floating
-                var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
-                diagnostic.message += "; read as floating time in the expansion's zone"
-                diagnostic.uid = event.uid
-                diagnostics.append(diagnostic)
-            }
+        // Each time is looked at where it is: gathering them into an array copied every one (with its
+        // zone's names) for each event of a streamed expansion.
+        add(event.start, of: event)
+        add(event.recurrenceID?.time, of: event)
+        if case .end(let end) = event.end { add(end, of: event) }
+        for date in event.exceptionDates { add(date, of: event) }
+        for date in event.recurrenceDates {
+            add(date.start, of: event)
+            if case .period(_, let end) = date { add(end, of: event) }
+        }
+    }
+
+    /// Adds a clock for the zone of `time`, a time of `event`, when it is not known yet.
+    private mutating func add(_ time: CalendarTime?, of event: Event) {
+        guard case .zoned(_, let zone) = time, clocks[zone.name] == nil else { return }
+        if let id = zone.ianaIdentifier, let clock = ZoneClock.iana(id) {
+            clocks[zone.name] = clock
+            return
+        }
+        let resolution = resolver.resolve(zone.name)
+        if let clock = ExpansionZones.clock(for: resolution) {
+            clocks[zone.name] = clock
+        } else {
+            clocks[zone.name] = floating
+            var diagnostic = resolution.diagnostic ?? Diagnostic(.error, code: "unknown-tzid", message: "")
+            diagnostic.message += "; read as floating time in the expansion's zone"
+            diagnostic.uid = event.uid
+            diagnostics.append(diagnostic)
         }
     }
 
@@ -90,16 +103,5 @@ public struct ExpansionZones: Sendable {
         case .custom(let definition): return ZoneClock(rules: ZoneRules(definition: definition, years: ZoneClock.years))
         case .unknown: return nil
         }
-    }
-
-    private static func zones(of event: Event) -> [TimeZoneReference] {
-        var times: [CalendarTime] = [event.start, event.recurrenceID?.time].compactMap { $0 }
-        if case .end(let end) = event.end { times.append(end) }
-        times += event.exceptionDates
-        for date in event.recurrenceDates {
-            times.append(date.start)
-            if case .period(_, let end) = date { times.append(end) }
-        }
-        return times.compactMap(\.timeZone)
     }
 }

@@ -23,6 +23,8 @@ struct SeriesInstances: Sendable {
     private var rules: [RecurrenceRuleIterator]
     /// Each rule's next instance as (instant, wall seconds); nil when it has no more.
     private var heads: [(instant: Int, wall: Int)?]
+    /// DTSTART's instance when no rule makes the rule part of the set, until it is handed out.
+    private var startOnly: (instant: Int, wall: Int)?
     private var exclusions: [RecurrenceRuleIterator]
     private var exclusionHeads: [Int?]
     /// RDATEs by instant: their start, and their length when they are PERIODs.
@@ -51,7 +53,6 @@ struct SeriesInstances: Sendable {
             rules.compactMap { RecurrenceRuleCheck($0, startIsDate: start.isDate).usableRule }
         }
         let usable = checked(master.recurrenceRules)
-        let ruleList = usable.isEmpty ? [RecurrenceRule(frequency: .daily, end: .count(1))] : usable
         func iterator(_ rule: RecurrenceRule, startIsInstance: Bool) -> RecurrenceRuleIterator {
             var iterator = RecurrenceRuleIterator(
                 rule: rule, start: wall,
@@ -60,7 +61,14 @@ struct SeriesInstances: Sendable {
             iterator.skip(to: skipTo)
             return iterator
         }
-        rules = ruleList.map { iterator($0, startIsInstance: true) }
+        if usable.isEmpty {
+            // Most events: DTSTART alone, handed out as a rule's instance would be, with no iterator
+            // made for it (that was a third of expanding a single event).
+            startOnly = (clock.instant(wallSeconds: wall.secondsSinceEpoch), wall.secondsSinceEpoch)
+            rules = []
+        } else {
+            rules = usable.map { iterator($0, startIsInstance: true) }
+        }
         // An EXRULE removes DTSTART only when DTSTART is one of its own instances.
         exclusions = checked(master.exceptionRules).map { iterator($0, startIsInstance: false) }
         heads = []
@@ -135,7 +143,7 @@ struct SeriesInstances: Sendable {
             for index in heads.indices {
                 if let head = heads[index], best.map({ head.instant < heads[$0]!.instant }) ?? true { best = index }
             }
-            let ruleInstant = best.map { heads[$0]!.instant }
+            let ruleInstant = startOnly?.instant ?? best.map { heads[$0]!.instant }
             let candidate: BaseInstance
             // On a tie a PERIOD, which carries its own end, wins over the rule; the rule wins over a plain RDATE.
             if dateIndex < dates.count,
@@ -148,6 +156,9 @@ struct SeriesInstances: Sendable {
                 candidate = BaseInstance(
                     instant: entry.instant, wall: entry.start.localDateTime.secondsSinceEpoch,
                     date: (entry.start, entry.length))
+            } else if let head = startOnly {
+                startOnly = nil
+                candidate = BaseInstance(instant: head.instant, wall: head.wall)
             } else if let best, let head = heads[best] {
                 heads[best] = advance(rule: best)
                 candidate = BaseInstance(instant: head.instant, wall: head.wall)

@@ -244,7 +244,9 @@ enum ExpandCommand {
             zones[item.file].add(item.event)
             guard let series = item.series else { continue }
             var seriesZones = zones[item.file]
-            for member in (series.master.map { [$0] } ?? []) + series.overrides { seriesZones.add(member) }
+            // Each member in place: an array of them would copy every event.
+            if let master = series.master { seriesZones.add(master) }
+            for override in series.overrides { seriesZones.add(override) }
             let ordinal = Int64(seriesCount[item.file])
             seriesCount[item.file] += 1
             var occurrences = SeriesOccurrences(
