@@ -68,6 +68,42 @@ struct ExpandCommandTests {
                 + "2024-04-01                2024-04-02                Holiday\n")
     }
 
+    /// Expand keeps each event's template in a table slot chosen by the event's serial number: with
+    /// more series than slots (8,192) interleaved, events share slots and their templates are made
+    /// again. Every occurrence must still carry its own event's members: event n is summarised
+    /// "Event n", and each of its two daily occurrences (one on each day, in document order within a
+    /// day) says so, in both formats that use templates.
+    @Test(arguments: ["ndjson", "ics"])
+    func templatesOfEventsSharingASlotStayTheirEvents(format: String) {
+        let count = 8_192 + 40
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN"]
+        for n in 0..<count {
+            lines += [
+                "BEGIN:VEVENT", "UID:e\(n)", "SUMMARY:Event \(n)", "DTSTART:20240301T090000Z",
+                "DTEND:20240301T100000Z", "RRULE:FREQ=DAILY;COUNT=2", "END:VEVENT",
+            ]
+        }
+        let input = (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+        let result = run(["--start", "2024-03-01", "--end", "2024-03-03", "--format", format], input: input)
+        #expect(result.status == calport.ExitStatus.success, "\(result.errors)")
+        let expected = (0..<2 * count).map { "e\($0 % count)|Event \($0 % count)" }
+        let found: [String]
+        if format == "ndjson" {
+            found = result.output.split(separator: "\n").map { line in
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return "\(object?["uid"] as? String ?? "?")|\(object?["summary"] as? String ?? "?")"
+            }
+        } else {
+            found = ICalendarParser().parse(Array(result.output.utf8)).document.events.map {
+                "\($0.uid)|\($0.summary ?? "?")"
+            }
+        }
+        #expect(found.count == expected.count)
+        let wrong = zip(found, expected).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(
+            wrong.isEmpty, "first of \(wrong.count) wrong: \(wrong.prefix(3).map { "\($0.offset): \($0.element)" })")
+    }
+
     @Test func icsOutputHasOneStandaloneEventPerOccurrence() {
         let result = run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "ics"], input: Self.standup)
         let parsed = ICalendarParser().parse(Array(result.output.utf8))
