@@ -104,6 +104,32 @@ struct ExpandCommandTests {
             wrong.isEmpty, "first of \(wrong.count) wrong: \(wrong.prefix(3).map { "\($0.offset): \($0.element)" })")
     }
 
+    /// A DATE-TIME with a second of 60 (a leap second, RFC 5545 §3.3.5) in an override's DTSTART and
+    /// RECURRENCE-ID and in an RDATE is written as it was read, as the event's own time, not as the
+    /// next minute its seconds since 1970 come to: occurrences whose times are their own are not
+    /// written from seconds (found by review: --format ics wrote `20170101T000000Z`).
+    @Test func icsKeepsALeapSecondInTimesOfTheirOwn() {
+        let input =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:a",
+                "DTSTART:20161230T120000Z", "RRULE:FREQ=DAILY;COUNT=3", "RDATE:20161229T235960Z", "END:VEVENT",
+                "BEGIN:VEVENT", "UID:a", "RECURRENCE-ID:20161231T120000Z", "DTSTART:20161231T235960Z",
+                "END:VEVENT", "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n"
+        let result = run(["--start", "2016-12-01", "--end", "2017-02-01", "--format", "ics"], input: input)
+        #expect(result.status == calport.ExitStatus.success, "\(result.errors)")
+        let times = result.output.components(separatedBy: "\r\n").filter {
+            $0.hasPrefix("DTSTART") || $0.hasPrefix("RECURRENCE-ID")
+        }
+        #expect(
+            times == [
+                "RECURRENCE-ID:20161229T235960Z", "DTSTART:20161229T235960Z",
+                "RECURRENCE-ID:20161230T120000Z", "DTSTART:20161230T120000Z",
+                "RECURRENCE-ID:20161231T120000Z", "DTSTART:20161231T235960Z",
+                "RECURRENCE-ID:20170101T120000Z", "DTSTART:20170101T120000Z",
+            ])
+    }
+
     @Test func icsOutputHasOneStandaloneEventPerOccurrence() {
         let result = run(["--start", "2024-03-01", "--end", "2024-05-01", "--format", "ics"], input: Self.standup)
         let parsed = ICalendarParser().parse(Array(result.output.utf8))

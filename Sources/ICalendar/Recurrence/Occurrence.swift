@@ -75,8 +75,10 @@ public struct Occurrence: Hashable, Sendable {
 
     /// The object holding the forms of the occurrence's times, shared by the occurrences whose times
     /// have the same (a master's rule instances): a writer that keeps it knows another occurrence's
-    /// times differ from one it wrote only in their wall-clock seconds.
-    package var timeForms: AnyObject { forms }
+    /// times differ from one it wrote only in their wall-clock seconds. Nil for an occurrence whose
+    /// times are its own (an override's, an RDATE's), which its seconds may not give back exactly
+    /// (a leap second, `T235960Z`, is the next minute's in seconds).
+    package var timeForms: AnyObject? { forms.areExact ? nil : forms }
 
     /// The zone of the start by its IANA identifier where known, else as the calendar names it; nil for a
     /// date, a floating or a UTC time.

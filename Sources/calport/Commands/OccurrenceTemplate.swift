@@ -35,7 +35,7 @@ final class OccurrenceTemplate: EventTemplate {
     private let rewritable: Bool
     /// The forms of the first occurrence's times: an occurrence that shares them (another instance of
     /// the series' rules) has times that differ from the template's only in their wall-clock seconds.
-    private let forms: AnyObject
+    private let forms: AnyObject?
     /// The lines' values as `writeWallClockValues` replaces them; nil when a line is folded.
     private let values: [Value]?
 
@@ -74,7 +74,7 @@ final class OccurrenceTemplate: EventTemplate {
     /// `output`.
     func write(_ occurrence: Occurrence, into output: inout [UInt8]) {
         guard rewritable else { return output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent) }
-        if occurrence.timeForms === forms && writeWallClockValues(occurrence, into: &output) { return }
+        if let forms, occurrence.timeForms === forms, writeWallClockValues(occurrence, into: &output) { return }
         if !writeValues(occurrence, into: &output) { writeLines(occurrence, into: &output) }
     }
 
