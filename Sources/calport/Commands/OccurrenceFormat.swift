@@ -125,9 +125,8 @@ enum OccurrenceFormat: String, CaseIterable {
     struct StackText {
         private let buffer: UnsafeMutableBufferPointer<UInt8>
         private(set) var count = 0
-        /// The last day written, as days since 1970, and its date: a record's times are mostly on one day.
-        private var lastDay = Int.min
-        private var lastDate = CalendarDate(year: 1970, month: 1, day: 1)
+        /// A record's times are mostly on one day.
+        private var days = DayCache()
 
         init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
@@ -142,15 +141,6 @@ enum OccurrenceFormat: String, CaseIterable {
         /// Writes again what `range` of the text holds.
         mutating func `repeat`(_ range: Range<Int>) {
             for index in range { put(buffer[index]) }
-        }
-
-        /// The date of `day` (days since 1970), worked out once for a run of times on that day.
-        private mutating func date(ofDay day: Int) -> CalendarDate {
-            if day != lastDay {
-                lastDay = day
-                lastDate = CalendarDate(daysSinceEpoch: day)
-            }
-            return lastDate
         }
 
         mutating func put(_ literal: StaticString) {
@@ -206,19 +196,17 @@ enum OccurrenceFormat: String, CaseIterable {
             case .date(let date):
                 put(date)
             case .day(let day):
-                put(date(ofDay: day))
+                put(days.date(ofDay: day))
             case .instant(let instant):
                 let offset = clock.offset(at: instant)
-                let wall = instant + offset
-                let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
-                let seconds = wall - day * 86_400
-                put(date(ofDay: day))
+                let wall = days.localDateTime(atWall: instant + offset)
+                put(wall.date)
                 put(separator)
-                two(seconds / 3_600)
+                two(wall.hour)
                 put(UInt8(ascii: ":"))
-                two(seconds % 3_600 / 60)
+                two(wall.minute)
                 put(UInt8(ascii: ":"))
-                two(seconds % 60)
+                two(wall.second)
                 put(UInt8(ascii: offset < 0 ? "-" : "+"))
                 two(abs(offset) / 3_600)
                 put(UInt8(ascii: ":"))
@@ -240,6 +228,30 @@ enum OccurrenceFormat: String, CaseIterable {
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// The date of the last day asked for, kept: the times an occurrence writes mostly fall on one day, and
+/// working a date out of days since 1970 costs more than writing it.
+struct DayCache {
+    private var lastDay = Int.min
+    private var lastDate = CalendarDate(year: 1970, month: 1, day: 1)
+
+    /// The date of `day`, days since 1970.
+    mutating func date(ofDay day: Int) -> CalendarDate {
+        if day != lastDay {
+            lastDay = day
+            lastDate = CalendarDate(daysSinceEpoch: day)
+        }
+        return lastDate
+    }
+
+    /// `LocalDateTime(secondsSinceEpoch: wall)`, its date taken from here.
+    mutating func localDateTime(atWall wall: Int) -> LocalDateTime {
+        let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
+        let second = wall - day * 86_400
+        return LocalDateTime(
+            date: date(ofDay: day), hour: second / 3_600, minute: second % 3_600 / 60, second: second % 60)
     }
 }
 

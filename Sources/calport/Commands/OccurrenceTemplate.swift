@@ -83,16 +83,7 @@ final class OccurrenceTemplate: EventTemplate {
     /// template's (a four-digit year), so the line stays as long; false (and nothing written) otherwise.
     private func writeWallClockValues(_ occurrence: Occurrence, into output: inout [UInt8]) -> Bool {
         guard let values else { return false }
-        // The times mostly fall on one day: its date is worked out once.
-        let start = LocalDateTime(secondsSinceEpoch: occurrence.startWall)
-        let startDay = LocalDateTime.days(beforeSecondsSinceEpoch: occurrence.startWall)
-        func local(_ wall: Int) -> LocalDateTime {
-            let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
-            guard day == startDay else { return LocalDateTime(secondsSinceEpoch: wall) }
-            let second = wall - day * 86_400
-            return LocalDateTime(
-                date: start.date, hour: second / 3_600, minute: second % 3_600 / 60, second: second % 60)
-        }
+        var days = DayCache()
         let mark = output.count
         var copied = 0
         for index in values.indices {
@@ -105,7 +96,8 @@ final class OccurrenceTemplate: EventTemplate {
                 case .end: occurrence.endWall
                 case .recurrenceID: occurrence.recurrenceWall
                 }
-            CalendarTime.appendICalendarText(of: local(wall), isDate: value.isDate, isUTC: value.isUTC, to: &output)
+            CalendarTime.appendICalendarText(
+                of: days.localDateTime(atWall: wall), isDate: value.isDate, isUTC: value.isUTC, to: &output)
             guard output.count - valueOffset == value.range.count else {
                 output.removeLast(output.count - mark)
                 return false
