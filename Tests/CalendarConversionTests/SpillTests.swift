@@ -25,10 +25,8 @@ import Testing
         // The runs have no names: a run killed now leaves nothing behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         var sorted: [[UInt8]] = []
-        try sorter.drain { _, record in
-            sorted.append(Array(record))
-            return true
-        }
+        var records = try sorter.sorted()
+        while try records.advance() { sorted.append(Array(records.record)) }
         #expect(sorted == expected)
     }
 }
@@ -39,11 +37,9 @@ import Testing
     try sorter.append(ExternalSorter.Key(0, 5, 0), [5])
     try sorter.append(ExternalSorter.Key(0, 1, 0), [1])
     try sorter.append(ExternalSorter.Key(0, 5, 0), [6])
-    var sorted: [UInt8] = []
-    try sorter.drain { _, record in
-        sorted += record
-        return true
-    }
-    #expect(sorted == [1, 5, 6])
     #expect(sorter.spilledRuns == 0)
+    var sorted: [UInt8] = []
+    var records = try sorter.sorted()
+    while try records.advance() { sorted += records.record }
+    #expect(sorted == [1, 5, 6])
 }

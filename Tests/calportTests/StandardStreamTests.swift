@@ -44,6 +44,20 @@ func aFailedStandardStreamIsAnIOErrorNotACrash(_ script: String, _ message: Stri
     #expect(run.errors == (message.isEmpty ? "" : message + "\n"), "\(script)")
 }
 
+/// An expansion writes its output on another thread while it goes on (`BufferedOutput`): a write
+/// that fails there still ends the run with one message and exit status 3, read whole or streamed.
+@Test(arguments: ["", "--stream"])
+func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
+    let directory = try temporaryDirectory()
+    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
+    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+    // A week of minutes is 10,080 records, some 3 MB: many chunks, most written while others fill.
+    let run = try shell(
+        "\"$CALPORT\" expand -q \(mode) --start 2026-01-01 --end 2026-01-08 in.ics >/dev/full", in: directory)
+    #expect(run.status == 3)
+    #expect(run.errors == "calport: error: cannot write to standard output: No space left on device\n")
+}
+
 @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
     let directory = try temporaryDirectory()
     let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")

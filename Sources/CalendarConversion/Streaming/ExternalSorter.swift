@@ -1,15 +1,15 @@
+import Foundation
+
 /// Sorts records (bytes with a key) of any total size with bounded memory: records are gathered up to
 /// `runBytes`, each full batch is sorted and spilled to a run file, and the runs are merged k-way
 /// (at most `fanIn` at a time, merging runs into longer runs first when there are more). Records
 /// with equal keys keep the order they were added in. Nothing touches the disk when all records fit.
 package struct ExternalSorter {
     /// What records are ordered by, compared in order.
-    package struct Key: Comparable {
+    package struct Key: Comparable, Sendable {
         package var first: Int64
         package var second: Int64
         package var third: Int64
-        /// The order records were added in, so that equal keys stay in that order.
-        fileprivate var sequence: UInt64 = 0
 
         package init(_ first: Int64, _ second: Int64, _ third: Int64) {
             self.first = first
@@ -18,7 +18,7 @@ package struct ExternalSorter {
         }
 
         package static func < (a: Key, b: Key) -> Bool {
-            (a.first, a.second, a.third, a.sequence) < (b.first, b.second, b.third, b.sequence)
+            (a.first, a.second, a.third) < (b.first, b.second, b.third)
         }
     }
 
@@ -26,135 +26,299 @@ package struct ExternalSorter {
     private let runBytes: Int
     private let fanIn: Int
     private var arena: [UInt8] = []
-    private var entries: [(key: Key, start: Int, count: Int)] = []
+    /// The records gathered since the last spill, each at `start` in `arena`: later ones start later,
+    /// so that order breaks ties between equal keys.
+    private var entries: [Entry] = []
     private var runs: [SpillWriter] = []
-    private var sequence: UInt64 = 0
+    /// The batch being sorted and written on another thread, while the next one is gathered.
+    private var spilling: SpillJob?
 
-    package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 64) {
+    fileprivate typealias Entry = (key: Key, start: Int, count: Int)
+
+    /// Gathers runs of about `runBytes` and merges up to `fanIn` of them at once. The fan-in is
+    /// large because every level of merging writes and reads all records again (a 1M-event
+    /// expansion spills about 9 GB): the merge gives its runs `runBytes` of buffers between them.
+    /// A full batch is sorted and written on another thread while the next is gathered, so that
+    /// twice `runBytes` may be held.
+    package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 4096) {
         self.scratch = scratch
         self.runBytes = runBytes
         self.fanIn = max(2, fanIn)
     }
 
     /// How many sorted runs have been spilled so far.
-    package var spilledRuns: Int { runs.count }
+    package var spilledRuns: Int { runs.count + (spilling == nil ? 0 : 1) }
 
     /// Adds a record.
     package mutating func append(_ key: Key, _ record: [UInt8]) throws(AtomicFile.WriteError) {
-        var key = key
-        key.sequence = sequence
-        sequence += 1
         if arena.capacity < runBytes { arena.reserveCapacity(runBytes + (64 << 10)) }
         entries.append((key, arena.count, record.count))
         arena += record
-        if arena.count + entries.count * 48 >= runBytes { try spill() }
+        if arena.count + entries.count * 40 >= runBytes { try spill() }
     }
 
-    /// Every record in key order; `body` returns false to stop early.
-    package mutating func drain(_ body: (Key, ArraySlice<UInt8>) -> Bool) throws(AtomicFile.WriteError) {
-        if runs.isEmpty {
-            entries.sort { $0.key < $1.key }
-            for entry in entries where !body(entry.key, arena[entry.start..<entry.start + entry.count]) { break }
-            entries = []
+    /// Every record in key order, one at a time; the sorter is left empty.
+    package mutating func sorted() throws(AtomicFile.WriteError) -> SortedRecords {
+        defer {
             arena = []
-            return
+            entries = []
+            runs = []
+        }
+        if runs.isEmpty && spilling == nil {
+            entries.sort(by: Self.inOrder)
+            return SortedRecords(arena: arena, entries: entries)
         }
         if !entries.isEmpty { try spill() }
+        try collectSpill()
         // The gathering buffers are not needed again: give their memory to the merge.
         arena = []
         entries = []
         while runs.count > fanIn {
             var merged: [SpillWriter] = []
             for start in stride(from: 0, to: runs.count, by: fanIn) {
-                let group = Array(runs[start..<min(runs.count, start + fanIn)])
-                let run = try scratch.create("run")
-                try merge(group) { key, record in
-                    Self.write(key, record, to: run)
-                    return true
-                }
-                try run.finish()
-                merged.append(run)
+                var group = try SortedRecords(merging: Array(runs[start..<min(runs.count, start + fanIn)]), runBytes)
+                var run = RunWriter(try scratch.create("run"))
+                while try group.advance() { run.append(group.key, group.record) }
+                merged.append(try run.finish())
             }
             runs = merged
         }
-        try merge(runs, body)
-        runs = []
+        return try SortedRecords(merging: runs, runBytes)
     }
 
-    /// Sorts what is gathered into a new run file.
+    fileprivate static func inOrder(_ a: Entry, _ b: Entry) -> Bool { (a.key, a.start) < (b.key, b.start) }
+
+    /// Hands what is gathered to another thread to be sorted into a new run file, once the batch
+    /// before it is written, and goes on with that batch's buffers.
     private mutating func spill() throws(AtomicFile.WriteError) {
-        entries.sort { $0.key < $1.key }
-        let run = try scratch.create("run")
-        for entry in entries { Self.write(entry.key, arena[entry.start..<entry.start + entry.count], to: run) }
-        try run.finish()
-        runs.append(run)
-        entries.removeAll(keepingCapacity: true)
-        arena.removeAll(keepingCapacity: true)
+        let spare = try collectSpill()
+        let job = SpillJob(arena: arena, entries: entries, run: try scratch.create("run"))
+        arena = spare?.arena ?? []
+        entries = spare?.entries ?? []
+        job.start()
+        spilling = job
     }
 
-    private static func write(_ key: Key, _ record: ArraySlice<UInt8>, to run: SpillWriter) {
-        run.write(UInt64(bitPattern: key.first))
-        run.write(UInt64(bitPattern: key.second))
-        run.write(UInt64(bitPattern: key.third))
-        run.write(key.sequence)
-        run.write(UInt64(record.count))
-        run.write(record)
+    /// Waits for the batch being spilled; its run joins the others and its buffers, emptied, are returned.
+    @discardableResult
+    private mutating func collectSpill() throws(AtomicFile.WriteError) -> (arena: [UInt8], entries: [Entry])? {
+        guard let job = spilling else { return nil }
+        spilling = nil
+        let done = try job.wait()
+        runs.append(done.run)
+        return (done.arena, done.entries)
+    }
+}
+
+/// One batch of records sorted and written to its run on a thread of its own. The owner gives the
+/// batch up when it starts the job and touches nothing of it again until `wait()` returns.
+private final class SpillJob: @unchecked Sendable {
+    private var arena: [UInt8]
+    private var entries: [ExternalSorter.Entry]
+    private let run: SpillWriter
+    private var failure: AtomicFile.WriteError?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(arena: [UInt8], entries: [ExternalSorter.Entry], run: SpillWriter) {
+        self.arena = arena
+        self.entries = entries
+        self.run = run
     }
 
-    private static func read(_ reader: inout SpillReader) -> (Key, [UInt8])? {
-        guard let first = reader.readUInt64(), let second = reader.readUInt64(), let third = reader.readUInt64(),
-            let sequence = reader.readUInt64(), let count = reader.readUInt64(), let record = reader.read(Int(count))
-        else { return nil }
-        var key = Key(Int64(bitPattern: first), Int64(bitPattern: second), Int64(bitPattern: third))
-        key.sequence = sequence
-        return (key, record)
-    }
-
-    /// Merges sorted runs with a binary min-heap of each run's next record.
-    private func merge(
-        _ group: [SpillWriter], _ body: (Key, ArraySlice<UInt8>) -> Bool
-    ) throws(AtomicFile.WriteError) {
-        var readers = group.map { SpillReader($0.reader(chunkSize: 32 << 10)) }
-        var heap: [(key: Key, record: [UInt8], run: Int)] = []
-        func siftUp(_ start: Int) {
-            var child = start
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard heap[child].key < heap[parent].key else { return }
-                heap.swapAt(child, parent)
-                child = parent
+    func start() {
+        DispatchQueue.global().async { [self] in
+            entries.sort(by: ExternalSorter.inOrder)
+            var writer = RunWriter(run)
+            for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }
+            do throws(AtomicFile.WriteError) {
+                _ = try writer.finish()
+            } catch {
+                failure = error
             }
+            arena.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+            done.signal()
         }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { return }
-                var smallest = left
-                if left + 1 < heap.count && heap[left + 1].key < heap[left].key { smallest = left + 1 }
-                guard heap[smallest].key < heap[parent].key else { return }
-                heap.swapAt(smallest, parent)
-                parent = smallest
-            }
+    }
+
+    /// The run, and the batch's buffers for the next one; throws when writing the run failed.
+    func wait() throws(AtomicFile.WriteError) -> (run: SpillWriter, arena: [UInt8], entries: [ExternalSorter.Entry]) {
+        done.wait()
+        if let failure { throw failure }
+        return (run, arena, entries)
+    }
+}
+
+/// Writes a run: each record after its key and length (four little-endian words), gathered in a
+/// buffer of its own (appending to the `SpillWriter`'s, a class's property, checked exclusive access
+/// at every call).
+private struct RunWriter {
+    private let spill: SpillWriter
+    private var buffer: [UInt8] = []
+
+    init(_ spill: SpillWriter) {
+        self.spill = spill
+        buffer.reserveCapacity(Self.chunkSize + 4_096)
+    }
+
+    static let chunkSize = 64 << 10
+
+    mutating func append(_ key: ExternalSorter.Key, _ record: ArraySlice<UInt8>) {
+        var header = (
+            UInt64(bitPattern: key.first).littleEndian, UInt64(bitPattern: key.second).littleEndian,
+            UInt64(bitPattern: key.third).littleEndian, UInt64(record.count).littleEndian
+        )
+        withUnsafeBytes(of: &header) { buffer.append(contentsOf: $0) }
+        buffer += record
+        if buffer.count >= Self.chunkSize {
+            spill.write(chunk: buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
-        for run in readers.indices {
-            if let (key, record) = Self.read(&readers[run]) {
-                heap.append((key, record, run))
-                siftUp(heap.count - 1)
+    }
+
+    consuming func finish() throws(AtomicFile.WriteError) -> SpillWriter {
+        spill.write(chunk: buffer)
+        try spill.finish()
+        return spill
+    }
+}
+
+/// What an `ExternalSorter` holds, in key order: its records in memory, or its runs merged with a
+/// binary min-heap of the runs by their current record (equal keys go in the order of the runs,
+/// which were spilled in the order their records were added).
+package struct SortedRecords {
+    private var arena: [UInt8] = []
+    private var entries: [ExternalSorter.Entry] = []
+    private var index = 0
+    private var runs: [SpillWriter] = []
+    private var cursors: [RunCursor] = []
+    /// The runs that have records left, as a heap by their current record.
+    private var heap: [Int] = []
+    /// Whether the heap's top was handed out and is to be moved past at the next call.
+    private var handedOut = false
+
+    fileprivate init(arena: [UInt8], entries: [ExternalSorter.Entry]) {
+        self.arena = arena
+        self.entries = entries
+    }
+
+    /// Merges `runs`, giving them about `bufferBytes` of read buffers between them.
+    fileprivate init(merging runs: [SpillWriter], _ bufferBytes: Int) throws(AtomicFile.WriteError) {
+        self.runs = runs
+        let chunkSize = min(64 << 10, max(4 << 10, bufferBytes / max(1, runs.count)))
+        cursors = runs.map { RunCursor($0.reader(chunkSize: chunkSize)) }
+        for run in cursors.indices {
+            if cursors[run].advance() {
+                heap.append(run)
             } else {
-                try readers[run].checkRead(group[run])
+                try cursors[run].checkRead(runs[run])
             }
         }
-        while let top = heap.first {
-            guard body(top.key, top.record[...]) else { return }
-            if let (key, record) = Self.read(&readers[top.run]) {
-                heap[0] = (key, record, top.run)
-            } else {
-                try readers[top.run].checkRead(group[top.run])
+        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(start) }
+    }
+
+    /// The current record's key and bytes, after `advance()` returned true; valid until the next call.
+    package private(set) var key = ExternalSorter.Key(0, 0, 0)
+    package var record: ArraySlice<UInt8> {
+        if cursors.isEmpty {
+            let entry = entries[index - 1]
+            return arena[entry.start..<entry.start + entry.count]
+        }
+        return cursors[heap[0]].record
+    }
+
+    /// Moves to the next record; false when there is none left. (Not an optional tuple: destroying
+    /// one went through the generic value witnesses, some 350 instructions a record.)
+    package mutating func advance() throws(AtomicFile.WriteError) -> Bool {
+        if cursors.isEmpty {
+            guard index < entries.count else { return false }
+            key = entries[index].key
+            index += 1
+            return true
+        }
+        if handedOut, let top = heap.first {
+            if !cursors[top].advance() {
+                try cursors[top].checkRead(runs[top])
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
-            if !heap.isEmpty { siftDown(0) }
+            siftDown(0)
         }
+        guard let top = heap.first else { return false }
+        handedOut = true
+        key = cursors[top].key
+        return true
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool { (cursors[a].key, a) < (cursors[b].key, b) }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            var smallest = left
+            if left + 1 < heap.count && less(heap[left + 1], heap[left]) { smallest = left + 1 }
+            guard less(heap[smallest], heap[parent]) else { return }
+            heap.swapAt(smallest, parent)
+            parent = smallest
+        }
+    }
+}
+
+/// A run being merged: its records read through a buffer, the current one handed out as a slice of
+/// it (not an array of its own: merging 9 GB made an array a record).
+private struct RunCursor {
+    private var source: FileRegionSource
+    private var buffer: [UInt8] = []
+    /// Where the current record begins in `buffer`, and how long it is.
+    private var start = 0
+    private var count = 0
+    /// The current record's key.
+    private(set) var key = ExternalSorter.Key(0, 0, 0)
+
+    init(_ source: FileRegionSource) {
+        self.source = source
+    }
+
+    /// The current record.
+    var record: ArraySlice<UInt8> { buffer[start..<start + count] }
+
+    /// Moves to the next record; false at the end of the run (or when a read failed: `checkRead`).
+    mutating func advance() -> Bool {
+        start += count
+        count = 0
+        let header = 4 * MemoryLayout<UInt64>.size
+        guard buffer.count - start >= header || fill(header) else { return false }
+        let (key, length) = buffer.withUnsafeBytes { bytes in
+            func field(_ index: Int) -> Int64 {
+                Int64(bitPattern: bytes.loadUnaligned(fromByteOffset: start + 8 * index, as: UInt64.self).littleEndian)
+            }
+            return (ExternalSorter.Key(field(0), field(1), field(2)), Int(field(3)))
+        }
+        self.key = key
+        start += header
+        guard buffer.count - start >= length || fill(length) else { return false }
+        count = length
+        return true
+    }
+
+    /// Throws when a read failed: the run then ended early, and what it held would be lost silently.
+    func checkRead(_ spill: SpillWriter) throws(AtomicFile.WriteError) {
+        if let failure = source.failure {
+            throw AtomicFile.WriteError(path: spill.path, reason: failure, action: "read back")
+        }
+    }
+
+    /// Whether `wanted` bytes from `start` are buffered, reading more when needed.
+    private mutating func fill(_ wanted: Int) -> Bool {
+        if buffer.count - start >= wanted { return true }
+        buffer.removeSubrange(..<start)
+        start = 0
+        while buffer.count < wanted {
+            guard let chunk = source.nextChunk() else { return false }
+            buffer += chunk
+        }
+        return true
     }
 }

@@ -63,12 +63,22 @@ package final class SpillWriter {
         FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
     }
 
+    /// Writes a chunk gathered elsewhere: straight to the file, without a copy, when nothing is buffered.
+    package func write(chunk: [UInt8]) {
+        guard buffer.isEmpty else { return write(chunk) }
+        writeOut(chunk)
+    }
+
     private func flush() {
-        defer { buffer.removeAll(keepingCapacity: true) }
+        writeOut(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeOut(_ bytes: [UInt8]) {
         guard failure == nil else { return }
         var written = 0
-        while written < buffer.count {
-            let count = buffer.withUnsafeBytes {
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes {
                 Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
             }
             if count < 0 && errno == EINTR { continue }

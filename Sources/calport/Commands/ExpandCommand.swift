@@ -282,11 +282,15 @@ enum ExpandCommand {
                 finished += 1
             }
         }
-        try sorter.drain { key, record in
-            finishFiles(before: Int(key.first))
-            guard !stopped else { return false }
-            output.append { layout.append(record: record, to: &$0) }
-            return true
+        var records = try sorter.sorted()
+        var file = 0
+        while try records.advance() {
+            if records.key.first != file {
+                file = Int(records.key.first)
+                finishFiles(before: file)
+                if stopped { break }
+            }
+            output.append { layout.append(record: records.record, to: &$0) }
         }
         finishFiles(before: index.files.count)
         if stopped { return nil }

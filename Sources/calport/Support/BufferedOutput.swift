@@ -1,32 +1,80 @@
+import Dispatch
 import ICalendar
 
 /// Collects output bytes and hands them to their destination in large writes, so that streaming
-/// millions of small records costs few system calls and little memory.
+/// millions of small records costs few system calls and little memory. A full chunk is written on
+/// another thread while the next one fills (an expansion writes gigabytes, and the write system
+/// calls were a tenth of its time); `flush()` returns once everything is written.
 struct BufferedOutput {
     private var bytes: [UInt8] = []
-    private let destination: OutputDestination
+    private let writer: ChunkWriter
     /// The size of the writes, that of the .ics writer's chunks.
     static let threshold = ICalendarStreamWriter.chunkSize
 
     init(_ destination: OutputDestination) {
-        self.destination = destination
+        writer = ChunkWriter(destination)
         bytes.reserveCapacity(Self.threshold + 4_096)
     }
 
     mutating func append(_ data: [UInt8]) {
         bytes.append(contentsOf: data)
-        if bytes.count >= Self.threshold { flush() }
+        if bytes.count >= Self.threshold { handOff() }
     }
 
     /// Lets `write` append to the buffer in place, for records encoded straight into it.
     mutating func append(_ write: (inout [UInt8]) -> Void) {
         write(&bytes)
-        if bytes.count >= Self.threshold { flush() }
+        if bytes.count >= Self.threshold { handOff() }
     }
 
+    /// Writes everything appended so far, and returns when it is written (before a diagnostic is
+    /// said about it, or the destination is put in place).
     mutating func flush() {
-        guard !bytes.isEmpty else { return }
-        destination.write(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        handOff()
+        writer.waitForWrite()
     }
+
+    /// Gives the chunk to the writer and goes on with the buffer of the chunk before.
+    private mutating func handOff() {
+        guard !bytes.isEmpty else { return }
+        bytes = writer.write(bytes)
+    }
+}
+
+/// Writes chunks to a destination on a thread of its own, one at a time. The caller gives a chunk up
+/// when it hands it over; the destination is used by that thread alone until the write is waited for.
+private final class ChunkWriter: @unchecked Sendable {
+    private let destination: OutputDestination
+    private var chunk: [UInt8] = []
+    private var inFlight = false
+    private let written = DispatchSemaphore(value: 0)
+
+    init(_ destination: OutputDestination) {
+        self.destination = destination
+    }
+
+    /// Starts writing `next` once the chunk before it is written; returns that chunk's buffer, emptied.
+    func write(_ next: [UInt8]) -> [UInt8] {
+        waitForWrite()
+        var spare = next
+        swap(&spare, &chunk)
+        spare.removeAll(keepingCapacity: true)
+        if spare.capacity == 0 { spare.reserveCapacity(chunk.capacity) }
+        inFlight = true
+        DispatchQueue.global().async { [self] in
+            destination.write(chunk)
+            written.signal()
+        }
+        return spare
+    }
+
+    func waitForWrite() {
+        guard inFlight else { return }
+        written.wait()
+        inFlight = false
+    }
+
+    // A writer dropped without a flush (a run stopped early) still finishes its write before the
+    // destination is concluded.
+    deinit { waitForWrite() }
 }
