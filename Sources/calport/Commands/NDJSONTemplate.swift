@@ -29,13 +29,13 @@ final class NDJSONTemplate: EventTemplate {
 
     /// `occurrence` (of the template's event) as `OccurrenceFormat.ndjsonRecord` writes it, appended to
     /// `output`.
-    func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    func write(_ occurrence: Occurrence, clock: ZoneClock, days: inout DayCache, into output: inout [UInt8]) {
         if occurrence.uid == uid {
             output += head
         } else {
             OccurrenceFormat.ndjsonHead(uid: occurrence.uid, into: &output)
         }
-        OccurrenceFormat.ndjsonTimes(occurrence, clock: clock, into: &output)
+        OccurrenceFormat.ndjsonTimes(occurrence, clock: clock, days: &days, into: &output)
         let zone = OccurrenceFormat.ndjsonZone(of: occurrence)
         if zone == self.zone {
             output += tail

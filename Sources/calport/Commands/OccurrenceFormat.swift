@@ -28,9 +28,11 @@ enum OccurrenceFormat: String, CaseIterable {
 
     /// One line of the NDJSON schema in docs/recurrence.md, encoded straight into `output`: the members
     /// in schema order, strings through the JSON library's escaping, times from integers.
-    static func ndjsonRecord(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    static func ndjsonRecord(
+        _ occurrence: Occurrence, clock: ZoneClock, days: inout DayCache, into output: inout [UInt8]
+    ) {
         ndjsonHead(uid: occurrence.uid, into: &output)
-        ndjsonTimes(occurrence, clock: clock, into: &output)
+        ndjsonTimes(occurrence, clock: clock, days: &days, into: &output)
         ndjsonTail(occurrence.source, zone: ndjsonZone(of: occurrence), into: &output)
     }
 
@@ -43,9 +45,12 @@ enum OccurrenceFormat: String, CaseIterable {
 
     /// The members an occurrence has of its own: its recurrence id, start and end, and the two flags, put
     /// together on the stack from the occurrence's seconds (no `CalendarTime` is made) and appended at once.
-    static func ndjsonTimes(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
+    static func ndjsonTimes(
+        _ occurrence: Occurrence, clock: ZoneClock, days: inout DayCache, into output: inout [UInt8]
+    ) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
-            var text = StackText(buffer)
+            var text = StackText(buffer, days: days)
+            defer { days = text.days }
             let start = DisplayTime(
                 isDate: occurrence.startIsDate, wall: occurrence.startWall, instant: occurrence.startInstant)
             // An occurrence no override moved starts at its RECURRENCE-ID: the same text, made once.
@@ -125,10 +130,13 @@ enum OccurrenceFormat: String, CaseIterable {
     struct StackText {
         private let buffer: UnsafeMutableBufferPointer<UInt8>
         private(set) var count = 0
-        /// A record's times are mostly on one day.
-        private var days = DayCache()
+        /// A record's times are mostly on one day, and on the day of the record before.
+        private(set) var days: DayCache
 
-        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>, days: DayCache = DayCache()) {
+            self.buffer = buffer
+            self.days = days
+        }
 
         var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
 

@@ -72,18 +72,21 @@ final class OccurrenceTemplate: EventTemplate {
 
     /// `occurrence` (of the template's event) as `Occurrence.standaloneEvent` serialised, appended to
     /// `output`.
-    func write(_ occurrence: Occurrence, into output: inout [UInt8]) {
+    func write(_ occurrence: Occurrence, days: inout DayCache, into output: inout [UInt8]) {
         guard rewritable else { return output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent) }
-        if let forms, occurrence.timeForms === forms, writeWallClockValues(occurrence, into: &output) { return }
+        if let forms, occurrence.timeForms === forms, writeWallClockValues(occurrence, days: &days, into: &output) {
+            return
+        }
         if !writeValues(occurrence, into: &output) { writeLines(occurrence, into: &output) }
     }
 
     /// `writeValues` for an occurrence whose times have the template's forms: each value is written
     /// from the occurrence's wall-clock seconds, no `CalendarTime` made, and has the length of the
     /// template's (a four-digit year), so the line stays as long; false (and nothing written) otherwise.
-    private func writeWallClockValues(_ occurrence: Occurrence, into output: inout [UInt8]) -> Bool {
+    private func writeWallClockValues(_ occurrence: Occurrence, days: inout DayCache, into output: inout [UInt8])
+        -> Bool
+    {
         guard let values else { return false }
-        var days = DayCache()
         let mark = output.count
         var copied = 0
         for index in values.indices {
