@@ -166,7 +166,7 @@ enum ExpandCommand {
         reporter: inout DiagnosticReporter
     ) -> ExitStatus? {
         let window = request.window
-        var layout = request.layout
+        let layout = request.layout
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
         for (input, format) in inputs {
@@ -175,32 +175,23 @@ enum ExpandCommand {
             dropped += read.dropped
             documents.append((input.name, read.document))
         }
-        var output = BufferedOutput(destination)
         var zones: [TimeZoneDefinition] = []
         for (_, document) in documents {
             zones += document.timeZones.filter { zone in !zones.contains { $0.identifier == zone.identifier } }
         }
-        output.append(layout.header(timeZones: zones))
+        let writer = OccurrenceWriter(layout: layout, output: BufferedOutput(destination), clock: window.clock)
+        writer.append(layout.header(timeZones: zones))
         for (name, document) in documents {
             var occurrences = DocumentOccurrences(
                 document: document, window: window.window, floating: window.clock,
                 options: request.options)
-            var record: [UInt8] = []
-            while let occurrence = occurrences.next() {
-                if layout.format == .agenda {
-                    record.removeAll(keepingCapacity: true)
-                    layout.write(occurrence, clock: window.clock, into: &record)
-                    output.append { layout.append(record: record[...], to: &$0) }
-                } else {
-                    output.append { layout.write(occurrence, clock: window.clock, into: &$0) }
-                }
-            }
-            output.flush()
+            while let occurrence = occurrences.next() { writer.send(occurrence) }
+            writer.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
             if reporter.stops(occurrences.diagnostics.located(in: name), consequence: nil) { return nil }
         }
-        output.append(layout.footer)
-        output.flush()
+        writer.append(layout.footer)
+        writer.flush()
         return dropped > 0 || reporter.errorCount > 0 ? .dataProblem : .success
     }
 
