@@ -43,3 +43,41 @@ import Testing
     while try records.advance() { sorted += records.record }
     #expect(sorted == [1, 5, 6])
 }
+
+@Test func externalSortKeepsRecordsThatStraddleItsReadBuffers() throws {
+    let directory = try temporaryDirectory()
+    var generator = SystemRandomNumberGenerator()
+    // Records of up to 9,000 bytes in runs of about 60,000: the merge reads each run through about
+    // 8,000 bytes of buffer, so records cross its end and some are longer than it. Keys span
+    // negative and positive values beyond 32 bits (a start before 1970, a far one), many equal.
+    let starts: [Int64] = [-62_135_596_800, -1, 0, 1, 1_767_225_600, 253_402_300_799]
+    let records = (0..<300).map { index in
+        (
+            key: [
+                Int64.random(in: 0...1, using: &generator), starts.randomElement(using: &generator)!,
+                Int64(index % 3 - 1),
+            ],
+            bytes: Array("record \(index):".utf8)
+                + (0..<Int.random(in: 0...9_000, using: &generator)).map {
+                    UInt8(truncatingIfNeeded: $0 &* 31 &+ index)
+                }
+        )
+    }
+    // Equal keys in the order they were added.
+    let expected = records.indices.sorted { a, b in
+        (records[a].key[0], records[a].key[1], records[a].key[2], a) < (
+            records[b].key[0], records[b].key[1], records[b].key[2], b
+        )
+    }
+    var sorter = ExternalSorter(scratch: ScratchSpace(under: directory.path), runBytes: 60_000)
+    for record in records {
+        try sorter.append(ExternalSorter.Key(record.key[0], record.key[1], record.key[2]), record.bytes)
+    }
+    #expect(sorter.spilledRuns > 10)
+    var sorted: [(key: [Int64], bytes: [UInt8])] = []
+    var read = try sorter.sorted()
+    while try read.advance() { sorted.append(([read.key.first, read.key.second, read.key.third], Array(read.record))) }
+    #expect(sorted.count == records.count)
+    let wrong = zip(sorted, expected).filter { $0.0.key != records[$0.1].key || $0.0.bytes != records[$0.1].bytes }
+    #expect(wrong.isEmpty, "\(wrong.count) of \(records.count) records out of place or changed")
+}

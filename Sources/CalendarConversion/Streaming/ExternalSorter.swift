@@ -37,7 +37,8 @@ package struct ExternalSorter {
 
     /// Gathers runs of about `runBytes` and merges up to `fanIn` of them at once. The fan-in is
     /// large because every level of merging writes and reads all records again (a 1M-event
-    /// expansion spills about 9 GB): the merge gives its runs `runBytes` of buffers between them.
+    /// expansion spills about 9 GB): the merge gives its runs twice `runBytes` of buffers between them
+    /// (what the two batches held).
     /// A full batch is sorted and written on another thread while the next is gathered, so that
     /// twice `runBytes` may be held.
     package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 4096) {
@@ -76,14 +77,15 @@ package struct ExternalSorter {
         while runs.count > fanIn {
             var merged: [SpillWriter] = []
             for start in stride(from: 0, to: runs.count, by: fanIn) {
-                var group = try SortedRecords(merging: Array(runs[start..<min(runs.count, start + fanIn)]), runBytes)
+                var group = try SortedRecords(
+                    merging: Array(runs[start..<min(runs.count, start + fanIn)]), 2 * runBytes)
                 var run = RunWriter(try scratch.create("run"))
                 while try group.advance() { run.append(group.key, group.record) }
                 merged.append(try run.finish())
             }
             runs = merged
         }
-        return try SortedRecords(merging: runs, runBytes)
+        return try SortedRecords(merging: runs, 2 * runBytes)
     }
 
     fileprivate static func inOrder(_ a: Entry, _ b: Entry) -> Bool { (a.key, a.start) < (b.key, b.start) }
@@ -164,16 +166,50 @@ private struct RunWriter {
     static let chunkSize = 64 << 10
 
     mutating func append(_ key: ExternalSorter.Key, _ record: ArraySlice<UInt8>) {
-        var header = (
-            UInt64(bitPattern: key.first).littleEndian, UInt64(bitPattern: key.second).littleEndian,
-            UInt64(bitPattern: key.third).littleEndian, UInt64(record.count).littleEndian
-        )
-        withUnsafeBytes(of: &header) { buffer.append(contentsOf: $0) }
+        Self.appendVarint(key.first, to: &buffer)
+        Self.appendVarint(key.second, to: &buffer)
+        Self.appendVarint(key.third, to: &buffer)
+        Self.appendVarint(Int64(record.count), to: &buffer)
         buffer += record
         if buffer.count >= Self.chunkSize {
             spill.write(chunk: buffer)
             buffer.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// A record's header: its key's three integers and its length, each zigzag-encoded (a start may
+    /// be before 1970) in seven-bit groups, low first (LEB128). Twelve bytes or so for an occurrence,
+    /// where four whole words were 32: the runs of a 1M-event expansion are 9 GB.
+    static let longestHeader = 4 * 10
+
+    private static func appendVarint(_ value: Int64, to buffer: inout [UInt8]) {
+        var rest = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+        while rest >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        buffer.append(UInt8(rest))
+    }
+
+    /// The header at `position` in `bytes`, `position` moved past it; nil when `bytes` end inside it.
+    static func readHeader(
+        from bytes: UnsafeRawBufferPointer, at position: inout Int
+    ) -> (key: ExternalSorter.Key, length: Int)? {
+        func varint() -> Int64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < bytes.count && shift < 64 {
+                let byte = bytes[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+                shift += 7
+            }
+            return nil
+        }
+        guard let first = varint(), let second = varint(), let third = varint(), let length = varint(), length >= 0
+        else { return nil }
+        return (ExternalSorter.Key(first, second, third), Int(length))
     }
 
     consuming func finish() throws(AtomicFile.WriteError) -> SpillWriter {
@@ -205,13 +241,13 @@ package struct SortedRecords {
     /// Merges `runs`, giving them about `bufferBytes` of read buffers between them.
     fileprivate init(merging runs: [SpillWriter], _ bufferBytes: Int) throws(AtomicFile.WriteError) {
         self.runs = runs
-        let chunkSize = min(64 << 10, max(4 << 10, bufferBytes / max(1, runs.count)))
-        cursors = runs.map { RunCursor($0.reader(chunkSize: chunkSize)) }
+        let bufferSize = min(64 << 10, max(4 << 10, bufferBytes / max(1, runs.count)))
+        cursors = runs.map { RunCursor($0, bufferSize: bufferSize) }
         for run in cursors.indices {
             if cursors[run].advance() {
                 heap.append(run)
             } else {
-                try cursors[run].checkRead(runs[run])
+                try cursors[run].checkRead()
             }
         }
         for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(start) }
@@ -238,7 +274,7 @@ package struct SortedRecords {
         }
         if handedOut, let top = heap.first {
             if !cursors[top].advance() {
-                try cursors[top].checkRead(runs[top])
+                try cursors[top].checkRead()
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
@@ -269,16 +305,23 @@ package struct SortedRecords {
 /// A run being merged: its records read through a buffer, the current one handed out as a slice of
 /// it (not an array of its own: merging 9 GB made an array a record).
 private struct RunCursor {
-    private var source: FileRegionSource
-    private var buffer: [UInt8] = []
+    private let run: SpillWriter
+    /// Where the next read starts in the run.
+    private var offset = 0
+    /// Read bytes up to `end`; the rest is room for the next read.
+    private var buffer: [UInt8]
+    private var end = 0
     /// Where the current record begins in `buffer`, and how long it is.
     private var start = 0
     private var count = 0
     /// The current record's key.
     private(set) var key = ExternalSorter.Key(0, 0, 0)
+    /// Set when the run ended inside a record.
+    private var truncated = false
 
-    init(_ source: FileRegionSource) {
-        self.source = source
+    init(_ run: SpillWriter, bufferSize: Int) {
+        self.run = run
+        buffer = [UInt8](repeating: 0, count: bufferSize)
     }
 
     /// The current record.
@@ -288,37 +331,53 @@ private struct RunCursor {
     mutating func advance() -> Bool {
         start += count
         count = 0
-        let header = 4 * MemoryLayout<UInt64>.size
-        guard buffer.count - start >= header || fill(header) else { return false }
-        let (key, length) = buffer.withUnsafeBytes { bytes in
-            func field(_ index: Int) -> Int64 {
-                Int64(bitPattern: bytes.loadUnaligned(fromByteOffset: start + 8 * index, as: UInt64.self).littleEndian)
-            }
-            return (ExternalSorter.Key(field(0), field(1), field(2)), Int(field(3)))
+        if end - start < RunWriter.longestHeader { refill(RunWriter.longestHeader) }
+        guard start < end else { return false }
+        var position = start
+        let header = buffer.withUnsafeBytes { bytes in
+            RunWriter.readHeader(from: UnsafeRawBufferPointer(rebasing: bytes[..<end]), at: &position)
+        }
+        guard let (key, length) = header else {
+            truncated = true
+            return false
         }
         self.key = key
-        start += header
-        guard buffer.count - start >= length || fill(length) else { return false }
+        start = position
+        if end - start < length { refill(length) }
+        guard end - start >= length else {
+            truncated = true
+            return false
+        }
         count = length
         return true
     }
 
     /// Throws when a read failed: the run then ended early, and what it held would be lost silently.
-    func checkRead(_ spill: SpillWriter) throws(AtomicFile.WriteError) {
-        if let failure = source.failure {
-            throw AtomicFile.WriteError(path: spill.path, reason: failure, action: "read back")
+    func checkRead() throws(AtomicFile.WriteError) {
+        if let failure = run.readFailure ?? (truncated ? "the run ends inside a record" : nil) {
+            throw AtomicFile.WriteError(path: run.path, reason: failure, action: "read back")
         }
     }
 
-    /// Whether `wanted` bytes from `start` are buffered, reading more when needed.
-    private mutating func fill(_ wanted: Int) -> Bool {
-        if buffer.count - start >= wanted { return true }
-        buffer.removeSubrange(..<start)
-        start = 0
-        while buffer.count < wanted {
-            guard let chunk = source.nextChunk() else { return false }
-            buffer += chunk
+    /// Moves the unread bytes to the front and reads as many as fit after them (at least `wanted`
+    /// from `start`, the buffer grown for a longer record), unless the run ends first. Reads go
+    /// straight into the buffer: copying them from a chunk of their own was a copy of 9 GB at 1M events.
+    private mutating func refill(_ wanted: Int) {
+        if start > 0 {
+            let (from, unread) = (start, end - start)
+            buffer.withUnsafeMutableBytes { bytes in
+                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + from, byteCount: unread)
+            }
+            (start, end) = (0, unread)
         }
-        return true
+        if buffer.count < wanted { buffer += repeatElement(0, count: wanted - buffer.count) }
+        while end < buffer.count {
+            let read = buffer.withUnsafeMutableBytes { bytes in
+                run.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]), at: offset)
+            }
+            guard read > 0 else { return }
+            end += read
+            offset += read
+        }
     }
 }

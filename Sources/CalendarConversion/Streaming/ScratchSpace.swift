@@ -63,6 +63,19 @@ package final class SpillWriter {
         FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
     }
 
+    /// The first failed read of the file back, if any.
+    package private(set) var readFailure: String?
+
+    /// Reads what `buffer` holds from `offset` on: the count read, 0 at the end or after a failure.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        while readFailure == nil {
+            let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            if errno != EINTR { readFailure = String(cString: strerror(errno)) }
+        }
+        return 0
+    }
+
     /// Writes a chunk gathered elsewhere: straight to the file, without a copy, when nothing is buffered.
     package func write(chunk: [UInt8]) {
         guard buffer.isEmpty else { return write(chunk) }
