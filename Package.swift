@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // LZ4: the compressed runs of the external sort a streamed expansion spills to.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
         .target(name: "CalendarModel"),
         // Digests and the identifiers derived from them, through libcrypto.
         .target(name: "Digests", dependencies: ["CCrypto"]),
@@ -46,7 +52,9 @@ let package = Package(
         .target(name: "GraphService", dependencies: ["GraphEvents", "CalendarModel", "Digests", "CCrypto"]),
         // What the CLI does that a program wants too: streaming a calendar of any size with its series
         // assembled, calport's NDJSON event form, atomic output files.
-        .target(name: "CalendarConversion", dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents"]),
+        .target(
+            name: "CalendarConversion",
+            dependencies: ["CalendarModel", "TimeZones", "ICalendar", "GraphEvents", "CLZ4"]),
         .target(name: "FuzzTargets", dependencies: ["ArgumentParsing", "ICalendar", "GraphEvents", "TimeZones"]),
         .executableTarget(
             name: "calport",

@@ -32,18 +32,24 @@ import Testing
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Modules/CalendarModel.swiftmodule"])
     }
 
+    /// Where the package's C libraries' module maps are (the `.systemLibrary` targets), and libical's headers.
+    var systemModuleFlags: [String] {
+        ["CLibical", "CCrypto", "CLZ4"].flatMap { ["-I", packageRoot.appendingPathComponent("Sources/\($0)").path] }
+            + ["-Xcc", "-I/usr/include/libical"]
+    }
+
     /// The symbol graphs of `library`, extracted into `directory`.
     func extract(_ library: String, modules: URL, into directory: URL) async throws -> [URL] {
         let output = directory.appendingPathComponent(library)
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift-symbolgraph-extract", "-module-name", library, "-I", modules.path, "-I",
-            packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
-            packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
-            "-target", "x86_64-unknown-linux-gnu", "-minimum-access-level", "public", "-output-dir", output.path,
-        ]
+        process.arguments =
+            [
+                "swift-symbolgraph-extract", "-module-name", library, "-I", modules.path,
+            ] + systemModuleFlags + [
+                "-target", "x86_64-unknown-linux-gnu", "-minimum-access-level", "public", "-output-dir", output.path,
+            ]
         process.standardError = FileHandle.nullDevice
         try process.run()
         while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
@@ -162,12 +168,10 @@ import Testing
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-I", modules.path, "-I",
-            packageRoot.appendingPathComponent("Sources/CLibical").path, "-I",
-            packageRoot.appendingPathComponent("Sources/CCrypto").path, "-Xcc", "-I/usr/include/libical",
-            program.path,
-        ]
+        process.arguments =
+            [
+                "swiftc", "-typecheck", "-I", modules.path,
+            ] + systemModuleFlags + [program.path]
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
