@@ -129,7 +129,9 @@ private final class SpillJob: @unchecked Sendable {
     }
 
     func start() {
-        DispatchQueue.global().async { [self] in
+        // A thread of its own: waiting for it in one of Dispatch's few shared threads could hold up
+        // whatever else the process gives them.
+        Thread.detachNewThread { [self] in
             entries.sort(by: ExternalSorter.inOrder)
             var writer = RunWriter(run)
             for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }

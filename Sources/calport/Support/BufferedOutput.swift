@@ -1,4 +1,3 @@
-import Dispatch
 import ICalendar
 
 /// Collects output bytes and hands them to their destination in large writes, so that streaming
@@ -34,47 +33,48 @@ struct BufferedOutput {
         writer.waitForWrite()
     }
 
-    /// Gives the chunk to the writer and goes on with the buffer of the chunk before.
+    /// Gives the chunk to the writer and goes on with an empty buffer.
     private mutating func handOff() {
         guard !bytes.isEmpty else { return }
         bytes = writer.write(bytes)
     }
 }
 
-/// Writes chunks to a destination on a thread of its own, one at a time. The caller gives a chunk up
-/// when it hands it over; the destination is used by that thread alone until the write is waited for.
-private final class ChunkWriter: @unchecked Sendable {
+/// Writes chunks to a destination on a thread of its own (`BatchPipe`), one waiting at most. The
+/// caller gives a chunk up when it hands it over; the destination is used by that thread alone until
+/// the writes are waited for.
+private final class ChunkWriter {
     private let destination: OutputDestination
-    private var chunk: [UInt8] = []
-    private var inFlight = false
-    private let written = DispatchSemaphore(value: 0)
+    private var pipe: BatchPipe<UInt8>?
 
     init(_ destination: OutputDestination) {
         self.destination = destination
     }
 
-    /// Starts writing `next` once the chunk before it is written; returns that chunk's buffer, emptied.
+    /// Starts writing `next` once the chunk before it is written; returns an empty buffer of its size.
     func write(_ next: [UInt8]) -> [UInt8] {
-        waitForWrite()
-        var spare = next
-        swap(&spare, &chunk)
-        spare.removeAll(keepingCapacity: true)
-        if spare.capacity == 0 { spare.reserveCapacity(chunk.capacity) }
-        inFlight = true
-        DispatchQueue.global().async { [self] in
-            destination.write(chunk)
-            written.signal()
+        if pipe == nil {
+            let destination = UncheckedDestination(destination)
+            pipe = BatchPipe(capacity: 1) { chunk in destination.value.write(chunk) }
         }
+        pipe?.send(next)
+        var spare: [UInt8] = []
+        spare.reserveCapacity(next.capacity)
         return spare
     }
 
     func waitForWrite() {
-        guard inFlight else { return }
-        written.wait()
-        inFlight = false
+        pipe?.close()
+        pipe = nil
     }
 
-    // A writer dropped without a flush (a run stopped early) still finishes its write before the
+    // A writer dropped without a flush (a run stopped early) still finishes its writes before the
     // destination is concluded.
     deinit { waitForWrite() }
+}
+
+/// The destination, handed to the writing thread, which alone uses it until it is waited for.
+private struct UncheckedDestination: @unchecked Sendable {
+    let value: OutputDestination
+    init(_ value: OutputDestination) { self.value = value }
 }
