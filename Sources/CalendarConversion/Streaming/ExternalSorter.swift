@@ -170,7 +170,7 @@ private struct RunWriter {
     }
 
     /// How many bytes of records are compressed together. The merge holds a block of every run
-    /// (1,100 runs at 1M events); 16 KiB compress tenfold where 4 KiB compress sevenfold.
+    /// (1,100 runs at 1M events); 8 MiB of an expansion compressed 10.7x in 16 KiB blocks, 6.8x in 4 KiB.
     static let blockSize = 16 << 10
     /// Blocks are written to the file in chunks of about this size.
     private static let chunkSize = 64 << 10
