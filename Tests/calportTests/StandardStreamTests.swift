@@ -58,6 +58,25 @@ func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
     #expect(run.errors == "calport: error: cannot write to standard output: No space left on device\n")
 }
 
+/// A streamed expansion sorts its records through runs written on another thread (`SpillJob`): a
+/// run that cannot be written (here, past `ulimit -f`, its signal ignored, so write(2) says EFBIG)
+/// ends the run with the scratch file's error and exit status 3, nothing on standard output.
+@Test func aSortRunThatCannotBeWrittenIsAnIOError() throws {
+    let directory = try temporaryDirectory()
+    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
+    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+    // Two months of minutes are 85,000 records, some 27 MB: runs of 8 MiB, each about 1 MB compressed.
+    let run = try shell(
+        "trap '' XFSZ; ulimit -f 100; \"$CALPORT\" expand -q --stream --start 2026-01-01 --end 2026-03-01 in.ics >out",
+        in: directory)
+    #expect(run.status == 3)
+    // The scratch file has no name any more (`ScratchSpace`); its error names the one it had.
+    #expect(run.errors.hasPrefix("/tmp/calport-run-"), "\(run.errors)")
+    #expect(run.errors.hasSuffix(": error: cannot write: File too large\n"), "\(run.errors)")
+    let output = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("out").path)
+    #expect(output[.size] as? Int == 0)
+}
+
 @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
     let directory = try temporaryDirectory()
     let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
