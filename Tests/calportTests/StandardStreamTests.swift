@@ -44,13 +44,18 @@ func aFailedStandardStreamIsAnIOErrorNotACrash(_ script: String, _ message: Stri
     #expect(run.errors == (message.isEmpty ? "" : message + "\n"), "\(script)")
 }
 
+/// Writes `in.ics`: one event every minute from 2026-01-01, megabytes of occurrences in a window of days.
+private func writeMinutelyCalendar(in directory: URL) throws {
+    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
+    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+}
+
 /// An expansion writes its output on another thread while it goes on (`BufferedOutput`): a write
 /// that fails there still ends the run with one message and exit status 3, read whole or streamed.
 @Test(arguments: ["", "--stream"])
 func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
     let directory = try temporaryDirectory()
-    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
-    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+    try writeMinutelyCalendar(in: directory)
     // A week of minutes is 10,080 records, some 3 MB: many chunks, most written while others fill.
     let run = try shell(
         "\"$CALPORT\" expand -q \(mode) --start 2026-01-01 --end 2026-01-08 in.ics >/dev/full", in: directory)
@@ -63,8 +68,7 @@ func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
 /// ends the run with the scratch file's error and exit status 3, nothing on standard output.
 @Test func aSortRunThatCannotBeWrittenIsAnIOError() throws {
     let directory = try temporaryDirectory()
-    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
-    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+    try writeMinutelyCalendar(in: directory)
     // Two months of minutes are 85,000 records, some 27 MB: runs of 8 MiB, each about 1 MB compressed.
     let run = try shell(
         "trap '' XFSZ; ulimit -f 100; \"$CALPORT\" expand -q --stream --start 2026-01-01 --end 2026-03-01 in.ics >out",
@@ -79,8 +83,7 @@ func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
 
 @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
     let directory = try temporaryDirectory()
-    let minutely = withAWarning.replacingOccurrences(of: "END:VEVENT", with: "RRULE:FREQ=MINUTELY\r\nEND:VEVENT")
-    try minutely.write(to: directory.appendingPathComponent("in.ics"), atomically: true, encoding: .utf8)
+    try writeMinutelyCalendar(in: directory)
     // Two months of minutes is megabytes: head has gone long before the end. 141 = 128 + SIGPIPE,
     // what a shell shows for any tool whose reader went away.
     let run = try shell(
