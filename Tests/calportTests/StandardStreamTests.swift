@@ -81,6 +81,20 @@ func aFailedWriteOfAnExpansionIsAnIOError(_ mode: String) throws {
     #expect(output[.size] as? Int == 0)
 }
 
+/// A streamed expansion holds every sorted run open until it merges them (1,100 at 1M events):
+/// calport raises its soft limit of open files to the hard one, so a soft limit of 6 (which the
+/// runs of two months of minutes exceed) still gives every occurrence: 59 days of 1,440 minutes.
+@Test func aStreamedExpansionIsNotStoppedByTheSoftLimitOfOpenFiles() throws {
+    let directory = try temporaryDirectory()
+    try writeMinutelyCalendar(in: directory)
+    let run = try shell(
+        "ulimit -Sn 6 && \"$CALPORT\" expand -q --stream --max-occurrences 0"
+            + " --start 2026-01-01 --end 2026-03-01 in.ics | wc -l >count; exit ${PIPESTATUS[0]}", in: directory)
+    #expect(run.status == 0, "\(run.errors)")
+    let count = try String(contentsOf: directory.appendingPathComponent("count"), encoding: .utf8)
+    #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == String(59 * 1_440))
+}
+
 @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
     let directory = try temporaryDirectory()
     try writeMinutelyCalendar(in: directory)

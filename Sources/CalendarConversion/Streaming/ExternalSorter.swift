@@ -430,6 +430,13 @@ private struct RunCursor {
             return false
         }
         let (length, compressedLength) = (Int(UInt32(littleEndian: header.0)), Int(UInt32(littleEndian: header.1)))
+        // What `RunWriter` writes: a block of at least one record, within LZ4's bound for its length.
+        guard length > 0, length <= Int(Int32.max), compressedLength > 0,
+            compressedLength <= Int(LZ4_compressBound(Int32(length)))
+        else {
+            damaged = true
+            return false
+        }
         if block.count < compressedLength { block = [UInt8](repeating: 0, count: compressedLength) }
         var read = 0
         while read < compressedLength {

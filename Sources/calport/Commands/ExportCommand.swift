@@ -123,6 +123,7 @@ enum ExportCommand {
             }
         }
         progress.finish()
+        written.waitForWrites()
         switch result {
         case .failure(let error):
             destination.abandon()

@@ -67,6 +67,12 @@ final class ExportOutput: @unchecked Sendable {
         }
     }
 
+    /// Waits until what was handed to the output's writing thread is written (`BufferedOutput`), and
+    /// writes no more: before the destination is abandoned, or the run's diagnostics are said.
+    func waitForWrites() {
+        buffer.waitForWrites()
+    }
+
     /// Ends the output: the VTIMEZONEs still missing and `END:VCALENDAR`, or the end of the array.
     func finish() {
         switch format {

@@ -33,6 +33,12 @@ struct BufferedOutput {
         writer.waitForWrite()
     }
 
+    /// Waits for the chunks handed over to be written, without handing over what is gathered: before
+    /// a destination is abandoned (its descriptor closed), or something else is written beside it.
+    func waitForWrites() {
+        writer.waitForWrite()
+    }
+
     /// Gives the chunk to the writer and goes on with an empty buffer.
     private mutating func handOff() {
         guard !bytes.isEmpty else { return }
