@@ -154,9 +154,9 @@ private final class SpillJob: @unchecked Sendable {
     }
 }
 
-/// Writes a run: each record after its key and length (four little-endian words), gathered in a
-/// buffer of its own (appending to the `SpillWriter`'s, a class's property, checked exclusive access
-/// at every call).
+/// Writes a run: each record after its key and length (`readHeader`'s varints), gathered in blocks of
+/// about `blockSize` that are LZ4-compressed and written in chunks (appending to the `SpillWriter`'s
+/// buffer, a class's property, checked exclusive access at every call).
 private struct RunWriter {
     private let spill: SpillWriter
     /// The records of the block being gathered.
@@ -263,7 +263,6 @@ package struct SortedRecords {
     private var arena: [UInt8] = []
     private var entries: [ExternalSorter.Entry] = []
     private var index = 0
-    private var runs: [SpillWriter] = []
     private var cursors: [RunCursor] = []
     /// The runs that have records left, as a heap by their current record's key (kept beside the
     /// run's index, so that sifting reads the heap alone).
@@ -278,7 +277,6 @@ package struct SortedRecords {
 
     /// Merges `runs`, holding a block of each (`RunWriter.blockSize`).
     fileprivate init(merging runs: [SpillWriter]) throws(AtomicFile.WriteError) {
-        self.runs = runs
         cursors = runs.map { RunCursor($0) }
         for run in cursors.indices {
             if cursors[run].advance() {
