@@ -117,9 +117,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, Codable {
     /// The wall time `seconds` seconds after 1970-01-01T00:00:00.
     public init(secondsSinceEpoch seconds: Int) {
         let days = Self.days(beforeSecondsSinceEpoch: seconds)
-        let rest = seconds - days * 86_400
-        self.init(
-            date: CalendarDate(daysSinceEpoch: days), hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
+        self.init(date: CalendarDate(daysSinceEpoch: days), secondOfDay: seconds - days * 86_400)
+    }
+
+    /// `secondOfDay` seconds (0 ..< 86,400) into `date`.
+    @inlinable package init(date: CalendarDate, secondOfDay: Int) {
+        self.init(date: date, hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60, second: secondOfDay % 60)
     }
 
     /// The day `seconds` after 1970-01-01T00:00:00 falls on, as days since 1970-01-01 (rounded down).

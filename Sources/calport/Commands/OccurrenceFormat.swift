@@ -257,9 +257,7 @@ struct DayCache {
     /// `LocalDateTime(secondsSinceEpoch: wall)`, its date taken from here.
     mutating func localDateTime(atWall wall: Int) -> LocalDateTime {
         let day = LocalDateTime.days(beforeSecondsSinceEpoch: wall)
-        let second = wall - day * 86_400
-        return LocalDateTime(
-            date: date(ofDay: day), hour: second / 3_600, minute: second % 3_600 / 60, second: second % 60)
+        return LocalDateTime(date: date(ofDay: day), secondOfDay: wall - day * 86_400)
     }
 }
 
