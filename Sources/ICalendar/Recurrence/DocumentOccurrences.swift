@@ -48,11 +48,15 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
     /// Reads the next occurrence of series `index` into its slot: its start, or nil (its diagnostics
     /// collected) when the series is done.
     private mutating func advance(_ index: Int) -> Int? {
-        pending[index] = series[index].next()
-        guard let start = pending[index]?.startInstant else {
+        // Its start is read from the local before the occurrence moves into its slot: read through
+        // the array (`pending[index]?.startInstant`) it was copied out and its references retained.
+        let next = series[index].next()
+        guard let start = next?.startInstant else {
+            pending[index] = nil
             diagnostics += series[index].diagnostics
             return nil
         }
+        pending[index] = consume next
         return start
     }
 

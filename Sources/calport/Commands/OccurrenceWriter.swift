@@ -32,7 +32,7 @@ final class OccurrenceWriter: @unchecked Sendable {
     }
 
     /// Queues `occurrence` to be written after those sent before it.
-    func send(_ occurrence: Occurrence) {
+    func send(_ occurrence: consuming Occurrence) {
         if batch.capacity == 0 { batch.reserveCapacity(Self.batchSize) }
         batch.append(occurrence)
         if batch.count == Self.batchSize { sendBatch() }
@@ -49,7 +49,12 @@ final class OccurrenceWriter: @unchecked Sendable {
     private func sendBatch() {
         if pipe == nil {
             pipe = BatchPipe { [self] occurrences in
-                for occurrence in occurrences { write(occurrence) }
+                // Borrowed through a pointer: a for-in loop, or the array's subscript, copies each
+                // occurrence out of the batch, two retains and releases on objects the sending
+                // thread is retaining for the next ones.
+                occurrences.withUnsafeBufferPointer { batch in
+                    for index in batch.indices { write(batch[index]) }
+                }
             }
         }
         pipe?.send(batch)
@@ -57,7 +62,7 @@ final class OccurrenceWriter: @unchecked Sendable {
     }
 
     /// Runs on the consumer's thread.
-    private func write(_ occurrence: Occurrence) {
+    private func write(_ occurrence: borrowing Occurrence) {
         if layout.format == .agenda {
             record.removeAll(keepingCapacity: true)
             layout.write(occurrence, clock: clock, into: &record)
