@@ -36,6 +36,9 @@ struct ComponentReader {
     private var skimmedBytes: [UInt8] = []
     /// Whether the last component handed on is a skimmed VEVENT.
     private(set) var lastComponentIsSkimmed = false
+    /// Whether the input ended between the top-level components of one calendar: no component open
+    /// or waiting, one BEGIN:VCALENDAR open. Read once `next()` has returned nil.
+    private(set) var endedAtTopLevel = false
     /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
     private var replayed: (lines: [LineReader.LogicalLine], bytes: [UInt8])?
     private var replayedCount = 0
@@ -273,6 +276,7 @@ struct ComponentReader {
     }
 
     private mutating func finish() -> Item? {
+        endedAtTopLevel = stack.isEmpty && skippingDepth == 0 && calendarDepth == 1 && lifted.isEmpty
         if let open = stack.first {
             report(
                 .error, "missing-end",

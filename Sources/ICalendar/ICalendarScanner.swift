@@ -31,6 +31,13 @@ public struct ICalendarScanner<Source: ByteSource> {
     public private(set) var header = CalendarDocument()
     /// The first and last start years of events known to decode.
     private var confirmedYears: (first: Int, last: Int)?
+    /// How many calendar properties were read (into `header`).
+    package private(set) var calendarPropertyCount = 0
+
+    /// Whether the input ended between the top-level components of one calendar, one
+    /// BEGIN:VCALENDAR open and nothing inside it: where a scan of the rest of the calendar could
+    /// begin as if it had read all before. Read once `next()` has returned nil.
+    package var endedAtTopLevel: Bool { components.endedAtTopLevel }
 
     /// A scanner of `source`, naming `file` in its diagnostics (nil for standard input or bytes),
     /// within `limits`.
@@ -61,6 +68,7 @@ public struct ICalendarScanner<Source: ByteSource> {
         while let item = components.next() {
             switch item {
             case .calendarProperty(let line):
+                calendarPropertyCount += 1
                 context.decodeCalendarProperty(line, into: &header)
             case .component(let component):
                 let offset = components.componentOffset

@@ -78,3 +78,29 @@ func seriesIndexSpoolsTheSharedEventsOfGraphJSON(memoryRecords: Int) throws {
     #expect(index.members(of: "m@example.com", file: 1) == nil)
     #expect(index.members(of: "own@example.com", file: 1) == nil)
 }
+
+/// A calendar of 4 MiB and more is scanned in two halves at once (HalvedScanTests): the series
+/// whose master is before the middle and whose override is after it is found, whether each half
+/// keeps its records in memory or spills them, and so is the VTIMEZONE at the end.
+@Test(arguments: [64, 1 << 16])
+func seriesIndexJoinsTheHalvesOfALargeCalendar(memoryRecords: Int) throws {
+    let text = straddling(filler(2_200))
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("large.ics")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let index = try SeriesIndex(
+        [(file.path, try ReadableFile(path: file.path))], scope: .withinFile, limits: ICalendarLimits(),
+        scratch: ScratchSpace(under: directory.path), memoryRecords: memoryRecords)
+    let bytes = Array(text.utf8)
+    func uid(at offset: Int) -> String {
+        let line = String(decoding: bytes[offset...].prefix(40), as: UTF8.self).components(separatedBy: "\r\n")
+        return line[0] == "BEGIN:VEVENT" ? line[1] : "not at a BEGIN:VEVENT"
+    }
+    let members = try #require(index.members(of: "series-a", file: 0))
+    #expect(members.map { uid(at: $0.offset) } == ["UID:series-a", "UID:series-a"])
+    #expect(members[0].offset < bytes.count / 2 && members[1].offset > bytes.count / 2)
+    #expect(index.members(of: "twice-d", file: 0)?.map { uid(at: $0.offset) } == ["UID:twice-d", "UID:twice-d"])
+    #expect(index.members(of: "filler-7", file: 0) == nil)
+    #expect(index.files[0].timeZones.map(\.identifier) == ["Office Time"])
+    #expect(index.files[0].years == 2026...2026)
+}

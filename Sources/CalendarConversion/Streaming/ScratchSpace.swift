@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import Synchronization
 
 /// Where a streaming run spills to: files made in a directory (`$TMPDIR`) and unlinked at once, so
 /// that only their open descriptors hold them. Nothing is left behind however the run ends, even
@@ -60,7 +61,7 @@ package final class SpillWriter {
 
     /// The file's bytes from `offset`, in chunks of `chunkSize`.
     package func reader(from offset: Int = 0, chunkSize: Int = 1 << 16) -> FileRegionSource {
-        FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
+        FileRegionSource(descriptor: descriptor, offset: offset, end: nil, chunkSize: chunkSize, owner: self)
     }
 
     /// The first failed read of the file back, if any.
@@ -106,11 +107,14 @@ package final class SpillWriter {
     deinit { close(descriptor) }
 }
 
-/// A file opened for reading more than once, from any offset; closed when the last reader is gone.
-public final class ReadableFile {
+/// A file opened for reading more than once, from any offset, from any thread; closed when the last
+/// reader is gone.
+public final class ReadableFile: Sendable {
     package let descriptor: Int32
+    private let firstFailure = Mutex<String?>(nil)
+
     /// The first read that failed, with the system's reason.
-    fileprivate(set) var failure: String?
+    var failure: String? { firstFailure.withLock { $0 } }
 
     /// Opens the file at `path` for reading.
     public init(path: String) throws(InputError) {
@@ -134,34 +138,52 @@ public final class ReadableFile {
         return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
     }
 
-    /// The file's bytes from `offset`, in chunks of `chunkSize`.
-    package func reader(from offset: Int = 0, chunkSize: Int = 1 << 20) -> FileRegionSource {
-        FileRegionSource(descriptor: descriptor, offset: offset, chunkSize: chunkSize, owner: self)
+    /// The file's bytes from `offset`, up to `end` (the end of the file when nil), in chunks of
+    /// `chunkSize`.
+    package func reader(from offset: Int = 0, upTo end: Int? = nil, chunkSize: Int = 1 << 20) -> FileRegionSource {
+        FileRegionSource(descriptor: descriptor, offset: offset, end: end, chunkSize: chunkSize, owner: self)
+    }
+
+    /// Notes a read that failed, unless one did before.
+    fileprivate func noteFailure(_ reason: String) {
+        firstFailure.withLock { failure in if failure == nil { failure = reason } }
     }
 
     deinit { close(descriptor) }
 }
 
-/// A file's bytes from an offset to its end, keeping the file open while they are read.
+/// A file's bytes from an offset to its end, or to a given offset, keeping the file open while they
+/// are read.
 package struct FileRegionSource: ByteSource {
     private var source: FileDescriptorByteSource
+    /// The bytes left before the region's end, when it ends before the file does.
+    private var remainingInRegion: Int?
     /// Keeps the descriptor open while the source is in use.
     private let owner: AnyObject
 
-    fileprivate init(descriptor: Int32, offset: Int, chunkSize: Int, owner: AnyObject) {
+    fileprivate init(descriptor: Int32, offset: Int, end: Int?, chunkSize: Int, owner: AnyObject) {
         source = FileDescriptorByteSource(descriptor: descriptor, chunkSize: chunkSize, offset: offset)
+        remainingInRegion = end.map { max($0 - offset, 0) }
         self.owner = owner
     }
 
     /// Set when a read failed, with the system's reason.
     package var failure: String? { source.failure }
 
-    package var remainingByteCount: Int? { source.remainingByteCount }
+    package var remainingByteCount: Int? {
+        guard let remainingInRegion else { return source.remainingByteCount }
+        return min(source.remainingByteCount ?? remainingInRegion, remainingInRegion)
+    }
 
     package mutating func nextChunk() -> [UInt8]? {
-        let chunk = source.nextChunk()
-        if chunk == nil, let failure = source.failure, let file = owner as? ReadableFile, file.failure == nil {
-            file.failure = failure
+        if remainingInRegion == 0 { return nil }
+        guard var chunk = source.nextChunk() else {
+            if let failure = source.failure { (owner as? ReadableFile)?.noteFailure(failure) }
+            return nil
+        }
+        if let remaining = remainingInRegion {
+            if chunk.count > remaining { chunk.removeSubrange(remaining...) }
+            remainingInRegion = remaining - chunk.count
         }
         return chunk
     }

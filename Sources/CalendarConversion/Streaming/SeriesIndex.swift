@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import GraphEvents
 import ICalendar
 
@@ -79,6 +80,8 @@ public struct SeriesIndex {
         self.scope = scope
         var records: [(key: UInt64, location: UInt64)] = []
         var spills: [SpillWriter] = []
+        /// Partition files of scans that spilled their own records.
+        var otherSpills: [[SpillWriter]] = []
         for (fileIndex, input) in inputs.enumerated() {
             var file = File(name: input.name, content: input.content, format: input.format)
             guard input.format == .iCalendar else {
@@ -95,32 +98,34 @@ public struct SeriesIndex {
                 files.append(file)
                 continue
             }
-            var scanner = ICalendarScanner(source: input.content.reader(), file: input.name, limits: limits)
-            var years: (Int, Int)?
-            while let component = scanner.next() {
-                switch component.kind {
-                case .event(let uid, let year):
-                    if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
-                    // An event without a UID is a series of its own: nothing to find again.
-                    guard !uid.isEmpty else { continue }
-                    records.append((key(uid, file: fileIndex), UInt64(fileIndex) << 48 | UInt64(component.offset)))
-                    if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
-                case .timeZone(let zone): file.timeZones.append(zone)
-                case .other: break
-                }
-            }
-            file.header = scanner.header
-            file.years = years.map { $0.0...$0.1 }
+            let place = CalendarScan.Place(
+                file: fileIndex, name: input.name, scope: scope, limits: limits, scratch: scratch,
+                memoryRecords: memoryRecords)
+            let scan = try CalendarScan.scan(input.content, place)
+            file.header = scan.header
+            file.timeZones = scan.timeZones
+            file.years = scan.years
             files.append(file)
+            for record in scan.records {
+                records.append(record)
+                if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
+            }
+            otherSpills += scan.spillSets
         }
-        if !spills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
+        if !spills.isEmpty || !otherSpills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
         noteShared(&records)
-        for spill in spills {
-            try spill.finish()
-            var reader = SpillReader(spill.reader())
+        // A partition's records are read from every set of partition files (the scans that spilled
+        // their own) together: the members of one key may be in any of them.
+        for (partition, spill) in spills.enumerated() {
             records.removeAll(keepingCapacity: true)
-            while let key = reader.readUInt64(), let location = reader.readUInt64() { records.append((key, location)) }
-            try reader.checkRead(spill)
+            for spill in [spill] + otherSpills.map({ $0[partition] }) {
+                try spill.finish()
+                var reader = SpillReader(spill.reader())
+                while let key = reader.readUInt64(), let location = reader.readUInt64() {
+                    records.append((key, location))
+                }
+                try reader.checkRead(spill)
+            }
             noteShared(&records)
         }
         try placeSharedEvents(limits: jsonLimits, scratch: scratch)
@@ -168,7 +173,7 @@ public struct SeriesIndex {
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
-    private static func spill(
+    fileprivate static func spill(
         _ records: inout [(key: UInt64, location: UInt64)], to spills: inout [SpillWriter], in scratch: ScratchSpace
     ) throws(AtomicFile.WriteError) {
         if spills.isEmpty {
@@ -195,7 +200,9 @@ public struct SeriesIndex {
     }
 
     /// The key a UID is grouped by: its hash (FNV-1a), mixed with the file's index within a file.
-    private func key(_ uid: String, file: Int) -> UInt64 {
+    private func key(_ uid: String, file: Int) -> UInt64 { Self.key(uid, file: file, scope: scope) }
+
+    fileprivate static func key(_ uid: String, file: Int, scope: Scope) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in uid.utf8 {
             hash ^= UInt64(byte)
@@ -232,5 +239,156 @@ public struct SeriesIndex {
         var header = CalendarDocument()
         for file in files { header.mergeHeader(file.header) }
         return header
+    }
+}
+
+/// What the first pass finds in one iCalendar file: its calendar properties, VTIMEZONEs and event
+/// years, and a record (UID key, location) for each event with a UID, in memory or, past
+/// `memoryRecords`, in partition files of its own.
+///
+/// A large file is scanned in two halves at once, on two threads: the second from the first
+/// `BEGIN:VEVENT` line after its middle. Its scan is kept only when it is the one a scan of the
+/// whole file would have made: the first half ended between components, one calendar open, and the
+/// second holds no calendar property (a second calendar concatenated to the first, say). Otherwise
+/// the file is scanned again from the start, as one. Each thread makes and frees only its own
+/// values: handing values made on one thread to another to free costs more than it saves here.
+private struct CalendarScan {
+    /// Which file is scanned, and how.
+    struct Place: Sendable {
+        var file: Int
+        var name: String
+        var scope: SeriesIndex.Scope
+        var limits: ICalendarLimits
+        var scratch: ScratchSpace
+        var memoryRecords: Int
+    }
+
+    var header = CalendarDocument()
+    var timeZones: [TimeZoneDefinition] = []
+    var years: ClosedRange<Int>?
+    var records: [(key: UInt64, location: UInt64)] = []
+    /// The records past `memoryRecords`: a set of partition files for each region scanned that
+    /// spilled.
+    var spillSets: [[SpillWriter]] = []
+
+    /// Files smaller than this are scanned on one thread: a second costs more than it saves.
+    static let halvingSize = 4 << 20
+
+    /// Scans `content`: in two halves at once when it is large and they turn out to be what one
+    /// scan would see, else as one.
+    static func scan(_ content: ReadableFile, _ place: Place) throws -> CalendarScan {
+        if content.size >= halvingSize, let middle = eventBoundary(in: content, after: content.size / 2),
+            let halves = try scanHalves(content, splitAt: middle, place)
+        {
+            return halves
+        }
+        return try scanRegion(content, from: 0, upTo: nil, place).scan
+    }
+
+    /// The two halves' scans joined, nil when the second is not what one scan would have made.
+    private static func scanHalves(_ content: ReadableFile, splitAt middle: Int, _ place: Place) throws
+        -> CalendarScan?
+    {
+        let second = SecondHalf()
+        Thread.detachNewThread {
+            second.finish(Result { try scanRegion(content, from: middle, upTo: nil, place) })
+        }
+        let first = Result { try scanRegion(content, from: 0, upTo: middle, place) }
+        let (firstScan, firstEnd) = try first.get()
+        let (secondScan, secondEnd) = try second.result().get()
+        guard firstEnd.atTopLevel, secondEnd.calendarProperties == 0 else { return nil }
+        var joined = firstScan
+        joined.timeZones += secondScan.timeZones
+        if let years = secondScan.years {
+            joined.years =
+                joined.years.map { min($0.lowerBound, years.lowerBound)...max($0.upperBound, years.upperBound) }
+                ?? years
+        }
+        joined.records += secondScan.records
+        joined.spillSets += secondScan.spillSets
+        return joined
+    }
+
+    /// How a region's scan ended: whether at the top level of a calendar, and how many calendar
+    /// properties it read.
+    private struct RegionEnd {
+        var atTopLevel: Bool
+        var calendarProperties: Int
+    }
+
+    /// A region's scan, and how it ended.
+    private typealias Region = (scan: CalendarScan, end: RegionEnd)
+
+    /// Scans the bytes of `content` from `start` up to `end` (its end when nil), the offsets it
+    /// notes counted from the file's start.
+    private static func scanRegion(_ content: ReadableFile, from start: Int, upTo end: Int?, _ place: Place) throws
+        -> Region
+    {
+        var scan = CalendarScan()
+        var spills: [SpillWriter] = []
+        var scanner = ICalendarScanner(
+            source: content.reader(from: start, upTo: end), file: place.name, limits: place.limits)
+        var years: (Int, Int)?
+        while let component = scanner.next() {
+            switch component.kind {
+            case .event(let uid, let year):
+                if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
+                // An event without a UID is a series of its own: nothing to find again.
+                guard !uid.isEmpty else { continue }
+                scan.records.append(
+                    (
+                        SeriesIndex.key(uid, file: place.file, scope: place.scope),
+                        UInt64(place.file) << 48 | UInt64(start + component.offset)
+                    ))
+                if scan.records.count >= place.memoryRecords {
+                    try SeriesIndex.spill(&scan.records, to: &spills, in: place.scratch)
+                }
+            case .timeZone(let zone): scan.timeZones.append(zone)
+            case .other: break
+            }
+        }
+        scan.header = scanner.header
+        scan.years = years.map { $0.0...$0.1 }
+        if !spills.isEmpty { scan.spillSets = [spills] }
+        return (scan, RegionEnd(atTopLevel: scanner.endedAtTopLevel, calendarProperties: scanner.calendarPropertyCount))
+    }
+
+    /// The offset of the first line `BEGIN:VEVENT` (as most writers spell it) that starts at or after
+    /// `offset` and within a mebibyte of it; nil when there is none.
+    private static func eventBoundary(in content: ReadableFile, after offset: Int) -> Int? {
+        var source = content.reader(from: max(offset - 1, 0), upTo: offset + (1 << 20), chunkSize: 1 << 20)
+        guard let bytes = source.nextChunk() else { return nil }
+        let marker = Array("BEGIN:VEVENT".utf8)
+        var index = 1
+        while index + marker.count < bytes.count {
+            defer { index += 1 }
+            // After a line end, and ending one that no continuation line follows.
+            guard bytes[index - 1] == 0x0A || bytes[index - 1] == 0x0D,
+                bytes[index..<(index + marker.count)].elementsEqual(marker)
+            else { continue }
+            var next = index + marker.count
+            guard bytes[next] == 0x0D || bytes[next] == 0x0A else { continue }
+            if bytes[next] == 0x0D && next + 1 < bytes.count && bytes[next + 1] == 0x0A { next += 1 }
+            guard next + 1 < bytes.count, bytes[next + 1] != 0x20, bytes[next + 1] != 0x09 else { continue }
+            return max(offset - 1, 0) + index
+        }
+        return nil
+    }
+
+    /// The second half's scan, handed from its thread.
+    private final class SecondHalf: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        // Written once by the scanning thread before `done` is signalled, read after.
+        private var outcome: Result<Region, any Error>?
+
+        func finish(_ outcome: Result<Region, any Error>) {
+            self.outcome = outcome
+            done.signal()
+        }
+
+        func result() -> Result<Region, any Error> {
+            done.wait()
+            return outcome!
+        }
     }
 }
