@@ -152,6 +152,24 @@ public struct EntryOutput {
         }
     }
 
+    /// Output for the entries after those another `EntryOutput` of the same list writes first: no
+    /// opening, and a separator before its first entry (`firstSeparator` says how long).
+    package init(continuing format: OutputFormat, header: CalendarDocument, timeZones: [TimeZoneDefinition]) {
+        self.init(format, header: header, timeZones: timeZones)
+        bytes = []
+        continues = true
+    }
+
+    /// Whether the output continues a list another output began.
+    private var continues = false
+
+    /// How many Graph entries were added.
+    package var entryCount: Int { entries }
+
+    /// The separator a continuing output writes before its first entry, to drop when the output it
+    /// continues wrote none.
+    package static let firstSeparator = Array(",\n".utf8)
+
     /// Adds events: for Graph, all the members of one series, in input order; what writing lost is returned.
     public mutating func add(_ events: [Event]) -> [Diagnostic] {
         if format.kind == .ndjson {
@@ -173,7 +191,7 @@ public struct EntryOutput {
         let (expanded, notes) = format.expandingWhatGraphRefuses(members, timeZones: timeZones)
         let written = GraphEventWriter(style: format.kind == .graph ? .full : .post).write(expanded)
         for value in written.output {
-            if entries > 0 { bytes += Array(",\n".utf8) }
+            if entries > 0 || continues { bytes += Self.firstSeparator }
             entries += 1
             JSONWriter().write(value, into: &bytes)
         }

@@ -45,14 +45,26 @@ struct ComponentReader {
 
     /// A reader of `source`; with `skimming`, the properties of each top-level VEVENT other than
     /// UID and DTSTART are left unparsed (a first pass that needs only those: `ICalendarScanner`).
-    init(source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false) {
+    /// Reading `part` of an input, the reader starts and ends as that part says.
+    init(
+        source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false,
+        part: CalendarPart? = nil
+    ) {
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
-            maximumAttachmentLength: limits.maximumAttachmentLength)
+            maximumAttachmentLength: limits.maximumAttachmentLength, offset: part?.offset ?? 0, line: part?.line ?? 1)
         self.file = file
         self.limits = limits
         skims = skimming
+        endsInsideCalendar = part?.endsInsideCalendar ?? false
+        if part?.startsInsideCalendar == true { calendarDepth = 1 }
     }
+
+    /// Whether the input is a part that ends inside its calendar, whose end is not missing.
+    private let endsInsideCalendar: Bool
+
+    /// The physical lines read so far: the line before the next one's.
+    var physicalLinesRead: Int { lines.physicalLinesRead }
 
     /// The names skimming parses in a top-level VEVENT: the structure, and what the scanner reads.
     private static let parsedNames: [[UInt8]] = ["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) }
@@ -286,7 +298,7 @@ struct ComponentReader {
             openedAt.removeAll()
             droppedComponents += 1
         } else if insideCalendar {
-            report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil)
+            if !endsInsideCalendar { report(.warning, "missing-end", "input ended without END:VCALENDAR", line: nil) }
             calendarDepth = 0
         }
         return nil

@@ -107,6 +107,11 @@ struct SplitCopies {
         return true
     }
 
+    /// Notes the copies `other` made too.
+    mutating func merge(_ other: SplitCopies) {
+        made.merge(other.made) { mine, theirs in mine + theirs.filter { !mine.contains($0) } }
+    }
+
     /// Forgets the override made for `key`.
     mutating func remove(_ key: OverrideKey) { made[Key(uid: key.uid, recurrenceID: key.time)] = nil }
 

@@ -32,9 +32,27 @@ public struct ICalendarReader<Source: ByteSource> {
         source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits(),
         timeZones: [TimeZoneDefinition] = []
     ) {
-        components = ComponentReader(source: source, file: file, limits: limits)
+        self.init(source: source, file: file, limits: limits, timeZones: timeZones, part: nil)
+    }
+
+    /// A reader of `part` of an input, read from `source`: offsets and lines are the whole input's,
+    /// and the zones no VTIMEZONE defines are left to `unresolvedZones` rather than reported at its end,
+    /// for the reader of the whole to report them once.
+    package init(
+        source: Source, file: String?, limits: ICalendarLimits, timeZones: [TimeZoneDefinition], part: CalendarPart?
+    ) {
+        components = ComponentReader(source: source, file: file, limits: limits, part: part)
         context = DecodingContext(file: file)
         for zone in timeZones { context.definitions[zone.identifier] = zone }
+        reportsUnresolvedZones = part == nil
+    }
+
+    /// Whether the zones no VTIMEZONE defines are reported at the end of input.
+    private let reportsUnresolvedZones: Bool
+
+    /// The zones used and defined by no VTIMEZONE read or given, each with its first use.
+    package var unresolvedZones: [String: Diagnostic] {
+        context.unresolvedZones.filter { !context.definedZones.contains($0.key) }
     }
 
     /// The line of the `BEGIN` of the component `next()` returned last.
@@ -79,11 +97,10 @@ public struct ICalendarReader<Source: ByteSource> {
             }
         }
         collectReaderDiagnostics()
-        if !finished {
+        if !finished && reportsUnresolvedZones {
             finished = true
             // Only now is it known which TZIDs no VTIMEZONE anywhere in the input defined.
-            diagnostics += context.unresolvedZones.filter { !context.definedZones.contains($0.key) }.values
-                .sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
+            diagnostics += Self.inLineOrder(unresolvedZones)
         }
         return nil
     }
@@ -101,6 +118,11 @@ public struct ICalendarReader<Source: ByteSource> {
             }
         }
         collectContextDiagnostics()
+    }
+
+    /// Unresolved zones' diagnostics, by the line of their first use.
+    package static func inLineOrder(_ zones: [String: Diagnostic]) -> [Diagnostic] {
+        zones.values.sorted { ($0.location.line ?? 0) < ($1.location.line ?? 0) }
     }
 
     /// Hands over the diagnostics found since the last call.

@@ -39,6 +39,9 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// begin as if it had read all before. Read once `next()` has returned nil.
     package var endedAtTopLevel: Bool { components.endedAtTopLevel }
 
+    /// The physical lines read so far, blank ones included.
+    package var physicalLinesRead: Int { components.physicalLinesRead }
+
     /// A scanner of `source`, naming `file` in its diagnostics (nil for standard input or bytes),
     /// within `limits`.
     public init(source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits()) {

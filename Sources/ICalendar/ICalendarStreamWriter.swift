@@ -29,6 +29,47 @@ public struct ICalendarStreamWriter: ~Copyable {
         writer = ContentWriter(spill: sink)
     }
 
+    /// A writer of the rest of a calendar that another writer began, with its properties and
+    /// `zones`: what it writes follows the other's output, and the other ends the calendar once it has
+    /// taken over what this one noted (`takePart()`, `adopt(_:)`).
+    package init(continuing zones: [TimeZoneDefinition], sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        writer = ContentWriter(spill: sink)
+        headerWritten = true
+        for zone in zones {
+            coverage.define(zone.identifier)
+            naming.defined.insert(zone.identifier)
+        }
+    }
+
+    /// What a writer of part of a calendar noted that the calendar's end needs: the zones its events
+    /// use, and the overrides it holds for RDATE periods.
+    package struct PartNotes: Sendable {
+        fileprivate var coverage: TimeZoneCoverage
+        fileprivate var periodOverrides: [Event]
+        fileprivate var splitCopies: SplitCopies
+    }
+
+    /// Hands everything written to the sink, without ending the calendar, and what the end needs.
+    package mutating func takePart() -> PartNotes {
+        writer.spillAll()
+        defer {
+            coverage = TimeZoneCoverage()
+            periodOverrides = []
+            splitCopies = SplitCopies()
+        }
+        return PartNotes(coverage: coverage, periodOverrides: periodOverrides, splitCopies: splitCopies)
+    }
+
+    /// Hands everything written so far to the sink.
+    package mutating func flush() { writer.spillAll() }
+
+    /// Takes over what a writer of the calendar's later part noted, for `finish(header:)`.
+    package mutating func adopt(_ notes: PartNotes) {
+        coverage.merge(notes.coverage)
+        periodOverrides += notes.periodOverrides
+        splitCopies.merge(notes.splitCopies)
+    }
+
     /// Writes `BEGIN:VCALENDAR` and the calendar's own properties.
     public mutating func writeHeader(_ header: CalendarDocument) {
         guard !headerWritten else { return }

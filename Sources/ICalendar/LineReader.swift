@@ -37,14 +37,23 @@ struct LineReader {
     private let maximumAttachmentLength: Int
     private(set) var diagnostics: [Diagnostic] = []
 
-    /// `maximumAttachmentLength` is at least `maximumLineLength` (`ICalendarLimits` sees to it).
-    init(source: any ByteSource, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int) {
+    /// `maximumAttachmentLength` is at least `maximumLineLength` (`ICalendarLimits` sees to it). The
+    /// source's first byte is at `offset` of the input, on line `line`.
+    init(
+        source: any ByteSource, file: String?, maximumLineLength: Int, maximumAttachmentLength: Int,
+        offset: Int = 0, line: Int = 1
+    ) {
         self.source = source
         self.file = file
         self.maximumLineLength = maximumLineLength
         self.maximumAttachmentLength = maximumAttachmentLength
-        if byte(at: 0) == 0xEF && byte(at: 1) == 0xBB && byte(at: 2) == 0xBF { position = 3 }
+        discarded = offset
+        physicalLine = line - 1
+        if offset == 0 && byte(at: 0) == 0xEF && byte(at: 1) == 0xBB && byte(at: 2) == 0xBF { position = 3 }
     }
+
+    /// The physical lines read so far, blank ones included.
+    var physicalLinesRead: Int { physicalLine }
 
     /// Forgets the diagnostics already handed on.
     mutating func clearDiagnostics() { diagnostics.removeAll() }

@@ -18,6 +18,21 @@ struct TimeZoneCoverage {
         defined.insert(identifier)
     }
 
+    /// Notes what `other` noted too: the union of the definitions, each zone over the years of both.
+    mutating func merge(_ other: TimeZoneCoverage) {
+        defined.formUnion(other.defined)
+        used.merge(other.used) { mine, theirs in
+            (
+                mine.zone,
+                min(
+                    mine.years.lowerBound, theirs.years.lowerBound)...max(
+                        mine.years.upperBound, theirs.years.upperBound)
+            )
+        }
+        recent = []
+        nextRecent = 0
+    }
+
     /// Notes the zones and years an event uses.
     mutating func note(_ event: Event) {
         event.forEachStatedTime { time in

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import calport
+
 /// A streamed input of 4 MiB or more has its first pass (`SeriesIndex`) made in two halves at once,
 /// the second from the first `BEGIN:VEVENT` line past the middle. Each calendar here is that large,
 /// with what the halves must agree on across its middle; reading it whole, which makes no such
@@ -111,4 +113,96 @@ func aMiddleInsideAnotherComponentIsReadAsReadingWhole(command: [String]) throws
     let archive = ["BEGIN:X-ARCHIVE"] + archived + ["END:X-ARCHIVE"]
     let text = straddling(filler(1_000) + archive + filler(10, from: 3_000))
     try equalsReadingWhole(text, command, inAnyOrder: command.last == "ics")
+}
+
+// The second pass in halves: an input cut in halves whose every series is within one of them is
+// also read in its two halves at once (`StreamedConversion`), the second's output appended to the
+// first's and its diagnostics reported after them.
+
+/// Events in both halves, none of a series across the middle: a series and its override in each
+/// half, a zone no VTIMEZONE defines used in both, a damaged line in the second half, and the
+/// VTIMEZONE the first half's events use at the very end.
+private let halvesOfOwnSeries: String = {
+    func series(_ uid: String, day: Int) -> [String] {
+        [
+            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Office Time:202612\(day)T090000",
+            "DURATION:PT30M", "RRULE:FREQ=DAILY;COUNT=3", "SUMMARY:\(uid)", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z",
+            "RECURRENCE-ID;TZID=Office Time:202612\(day + 1)T090000",
+            "DTSTART;TZID=Office Time:202612\(day + 1)T110000", "DURATION:PT30M", "SUMMARY:\(uid) moved",
+            "END:VEVENT",
+        ]
+    }
+    let nowhere = [
+        "BEGIN:VEVENT", "UID:nowhere", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Nowhere Time:20261215T090000",
+        "SUMMARY:Somewhere", "END:VEVENT",
+    ]
+    let damaged = [
+        "BEGIN:VEVENT", "UID:damaged", "DTSTAMP:20260101T000000Z", "DTSTART:20261216T090000Z", "X-NOTE;;A=1:kept",
+        "SUMMARY:Damaged", "END:VEVENT",
+    ]
+    let lines = farOverrides.components(separatedBy: "\r\n")
+    let zone = lines.drop { $0 != "BEGIN:VTIMEZONE" }
+    let head = lines.prefix { $0 != "BEGIN:VEVENT" }
+    let body =
+        series("first-half", day: 10) + nowhere + filler(1_100) + filler(1_100, from: 2_000)
+        + nowhere.map { $0 == "UID:nowhere" ? "UID:nowhere-again" : $0 } + damaged + series("second-half", day: 20)
+    return (head + body + zone).joined(separator: "\r\n")
+}()
+
+@Test(arguments: [["convert", "--to", "ics"], ["convert", "--to", "ndjson"]])
+func bothHalvesOfTheSecondPassReadAsReadingWhole(command: [String]) throws {
+    let text = halvesOfOwnSeries
+    try equalsReadingWhole(text, command)
+    let directory = try temporaryDirectory()
+    let whole = runCalport(command, stdin: text)
+    let streamed = runCalport(command + ["--stream"], stdin: text, temporaryDirectory: directory)
+    // In input order, the unknown zone once (at its first use), the damaged line by its own line.
+    #expect(streamed.errors == whole.errors)
+    #expect(streamed.errors.components(separatedBy: "Nowhere Time").count == 2)
+    let damagedLine = text.components(separatedBy: "\r\n").firstIndex(of: "X-NOTE;;A=1:kept")! + 1
+    #expect(streamed.errors.contains("<stdin>:\(damagedLine):"), "the damaged line's number, past the cut")
+}
+
+@Test(arguments: [["convert", "--to", "graph-post"], ["convert", "--to", "graph"]])
+func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws {
+    try equalsReadingWhole(halvesOfOwnSeries, command)
+}
+
+@Test func aFirstHalfWithoutEventsLeavesNoSeparatorBeforeTheSecond() throws {
+    // Only to-dos before the middle: the first half writes no entry, the second begins the list.
+    let todos = filler(1_200).map { line in
+        line == "BEGIN:VEVENT" ? "BEGIN:VTODO" : line == "END:VEVENT" ? "END:VTODO" : line
+    }
+    let lines = farOverrides.components(separatedBy: "\r\n")
+    let text = (lines.prefix { $0 != "BEGIN:VEVENT" } + todos + filler(1_000) + lines.drop { $0 != "BEGIN:VTIMEZONE" })
+        .joined(separator: "\r\n")
+    try equalsReadingWhole(text, ["convert", "--to", "graph-post"])
+    let streamed = runCalport(["convert", "--stream", "--to", "graph-post"], stdin: text)
+    #expect(streamed.output.hasPrefix("[\n{"))
+}
+
+@Test func aStrictStopInTheSecondHalfWritesNothing() throws {
+    let directory = try temporaryDirectory()
+    let run = runCalport(
+        ["convert", "--stream", "--strict", "--to", "ics"], stdin: halvesOfOwnSeries, temporaryDirectory: directory)
+    #expect(run.status == .dataProblem)
+    #expect(run.output.isEmpty)
+    #expect(run.errors.contains("stopped by --strict"))
+    #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("calport-") }.isEmpty)
+}
+
+@Test func aSecondHalfWithThousandsOfWarningsIsReadAgainAsItGoes() throws {
+    // More warnings than the second half's thread holds: it gives up, and its half is read again.
+    let warned = (0..<5_000).flatMap { index in
+        [
+            "BEGIN:VEVENT", "UID:warned-\(index)", "DTSTAMP:20260101T000000Z", "DTSTART:20261216T090000Z",
+            "X-NOTE;;A=1:kept", "END:VEVENT",
+        ]
+    }
+    let lines = farOverrides.components(separatedBy: "\r\n")
+    let text = (lines.prefix { $0 != "BEGIN:VEVENT" } + filler(2_000) + warned + lines.drop { $0 != "BEGIN:VTIMEZONE" })
+        .joined(separator: "\r\n")
+    try equalsReadingWhole(text, ["convert", "--to", "ndjson"])
 }

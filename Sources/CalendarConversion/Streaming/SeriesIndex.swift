@@ -30,6 +30,9 @@ public struct SeriesIndex {
         /// mapped them (`EventSpool`), and where each is by its number among the input's events.
         package var events: ReadableFile?
         package var spooled: [Int: Int] = [:]
+        /// Where the first pass cut an iCalendar input into halves it scanned at once: the offset
+        /// of the second half's first byte and its line. Nil when it was scanned whole.
+        package var cut: (offset: Int, line: Int)?
 
         /// The event numbered `ordinal` among a Graph JSON or NDJSON input's, when it was spooled.
         package func spooledEvent(_ ordinal: Int) -> Event? {
@@ -105,6 +108,7 @@ public struct SeriesIndex {
             file.header = scan.header
             file.timeZones = scan.timeZones
             file.years = scan.years
+            file.cut = scan.cut
             files.append(file)
             for record in scan.records {
                 records.append(record)
@@ -218,6 +222,17 @@ public struct SeriesIndex {
         shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
     }
 
+    /// Whether every series with more than one member has them all before `offset` of file `file`
+    /// or all from it on: what a second pass in two halves cut there needs, each half handing on
+    /// whole the series it meets. A UID hash two UIDs share counts as one series.
+    package func noSeriesSpans(_ offset: Int, inFile file: Int) -> Bool {
+        shared.values.allSatisfy { locations in
+            let inFile = locations.filter { Int($0 >> 48) == file }
+            return inFile.allSatisfy { Int($0 & (1 << 48 - 1)) < offset }
+                || inFile.allSatisfy { Int($0 & (1 << 48 - 1)) >= offset }
+        }
+    }
+
     /// The VTIMEZONEs of all inputs, once per TZID (the first one met).
     public var timeZones: [TimeZoneDefinition] {
         var merged = CalendarDocument()
@@ -270,6 +285,8 @@ private struct CalendarScan {
     /// The records past `memoryRecords`: a set of partition files for each region scanned that
     /// spilled.
     var spillSets: [[SpillWriter]] = []
+    /// Where the halves were cut, when they were scanned so: the second's first byte and line.
+    var cut: (offset: Int, line: Int)?
 
     /// Files smaller than this are scanned on one thread: a second costs more than it saves.
     static let halvingSize = 4 << 20
@@ -306,6 +323,7 @@ private struct CalendarScan {
         }
         joined.records += secondScan.records
         joined.spillSets += secondScan.spillSets
+        joined.cut = (middle, firstEnd.linesRead + 1)
         return joined
     }
 
@@ -314,6 +332,8 @@ private struct CalendarScan {
     private struct RegionEnd {
         var atTopLevel: Bool
         var calendarProperties: Int
+        /// The physical lines it read.
+        var linesRead: Int
     }
 
     /// A region's scan, and how it ended.
@@ -350,7 +370,10 @@ private struct CalendarScan {
         scan.header = scanner.header
         scan.years = years.map { $0.0...$0.1 }
         if !spills.isEmpty { scan.spillSets = [spills] }
-        return (scan, RegionEnd(atTopLevel: scanner.endedAtTopLevel, calendarProperties: scanner.calendarPropertyCount))
+        let regionEnd = RegionEnd(
+            atTopLevel: scanner.endedAtTopLevel, calendarProperties: scanner.calendarPropertyCount,
+            linesRead: scanner.physicalLinesRead)
+        return (scan, regionEnd)
     }
 
     /// The offset of the first line `BEGIN:VEVENT` (as most writers spell it) that starts at or after

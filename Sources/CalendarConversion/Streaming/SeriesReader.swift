@@ -67,10 +67,46 @@ public struct SeriesReader {
 
     /// Reads the inputs `index` scanned, with the limits it scanned them with.
     public init(_ index: SeriesIndex, limits: ICalendarLimits, jsonLimits: JSONLimits = JSONLimits()) {
+        self.init(index, limits: limits, jsonLimits: jsonLimits, half: nil)
+    }
+
+    /// Which half of its one input a reader reads, where the first pass cut it (`SeriesIndex.File.cut`).
+    package enum Half: Sendable {
+        case first, second
+    }
+
+    /// A reader of one half of the one input `index` scanned in halves, beside a reader of the other.
+    /// Every series must be in one half (`SeriesIndex.noSeriesSpans`): each reader hands on whole
+    /// the series it meets.
+    package init(_ index: SeriesIndex, limits: ICalendarLimits, jsonLimits: JSONLimits, half: Half?) {
         self.index = index
         self.limits = limits
         self.jsonLimits = jsonLimits
+        self.half = half
         otherComponents = index.files.map { _ in [] }
+    }
+
+    private let half: Half?
+    /// The zones that no VTIMEZONE defines, with their first use in the half read: a reader of a half
+    /// leaves them to its caller, to report once for both halves.
+    package private(set) var unresolvedZones: [String: Diagnostic] = [:]
+
+    /// The zones no VTIMEZONE defines used in two halves of an input, once each with its first
+    /// use, in line order: what a reader of the whole input reports at its end.
+    package static func unresolvedZones(
+        first: [String: Diagnostic], second: [String: Diagnostic]
+    ) -> [Diagnostic] {
+        ICalendarReader<FileRegionSource>.inLineOrder(first.merging(second) { earlier, _ in earlier })
+    }
+
+    /// The bytes of `file` this reader reads, and which part of it they are.
+    private func region(of file: SeriesIndex.File) -> (FileRegionSource, CalendarPart?) {
+        switch (half, file.cut) {
+        case (.first?, let cut?): return (file.content.reader(upTo: cut.offset), .beforeCut)
+        case (.second?, let cut?):
+            return (file.content.reader(from: cut.offset), .afterCut(offset: cut.offset, line: cut.line))
+        default: return (file.content.reader(), nil)
+        }
     }
 
     /// The next event, or nil when every file has been read.
@@ -107,8 +143,9 @@ public struct SeriesReader {
                 continue
             }
             if reader == nil {
+                let (source, part) = region(of: file)
                 reader = ICalendarReader(
-                    source: file.content.reader(), file: file.name, limits: limits, timeZones: file.timeZones)
+                    source: source, file: file.name, limits: limits, timeZones: file.timeZones, part: part)
             }
             while let item = reader?.next() {
                 componentsRead += 1
@@ -122,6 +159,9 @@ public struct SeriesReader {
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
+            if half != nil && file.cut != nil {
+                unresolvedZones.merge(reader?.unresolvedZones ?? [:]) { first, _ in first }
+            }
             reader = nil
             fileIndex += 1
         }

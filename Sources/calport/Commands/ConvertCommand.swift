@@ -199,48 +199,50 @@ extension ConvertCommand {
         let index = try SeriesIndex(
             inputs.map { ($0.name, try $0.readable(spoolingIn: scratch), $1) }, scope: .acrossFiles,
             limits: limits.iCalendar, jsonLimits: limits.json, scratch: scratch)
-        let header = index.header
-        var output = EntryOutput(target, header: header, timeZones: index.timeZones)
+        let conversion = StreamedConversion(index: index, target: target, limits: limits)
+        var output = EntryOutput(target, header: conversion.header, timeZones: index.timeZones)
         // iCalendar is written as it is read, the inputs' VTIMEZONEs first, those added at the end.
         var calendar = ICalendarStreamWriter(sink: destination.write)
         if target.kind == .iCalendar {
-            for zone in index.timeZones { calendar.write(.timeZone(zone), header: header) }
+            for zone in index.timeZones { calendar.write(.timeZone(zone), header: conversion.header) }
         }
-        var reader = SeriesReader(index, limits: limits.iCalendar, jsonLimits: limits.json)
+        let second = conversion.secondHalf(scratch: scratch)
+        var reader = SeriesReader(
+            index, limits: limits.iCalendar, jsonLimits: limits.json, half: second == nil ? nil : .first)
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: reporter.terminal)
         let totalBytes = reader.totalBytes
         defer { progress.finish() }
-        while let component = reader.nextComponent() {
-            if reader.componentsRead % 256 == 0 {
-                progress.update(bytes: reader.bytesRead, of: totalBytes, events: reader.eventsRead)
-            }
-            if reporter.stops(reader.takeDiagnostics()) { return nil }
-            switch (component, target.kind) {
-            case (.other(let other, _), .iCalendar): calendar.write(.other(other), header: header)
-            case (.other, _): continue
-            case (.event(let item), .iCalendar): calendar.write(item.event, header: header)
-            case (.event(let item), .ndjson): _ = output.add([item.event])
-            case (.event(let item), _):
-                guard let series = item.series else { continue }
-                let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
-                if reporter.stops(written.located(in: index.files[item.file].name)) { return nil }
-            }
-            if output.bytes.count >= BufferedOutput.threshold { destination.write(output.take()) }
+        var counts = StreamedConversion.Counts()
+        let finished = conversion.convert(
+            &reader, &calendar, &output, write: destination.write,
+            progress: { read in
+                progress.update(
+                    bytes: read.bytes + (second?.progress.bytes ?? 0), of: totalBytes,
+                    events: read.events + (second?.progress.events ?? 0))
+            },
+            report: { reporter.stops($0) })
+        guard finished else { return nil }
+        counts.add(reader)
+        if let second {
+            guard
+                conversion.appendSecondHalf(
+                    second, after: &reader, &calendar, &output, to: destination, counts: &counts,
+                    report: { reporter.stops($0) })
+            else { return nil }
         }
-        if reporter.stops(reader.takeDiagnostics()) { return nil }
         try index.checkReads()
-        for (file, names) in reader.otherComponents.enumerated() {
+        for (file, names) in counts.otherComponents.enumerated() {
             if reporter.stops(target.leftOut(names, file: index.files[file].name)) { return nil }
         }
-        if readOnlyErrors(reader.componentsRead == 0, reporter) { return nil }
-        if noEvents(reader.eventsRead == 0 && reader.otherComponents.contains { !$0.isEmpty }, target, reporter) {
+        if readOnlyErrors(counts.componentsRead == 0, reporter) { return nil }
+        if noEvents(counts.eventsRead == 0 && counts.otherComponents.contains { !$0.isEmpty }, target, reporter) {
             return nil
         }
         if target.kind == .iCalendar {
-            calendar.finish(header: header)
+            calendar.finish(header: conversion.header)
         } else {
             destination.write(output.finish())
         }
-        return reader.droppedComponents
+        return counts.droppedComponents
     }
 }

@@ -1,0 +1,203 @@
+import CalendarConversion
+import CalendarModel
+import Foundation
+import ICalendar
+import Synchronization
+
+/// `calport convert`'s second pass over streamed inputs: every component read (`SeriesReader`)
+/// and written, iCalendar as it comes, Graph series whole.
+///
+/// A single iCalendar input that the first pass cut in halves (`SeriesIndex.File.cut`), and whose
+/// every series is within one of them, is read in its two halves at once: the second on a thread of
+/// its own, into a scratch file, with its diagnostics held; once the first half is written, the
+/// second's diagnostics are reported and its output appended, as reading the whole input in one
+/// would have given them. Each thread makes and frees its own values.
+struct StreamedConversion: @unchecked Sendable {
+    // Unchecked for the index, whose files are Sendable but which is a public value of another module.
+    let index: SeriesIndex
+    let target: OutputFormat
+    let limits: InputLimits
+    /// The calendar properties of all inputs.
+    let header: CalendarDocument
+
+    init(index: SeriesIndex, target: OutputFormat, limits: InputLimits) {
+        self.index = index
+        self.target = target
+        self.limits = limits
+        header = index.header
+    }
+
+    /// How far a reader has come, for progress.
+    struct Read {
+        var bytes: Int
+        var events: Int
+    }
+
+    /// What the readers of an input read, added up.
+    struct Counts {
+        var componentsRead = 0
+        var eventsRead = 0
+        var droppedComponents = 0
+        var otherComponents: [[String]] = []
+
+        mutating func add(_ reader: SeriesReader) {
+            componentsRead += reader.componentsRead
+            eventsRead += reader.eventsRead
+            droppedComponents += reader.droppedComponents
+            otherComponents =
+                otherComponents.isEmpty
+                ? reader.otherComponents : zip(otherComponents, reader.otherComponents).map { $0 + $1 }
+        }
+    }
+
+    /// Converts what `reader` reads: iCalendar into `calendar`, the rest into `output`, whose bytes go
+    /// to `write` a chunk at a time. `report` gets each batch of diagnostics in input order and says
+    /// whether to stop; false when it did.
+    func convert(
+        _ reader: inout SeriesReader, _ calendar: inout ICalendarStreamWriter, _ output: inout EntryOutput,
+        write: ([UInt8]) -> Void, progress: (Read) -> Void, report: ([Diagnostic]) -> Bool
+    ) -> Bool {
+        while let component = reader.nextComponent() {
+            if reader.componentsRead % 256 == 0 { progress(Read(bytes: reader.bytesRead, events: reader.eventsRead)) }
+            if report(reader.takeDiagnostics()) { return false }
+            switch (component, target.kind) {
+            case (.other(let other, _), .iCalendar): calendar.write(.other(other), header: header)
+            case (.other, _): continue
+            case (.event(let item), .iCalendar): calendar.write(item.event, header: header)
+            case (.event(let item), .ndjson): _ = output.add([item.event])
+            case (.event(let item), _):
+                guard let series = item.series else { continue }
+                let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
+                if report(written.located(in: index.files[item.file].name)) { return false }
+            }
+            if output.bytes.count >= BufferedOutput.threshold { write(output.take()) }
+        }
+        return !report(reader.takeDiagnostics())
+    }
+
+    /// Starts reading the second half of the one input on a thread of its own, when the input was
+    /// cut in halves and no series spans the cut; nil otherwise.
+    func secondHalf(scratch: ScratchSpace) -> SecondHalf? {
+        guard index.files.count == 1, index.files[0].format == .iCalendar, let cut = index.files[0].cut,
+            index.noSeriesSpans(cut.offset, inFile: 0), let spill = try? scratch.create("output")
+        else { return nil }
+        let second = SecondHalf(spill: spill, cut: cut.offset)
+        Thread.detachNewThread { second.run(self) }
+        return second
+    }
+
+    /// Reports the second half's diagnostics and appends its output after the first half's, or,
+    /// when its thread gave up, reads it here; then the zones neither half's VTIMEZONEs define.
+    /// False when `report` stopped.
+    func appendSecondHalf(
+        _ second: SecondHalf, after first: inout SeriesReader, _ calendar: inout ICalendarStreamWriter,
+        _ output: inout EntryOutput, to destination: OutputDestination, counts: inout Counts,
+        report: ([Diagnostic]) -> Bool
+    ) -> Bool {
+        let done = second.wait()
+        var reader: SeriesReader
+        if let done {
+            for batch in done.diagnostics where report(batch) { return false }
+            calendar.flush()
+            destination.write(output.take())
+            guard appendOutput(done, firstHadEntries: output.entryCount > 0, to: destination) else { return false }
+            if let notes = done.notes { calendar.adopt(notes) }
+            reader = done.reader
+        } else {
+            reader = SeriesReader(index, limits: limits.iCalendar, jsonLimits: limits.json, half: .second)
+            guard
+                convert(&reader, &calendar, &output, write: destination.write, progress: { _ in }, report: report)
+            else { return false }
+        }
+        counts.add(reader)
+        return !report(SeriesReader.unresolvedZones(first: first.unresolvedZones, second: reader.unresolvedZones))
+    }
+
+    /// Copies the second half's output from its scratch file, without the separator before its first
+    /// entry when the first half wrote none. False when the scratch file could not be read back.
+    private func appendOutput(_ done: SecondHalf.Done, firstHadEntries: Bool, to destination: OutputDestination)
+        -> Bool
+    {
+        do { try done.spill.finish() } catch { return false }
+        var source = done.spill.reader(chunkSize: 1 << 20)
+        var skip = !firstHadEntries && done.entries > 0 ? EntryOutput.firstSeparator.count : 0
+        while let chunk = source.nextChunk() {
+            destination.write(skip > 0 ? Array(chunk.dropFirst(skip)) : chunk)
+            skip = max(skip - chunk.count, 0)
+        }
+        return source.failure == nil
+    }
+}
+
+/// The second half of an input, read on its own thread into a scratch file.
+final class SecondHalf: @unchecked Sendable {
+    /// What the thread read and wrote.
+    struct Done {
+        var reader: SeriesReader
+        var diagnostics: [[Diagnostic]]
+        var spill: SpillWriter
+        var notes: ICalendarStreamWriter.PartNotes?
+        var entries: Int
+    }
+
+    /// How far it has come: bytes past the cut, and events.
+    let progress = Progress()
+    private let spill: SpillWriter
+    private let cut: Int
+    private let finished = DispatchSemaphore(value: 0)
+    // Written by the thread before `finished` is signalled; read after.
+    private var done: Done?
+
+    /// Diagnostics held past this many, the thread gives up and the half is read again on the
+    /// caller's, reported as it goes: a damaged input is not held in memory as diagnostics.
+    private static let heldDiagnostics = 4096
+
+    final class Progress: Sendable {
+        private let bytesPastCut = Atomic<Int>(0)
+        private let eventsRead = Atomic<Int>(0)
+        var bytes: Int { bytesPastCut.load(ordering: .relaxed) }
+        var events: Int { eventsRead.load(ordering: .relaxed) }
+
+        fileprivate func update(bytes: Int, events: Int) {
+            bytesPastCut.store(bytes, ordering: .relaxed)
+            eventsRead.store(events, ordering: .relaxed)
+        }
+    }
+
+    fileprivate init(spill: SpillWriter, cut: Int) {
+        self.spill = spill
+        self.cut = cut
+    }
+
+    /// Reads and writes the second half; runs on the half's thread.
+    fileprivate func run(_ conversion: StreamedConversion) {
+        defer { finished.signal() }
+        var reader = SeriesReader(
+            conversion.index, limits: conversion.limits.iCalendar, jsonLimits: conversion.limits.json, half: .second)
+        let spill = spill
+        var calendar = ICalendarStreamWriter(continuing: conversion.index.timeZones) { spill.write($0) }
+        var output = EntryOutput(
+            continuing: conversion.target, header: conversion.header, timeZones: conversion.index.timeZones)
+        var diagnostics: [[Diagnostic]] = []
+        var held = 0
+        let read = conversion.convert(
+            &reader, &calendar, &output, write: { spill.write($0) },
+            progress: { [cut, progress] in progress.update(bytes: $0.bytes - cut, events: $0.events) },
+            report: { batch in
+                guard !batch.isEmpty else { return false }
+                diagnostics.append(batch)
+                held += batch.count
+                return held > Self.heldDiagnostics
+            })
+        guard read else { return }
+        let notes = conversion.target.kind == .iCalendar ? calendar.takePart() : nil
+        spill.write(output.take())
+        done = Done(reader: reader, diagnostics: diagnostics, spill: spill, notes: notes, entries: output.entryCount)
+    }
+
+    /// What the thread read and wrote, once it is done; nil when it gave up.
+    fileprivate func wait() -> Done? {
+        finished.wait()
+        return done
+    }
+}
