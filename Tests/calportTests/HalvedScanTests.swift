@@ -193,8 +193,8 @@ func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("calport-") }.isEmpty)
 }
 
-@Test func aSecondHalfWithThousandsOfWarningsIsReadAgainAsItGoes() throws {
-    // More warnings than the second half's thread holds: it gives up, and its half is read again.
+@Test func aSecondHalfsThousandsOfWarningsAreReportedInOrder() throws {
+    // Held in a scratch file by the second half's thread, then reported after the first half's.
     let warned = (0..<5_000).flatMap { index in
         [
             "BEGIN:VEVENT", "UID:warned-\(index)", "DTSTAMP:20260101T000000Z", "DTSTART:20261216T090000Z",
@@ -205,4 +205,8 @@ func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws
     let text = (lines.prefix { $0 != "BEGIN:VEVENT" } + filler(2_000) + warned + lines.drop { $0 != "BEGIN:VTIMEZONE" })
         .joined(separator: "\r\n")
     try equalsReadingWhole(text, ["convert", "--to", "ndjson"])
+    let whole = runCalport(["convert", "--verbose", "--to", "ndjson"], stdin: text)
+    let streamed = runCalport(["convert", "--verbose", "--stream", "--to", "ndjson"], stdin: text)
+    #expect(streamed.errors == whole.errors)
+    #expect(streamed.errors.components(separatedBy: "[empty-parameter]").count == 5_001)
 }

@@ -225,7 +225,7 @@ extension ConvertCommand {
         counts.add(reader)
         if let second {
             guard
-                conversion.appendSecondHalf(
+                try conversion.appendSecondHalf(
                     second, after: &reader, &calendar, &output, to: destination, counts: &counts,
                     report: { reporter.stops($0) })
             else { return nil }

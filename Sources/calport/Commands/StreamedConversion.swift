@@ -79,53 +79,46 @@ struct StreamedConversion: @unchecked Sendable {
     /// cut in halves and no series spans the cut; nil otherwise.
     func secondHalf(scratch: ScratchSpace) -> SecondHalf? {
         guard index.files.count == 1, index.files[0].format == .iCalendar, let cut = index.files[0].cut,
-            index.noSeriesSpans(cut.offset, inFile: 0), let spill = try? scratch.create("output")
+            index.noSeriesSpans(cut.offset, inFile: 0), let output = try? scratch.create("output"),
+            let diagnostics = try? scratch.create("diagnostics")
         else { return nil }
-        let second = SecondHalf(spill: spill, cut: cut.offset)
+        let second = SecondHalf(output: output, diagnostics: HeldDiagnostics(diagnostics), cut: cut.offset)
         Thread.detachNewThread { second.run(self) }
         return second
     }
 
-    /// Reports the second half's diagnostics and appends its output after the first half's, or,
-    /// when its thread gave up, reads it here; then the zones neither half's VTIMEZONEs define.
-    /// False when `report` stopped.
+    /// Reports the second half's diagnostics and appends its output after the first half's, then
+    /// the zones neither half's VTIMEZONEs define. False when `report` stopped.
     func appendSecondHalf(
         _ second: SecondHalf, after first: inout SeriesReader, _ calendar: inout ICalendarStreamWriter,
         _ output: inout EntryOutput, to destination: OutputDestination, counts: inout Counts,
         report: ([Diagnostic]) -> Bool
-    ) -> Bool {
+    ) throws(AtomicFile.WriteError) -> Bool {
         let done = second.wait()
-        var reader: SeriesReader
-        if let done {
-            for batch in done.diagnostics where report(batch) { return false }
-            calendar.flush()
-            destination.write(output.take())
-            guard appendOutput(done, firstHadEntries: output.entryCount > 0, to: destination) else { return false }
-            if let notes = done.notes { calendar.adopt(notes) }
-            reader = done.reader
-        } else {
-            reader = SeriesReader(index, limits: limits.iCalendar, jsonLimits: limits.json, half: .second)
-            guard
-                convert(&reader, &calendar, &output, write: destination.write, progress: { _ in }, report: report)
-            else { return false }
-        }
-        counts.add(reader)
-        return !report(SeriesReader.unresolvedZones(first: first.unresolvedZones, second: reader.unresolvedZones))
+        guard try done.diagnostics.replay(report) else { return false }
+        calendar.flush()
+        destination.write(output.take())
+        try appendOutput(done, firstHadEntries: output.entryCount > 0, to: destination)
+        if let notes = done.notes { calendar.adopt(notes) }
+        counts.add(done.reader)
+        return !report(SeriesReader.unresolvedZones(first: first.unresolvedZones, second: done.reader.unresolvedZones))
     }
 
     /// Copies the second half's output from its scratch file, without the separator before its first
-    /// entry when the first half wrote none. False when the scratch file could not be read back.
+    /// entry when the first half wrote none.
     private func appendOutput(_ done: SecondHalf.Done, firstHadEntries: Bool, to destination: OutputDestination)
-        -> Bool
+        throws(AtomicFile.WriteError)
     {
-        do { try done.spill.finish() } catch { return false }
-        var source = done.spill.reader(chunkSize: 1 << 20)
+        try done.output.finish()
+        var source = done.output.reader(chunkSize: 1 << 20)
         var skip = !firstHadEntries && done.entries > 0 ? EntryOutput.firstSeparator.count : 0
         while let chunk = source.nextChunk() {
             destination.write(skip > 0 ? Array(chunk.dropFirst(skip)) : chunk)
             skip = max(skip - chunk.count, 0)
         }
-        return source.failure == nil
+        if let failure = source.failure {
+            throw AtomicFile.WriteError(path: done.output.path, reason: failure, action: "read back")
+        }
     }
 }
 
@@ -134,23 +127,20 @@ final class SecondHalf: @unchecked Sendable {
     /// What the thread read and wrote.
     struct Done {
         var reader: SeriesReader
-        var diagnostics: [[Diagnostic]]
-        var spill: SpillWriter
+        var diagnostics: HeldDiagnostics
+        var output: SpillWriter
         var notes: ICalendarStreamWriter.PartNotes?
         var entries: Int
     }
 
     /// How far it has come: bytes past the cut, and events.
     let progress = Progress()
-    private let spill: SpillWriter
+    private let output: SpillWriter
+    private let diagnostics: HeldDiagnostics
     private let cut: Int
     private let finished = DispatchSemaphore(value: 0)
     // Written by the thread before `finished` is signalled; read after.
     private var done: Done?
-
-    /// Diagnostics held past this many, the thread gives up and the half is read again on the
-    /// caller's, reported as it goes: a damaged input is not held in memory as diagnostics.
-    private static let heldDiagnostics = 4096
 
     final class Progress: Sendable {
         private let bytesPastCut = Atomic<Int>(0)
@@ -164,8 +154,9 @@ final class SecondHalf: @unchecked Sendable {
         }
     }
 
-    fileprivate init(spill: SpillWriter, cut: Int) {
-        self.spill = spill
+    fileprivate init(output: SpillWriter, diagnostics: HeldDiagnostics, cut: Int) {
+        self.output = output
+        self.diagnostics = diagnostics
         self.cut = cut
     }
 
@@ -174,30 +165,82 @@ final class SecondHalf: @unchecked Sendable {
         defer { finished.signal() }
         var reader = SeriesReader(
             conversion.index, limits: conversion.limits.iCalendar, jsonLimits: conversion.limits.json, half: .second)
-        let spill = spill
-        var calendar = ICalendarStreamWriter(continuing: conversion.index.timeZones) { spill.write($0) }
-        var output = EntryOutput(
+        let (output, diagnostics) = (output, diagnostics)
+        var calendar = ICalendarStreamWriter(continuing: conversion.index.timeZones) { output.write($0) }
+        var entries = EntryOutput(
             continuing: conversion.target, header: conversion.header, timeZones: conversion.index.timeZones)
-        var diagnostics: [[Diagnostic]] = []
-        var held = 0
-        let read = conversion.convert(
-            &reader, &calendar, &output, write: { spill.write($0) },
+        _ = conversion.convert(
+            &reader, &calendar, &entries, write: { output.write($0) },
             progress: { [cut, progress] in progress.update(bytes: $0.bytes - cut, events: $0.events) },
             report: { batch in
-                guard !batch.isEmpty else { return false }
-                diagnostics.append(batch)
-                held += batch.count
-                return held > Self.heldDiagnostics
+                // Held, to be reported after the first half's; whether to stop is decided then.
+                if !batch.isEmpty { diagnostics.append(batch) }
+                return false
             })
-        guard read else { return }
         let notes = conversion.target.kind == .iCalendar ? calendar.takePart() : nil
-        spill.write(output.take())
-        done = Done(reader: reader, diagnostics: diagnostics, spill: spill, notes: notes, entries: output.entryCount)
+        output.write(entries.take())
+        done = Done(
+            reader: reader, diagnostics: diagnostics, output: output, notes: notes, entries: entries.entryCount)
     }
 
-    /// What the thread read and wrote, once it is done; nil when it gave up.
-    fileprivate func wait() -> Done? {
+    /// What the thread read and wrote, once it is done.
+    fileprivate func wait() -> Done {
         finished.wait()
-        return done
+        return done!
     }
+}
+
+/// Diagnostics held in a scratch file, batch by batch, to be reported later in the same batches:
+/// a damaged input's thousands take no memory while they wait.
+struct HeldDiagnostics {
+    private let spill: SpillWriter
+
+    init(_ spill: SpillWriter) { self.spill = spill }
+
+    /// Holds `batch` after those held before.
+    func append(_ batch: [Diagnostic]) {
+        spill.write(UInt64(batch.count))
+        for diagnostic in batch {
+            spill.write(UInt64(diagnostic.severity.rawValue))
+            for text in [
+                diagnostic.code, diagnostic.message, diagnostic.location.file, diagnostic.location.jsonPath,
+                diagnostic.uid,
+            ] {
+                let bytes = text.map { Array($0.utf8) }
+                spill.write(bytes.map { UInt64($0.count) } ?? Self.none)
+                if let bytes { spill.write(bytes) }
+            }
+            for number in [diagnostic.location.line, diagnostic.location.column] {
+                spill.write(number.map { UInt64($0) } ?? Self.none)
+            }
+        }
+    }
+
+    /// Hands each batch held to `report`, in order, until it says to stop: false then.
+    func replay(_ report: ([Diagnostic]) -> Bool) throws(AtomicFile.WriteError) -> Bool {
+        try spill.finish()
+        var reader = SpillReader(spill.reader())
+        func text() -> String? {
+            guard let count = reader.readUInt64(), count != Self.none, let bytes = reader.read(Int(count)) else {
+                return nil
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func number() -> Int? { reader.readUInt64().flatMap { $0 == Self.none ? nil : Int($0) } }
+        while let count = reader.readUInt64() {
+            var batch: [Diagnostic] = []
+            for _ in 0..<count {
+                let severity = Severity(rawValue: Int(reader.readUInt64() ?? 0)) ?? .error
+                let (code, message, file, jsonPath, uid) = (text() ?? "", text() ?? "", text(), text(), text())
+                let location = SourceLocation(file: file, line: number(), column: number(), jsonPath: jsonPath)
+                batch.append(Diagnostic(severity, code: code, message: message, location: location, uid: uid))
+            }
+            if report(batch) { return false }
+        }
+        try reader.checkRead(spill)
+        return true
+    }
+
+    /// Written for a text or number that is not there.
+    private static let none = UInt64.max
 }
