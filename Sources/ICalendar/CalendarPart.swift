@@ -1,3 +1,5 @@
+import CalendarModel
+
 /// A part of a calendar read on its own, beside readers of the parts before and after it: where it
 /// begins in the whole input (its first byte's offset and line), and whether a calendar is open at
 /// its start and still open at its end. Its readers give offsets and lines as a reader of the whole
@@ -26,5 +28,17 @@ package struct CalendarPart: Sendable {
         self.line = line
         self.startsInsideCalendar = startsInsideCalendar
         self.endsInsideCalendar = endsInsideCalendar
+    }
+}
+
+extension CalendarPart {
+    /// Whether readers of parts of a calendar with these VTIMEZONEs resolve its zones as one reader
+    /// of the whole does: each TZID defined once, and known by name. A VTIMEZONE known only by its
+    /// rules is matched to tzdata around the year of its first use (`DecodingContext.match`), which
+    /// the reader of each part would meet at a different event.
+    package static func zonesReadAlike(_ zones: [TimeZoneDefinition]) -> Bool {
+        var cache: [String: TimeZoneReference] = [:]
+        return Set(zones.map(\.identifier)).count == zones.count
+            && zones.allSatisfy { TimeZoneReference(resolvingName: $0.identifier, cache: &cache).ianaIdentifier != nil }
     }
 }

@@ -8,8 +8,8 @@ import Testing
 /// with what the halves must agree on across its middle; reading it whole, which makes no such
 /// pass, is the measure. (Undone, the second half's VTIMEZONE left out: the first test fails.)
 
-/// `count` events of about 2 KiB each, numbered from `first`: a long DESCRIPTION, folded.
-func filler(_ count: Int, from first: Int = 0) -> [String] {
+/// `count` events of about 2 KiB each, numbered from `first`, in `zone`: a long DESCRIPTION, folded.
+func filler(_ count: Int, from first: Int = 0, zone: String = "Office Time") -> [String] {
     let text = String(repeating: "Agenda item with enough words to need folding\\, ", count: 40)
     return (first..<(first + count)).flatMap { index in
         var description = "DESCRIPTION:\(index) \(text)"
@@ -22,7 +22,7 @@ func filler(_ count: Int, from first: Int = 0) -> [String] {
         folded.append(description)
         return [
             "BEGIN:VEVENT", "UID:filler-\(index)", "DTSTAMP:20260101T000000Z",
-            "DTSTART;TZID=Office Time:202612\(10 + index % 18)T\(10 + index % 9)0000", "DURATION:PT30M",
+            "DTSTART;TZID=\(zone):202612\(10 + index % 18)T\(10 + index % 9)0000", "DURATION:PT30M",
             "SUMMARY:Filler \(index)",
         ] + folded + ["END:VEVENT"]
     }
@@ -115,21 +115,37 @@ func aMiddleInsideAnotherComponentIsReadAsReadingWhole(command: [String]) throws
     try equalsReadingWhole(text, command, inAnyOrder: command.last == "ics")
 }
 
-// The second pass in halves: an input cut in halves whose every series is within one of them is
-// also read in its two halves at once (`StreamedConversion`), the second's output appended to the
-// first's and its diagnostics reported after them.
+// The second pass in halves: an input cut in halves whose every series is within one of them, with
+// no event without a UID and every zone known by name, is also read in its two halves at once
+// (`StreamedConversion`), the second's output appended to the first's and its diagnostics reported
+// after them. (farOverrides' "Office Time" is known only by its rules: inputs using it are read whole
+// in the second pass.)
+
+/// A VTIMEZONE known by its name.
+private let berlin = [
+    "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
+    "DTSTART:19700329T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT", "BEGIN:STANDARD",
+    "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "DTSTART:19701025T030000", "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+    "END:STANDARD", "END:VTIMEZONE",
+]
+
+/// A calendar's first lines, `body`, then the Europe/Berlin VTIMEZONE and its end.
+private func calendar(_ body: [String]) -> String {
+    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport tests//EN"] + body + berlin + ["END:VCALENDAR", ""])
+        .joined(separator: "\r\n")
+}
 
 /// Events in both halves, none of a series across the middle: a series and its override in each
 /// half, a zone no VTIMEZONE defines used in both, a damaged line in the second half, and the
-/// VTIMEZONE the first half's events use at the very end.
+/// VTIMEZONE the events use at the very end.
 private let halvesOfOwnSeries: String = {
     func series(_ uid: String, day: Int) -> [String] {
         [
-            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Office Time:202612\(day)T090000",
+            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:202612\(day)T090000",
             "DURATION:PT30M", "RRULE:FREQ=DAILY;COUNT=3", "SUMMARY:\(uid)", "END:VEVENT",
             "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z",
-            "RECURRENCE-ID;TZID=Office Time:202612\(day + 1)T090000",
-            "DTSTART;TZID=Office Time:202612\(day + 1)T110000", "DURATION:PT30M", "SUMMARY:\(uid) moved",
+            "RECURRENCE-ID;TZID=Europe/Berlin:202612\(day + 1)T090000",
+            "DTSTART;TZID=Europe/Berlin:202612\(day + 1)T110000", "DURATION:PT30M", "SUMMARY:\(uid) moved",
             "END:VEVENT",
         ]
     }
@@ -141,13 +157,10 @@ private let halvesOfOwnSeries: String = {
         "BEGIN:VEVENT", "UID:damaged", "DTSTAMP:20260101T000000Z", "DTSTART:20261216T090000Z", "X-NOTE;;A=1:kept",
         "SUMMARY:Damaged", "END:VEVENT",
     ]
-    let lines = farOverrides.components(separatedBy: "\r\n")
-    let zone = lines.drop { $0 != "BEGIN:VTIMEZONE" }
-    let head = lines.prefix { $0 != "BEGIN:VEVENT" }
-    let body =
-        series("first-half", day: 10) + nowhere + filler(1_100) + filler(1_100, from: 2_000)
-        + nowhere.map { $0 == "UID:nowhere" ? "UID:nowhere-again" : $0 } + damaged + series("second-half", day: 20)
-    return (head + body + zone).joined(separator: "\r\n")
+    return calendar(
+        series("first-half", day: 10) + nowhere + filler(1_100, zone: "Europe/Berlin")
+            + filler(1_100, from: 2_000, zone: "Europe/Berlin")
+            + nowhere.map { $0 == "UID:nowhere" ? "UID:nowhere-again" : $0 } + damaged + series("second-half", day: 20))
 }()
 
 @Test(arguments: [["convert", "--to", "ics"], ["convert", "--to", "ndjson"]])
@@ -171,12 +184,10 @@ func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws
 
 @Test func aFirstHalfWithoutEventsLeavesNoSeparatorBeforeTheSecond() throws {
     // Only to-dos before the middle: the first half writes no entry, the second begins the list.
-    let todos = filler(1_200).map { line in
+    let todos = filler(1_200, zone: "Europe/Berlin").map { line in
         line == "BEGIN:VEVENT" ? "BEGIN:VTODO" : line == "END:VEVENT" ? "END:VTODO" : line
     }
-    let lines = farOverrides.components(separatedBy: "\r\n")
-    let text = (lines.prefix { $0 != "BEGIN:VEVENT" } + todos + filler(1_000) + lines.drop { $0 != "BEGIN:VTIMEZONE" })
-        .joined(separator: "\r\n")
+    let text = calendar(todos + filler(1_000, zone: "Europe/Berlin"))
     try equalsReadingWhole(text, ["convert", "--to", "graph-post"])
     let streamed = runCalport(["convert", "--stream", "--to", "graph-post"], stdin: text)
     #expect(streamed.output.hasPrefix("[\n{"))
@@ -201,12 +212,41 @@ func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws
             "X-NOTE;;A=1:kept", "END:VEVENT",
         ]
     }
-    let lines = farOverrides.components(separatedBy: "\r\n")
-    let text = (lines.prefix { $0 != "BEGIN:VEVENT" } + filler(2_000) + warned + lines.drop { $0 != "BEGIN:VTIMEZONE" })
-        .joined(separator: "\r\n")
+    let text = calendar(filler(2_000, zone: "Europe/Berlin") + warned)
     try equalsReadingWhole(text, ["convert", "--to", "ndjson"])
     let whole = runCalport(["convert", "--verbose", "--to", "ndjson"], stdin: text)
     let streamed = runCalport(["convert", "--verbose", "--stream", "--to", "ndjson"], stdin: text)
     #expect(streamed.errors == whole.errors)
     #expect(streamed.errors.components(separatedBy: "[empty-parameter]").count == 5_001)
+}
+
+@Test func aFirstHalfThatWritesNothingStillBeginsTheCalendar() throws {
+    // No VTIMEZONE and only invalid events before the middle: nothing is written before the second
+    // half's output but the calendar's beginning.
+    let invalid = filler(1_300, zone: "Europe/Berlin").map {
+        $0.hasPrefix("DTSTART") ? "DTSTART:2026XX01T100000Z" : $0
+    }
+    let valid = filler(1_000, from: 5_000, zone: "Europe/Berlin").map {
+        $0.hasPrefix("DTSTART") ? "DTSTART:20261210T100000Z" : $0
+    }
+    let text =
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//calport tests//EN"] + invalid + valid
+        + ["END:VCALENDAR", ""]).joined(separator: "\r\n")
+    try equalsReadingWhole(text, ["convert", "--to", "ics"])
+    #expect(runCalport(["convert", "--stream", "--to", "ics"], stdin: text).output.hasPrefix("BEGIN:VCALENDAR\r\n"))
+}
+
+@Test(arguments: [["convert", "--to", "ics"], ["convert", "--to", "graph-post"]])
+func eventsWithoutUIDsAndZonesKnownByRulesAreReadAsReadingWhole(command: [String]) throws {
+    // Two events alike and without a UID, one in each half, get the UIDs one reading gives them
+    // (the second `-2`); "Office Time", known only by its rules, is matched once, at its first use.
+    let alike = [
+        "BEGIN:VEVENT", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Office Time:20261214T090000", "SUMMARY:Alike",
+        "END:VEVENT",
+    ]
+    let lines = farOverrides.components(separatedBy: "\r\n")
+    let text =
+        (lines.prefix { $0 != "BEGIN:VEVENT" } + alike + filler(1_100) + filler(1_100, from: 2_000) + alike
+        + lines.drop { $0 != "BEGIN:VTIMEZONE" }).joined(separator: "\r\n")
+    try equalsReadingWhole(text, command)
 }

@@ -33,6 +33,9 @@ public struct SeriesIndex {
         /// Where the first pass cut an iCalendar input into halves it scanned at once: the offset
         /// of the second half's first byte and its line. Nil when it was scanned whole.
         package var cut: (offset: Int, line: Int)?
+        /// Whether an iCalendar input has an event without a UID: each reader of a part would make
+        /// up UIDs of its own for them (the second of two alike gets `-2`).
+        package var hasEventsWithoutUID = false
 
         /// The event numbered `ordinal` among a Graph JSON or NDJSON input's, when it was spooled.
         package func spooledEvent(_ ordinal: Int) -> Event? {
@@ -83,8 +86,6 @@ public struct SeriesIndex {
         self.scope = scope
         var records: [(key: UInt64, location: UInt64)] = []
         var spills: [SpillWriter] = []
-        /// Partition files of scans that spilled their own records.
-        var otherSpills: [[SpillWriter]] = []
         for (fileIndex, input) in inputs.enumerated() {
             var file = File(name: input.name, content: input.content, format: input.format)
             guard input.format == .iCalendar else {
@@ -109,27 +110,29 @@ public struct SeriesIndex {
             file.timeZones = scan.timeZones
             file.years = scan.years
             file.cut = scan.cut
+            file.hasEventsWithoutUID = scan.hasEventsWithoutUID
             files.append(file)
             for record in scan.records {
                 records.append(record)
                 if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
             }
-            otherSpills += scan.spillSets
-        }
-        if !spills.isEmpty || !otherSpills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
-        noteShared(&records)
-        // A partition's records are read from every set of partition files (the scans that spilled
-        // their own) together: the members of one key may be in any of them.
-        for (partition, spill) in spills.enumerated() {
-            records.removeAll(keepingCapacity: true)
-            for spill in [spill] + otherSpills.map({ $0[partition] }) {
-                try spill.finish()
-                var reader = SpillReader(spill.reader())
-                while let key = reader.readUInt64(), let location = reader.readUInt64() {
-                    records.append((key, location))
+            // A scan's own partition files are copied into these and closed at once: kept, each large
+            // input would hold two sets of 64 descriptors open to the end.
+            for set in scan.spillSets {
+                if spills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
+                for (partition, spill) in set.enumerated() {
+                    try Self.readBack(spill) { key, location in
+                        spills[partition].write(key)
+                        spills[partition].write(location)
+                    }
                 }
-                try reader.checkRead(spill)
             }
+        }
+        if !spills.isEmpty { try Self.spill(&records, to: &spills, in: scratch) }
+        noteShared(&records)
+        for spill in spills {
+            records.removeAll(keepingCapacity: true)
+            try Self.readBack(spill) { records.append(($0, $1)) }
             noteShared(&records)
         }
         try placeSharedEvents(limits: jsonLimits, scratch: scratch)
@@ -174,6 +177,14 @@ public struct SeriesIndex {
                 shared[key] = members.count > 1 ? members : nil
             }
         }
+    }
+
+    /// Reads back the (key, location) records of a finished partition file.
+    private static func readBack(_ spill: SpillWriter, _ each: (UInt64, UInt64) -> Void) throws {
+        try spill.finish()
+        var reader = SpillReader(spill.reader())
+        while let key = reader.readUInt64(), let location = reader.readUInt64() { each(key, location) }
+        try reader.checkRead(spill)
     }
 
     /// Moves `records` to the partition files their keys hash to, creating them the first time.
@@ -287,6 +298,8 @@ private struct CalendarScan {
     var spillSets: [[SpillWriter]] = []
     /// Where the halves were cut, when they were scanned so: the second's first byte and line.
     var cut: (offset: Int, line: Int)?
+    /// Whether an event has no UID.
+    var hasEventsWithoutUID = false
 
     /// Files smaller than this are scanned on one thread: a second costs more than it saves.
     static let halvingSize = 4 << 20
@@ -311,8 +324,10 @@ private struct CalendarScan {
             second.finish(Result { try scanRegion(content, from: middle, upTo: nil, place) })
         }
         let first = Result { try scanRegion(content, from: 0, upTo: middle, place) }
+        // Both are waited for, so that no thread outlives the scan, whichever failed.
+        let secondResult = second.result()
         let (firstScan, firstEnd) = try first.get()
-        let (secondScan, secondEnd) = try second.result().get()
+        let (secondScan, secondEnd) = try secondResult.get()
         guard firstEnd.atTopLevel, secondEnd.calendarProperties == 0 else { return nil }
         var joined = firstScan
         joined.timeZones += secondScan.timeZones
@@ -323,6 +338,7 @@ private struct CalendarScan {
         }
         joined.records += secondScan.records
         joined.spillSets += secondScan.spillSets
+        joined.hasEventsWithoutUID = firstScan.hasEventsWithoutUID || secondScan.hasEventsWithoutUID
         joined.cut = (middle, firstEnd.linesRead + 1)
         return joined
     }
@@ -354,7 +370,10 @@ private struct CalendarScan {
             case .event(let uid, let year):
                 if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
                 // An event without a UID is a series of its own: nothing to find again.
-                guard !uid.isEmpty else { continue }
+                guard !uid.isEmpty else {
+                    scan.hasEventsWithoutUID = true
+                    continue
+                }
                 scan.records.append(
                     (
                         SeriesIndex.key(uid, file: place.file, scope: place.scope),

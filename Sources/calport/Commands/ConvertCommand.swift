@@ -221,7 +221,10 @@ extension ConvertCommand {
                     events: read.events + (second?.progress.events ?? 0))
             },
             report: { reporter.stops($0) })
-        guard finished else { return nil }
+        guard finished else {
+            second?.cancel()
+            return nil
+        }
         counts.add(reader)
         if let second {
             guard

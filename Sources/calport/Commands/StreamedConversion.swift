@@ -78,8 +78,11 @@ struct StreamedConversion: @unchecked Sendable {
     /// Starts reading the second half of the one input on a thread of its own, when the input was
     /// cut in halves and no series spans the cut; nil otherwise.
     func secondHalf(scratch: ScratchSpace) -> SecondHalf? {
+        // What decoding notes for the whole input must be the same in each half: every series
+        // within one, no UID made up, every zone known by name.
         guard index.files.count == 1, index.files[0].format == .iCalendar, let cut = index.files[0].cut,
-            index.noSeriesSpans(cut.offset, inFile: 0), let output = try? scratch.create("output"),
+            index.noSeriesSpans(cut.offset, inFile: 0), !index.files[0].hasEventsWithoutUID,
+            CalendarPart.zonesReadAlike(index.files[0].timeZones), let output = try? scratch.create("output"),
             let diagnostics = try? scratch.create("diagnostics")
         else { return nil }
         let second = SecondHalf(output: output, diagnostics: HeldDiagnostics(diagnostics), cut: cut.offset)
@@ -96,6 +99,9 @@ struct StreamedConversion: @unchecked Sendable {
     ) throws(AtomicFile.WriteError) -> Bool {
         let done = second.wait()
         guard try done.diagnostics.replay(report) else { return false }
+        // The calendar's beginning, which the second half's writer took as written, even when the
+        // first half wrote nothing.
+        if target.kind == .iCalendar { calendar.writeHeader(header) }
         calendar.flush()
         destination.write(output.take())
         try appendOutput(done, firstHadEntries: output.entryCount > 0, to: destination)
@@ -135,6 +141,8 @@ final class SecondHalf: @unchecked Sendable {
 
     /// How far it has come: bytes past the cut, and events.
     let progress = Progress()
+    /// Set when the conversion stopped before the second half was wanted: the thread stops too.
+    private let cancelled = Atomic<Bool>(false)
     private let output: SpillWriter
     private let diagnostics: HeldDiagnostics
     private let cut: Int
@@ -175,13 +183,16 @@ final class SecondHalf: @unchecked Sendable {
             report: { batch in
                 // Held, to be reported after the first half's; whether to stop is decided then.
                 if !batch.isEmpty { diagnostics.append(batch) }
-                return false
+                return self.cancelled.load(ordering: .relaxed)
             })
         let notes = conversion.target.kind == .iCalendar ? calendar.takePart() : nil
         output.write(entries.take())
         done = Done(
             reader: reader, diagnostics: diagnostics, output: output, notes: notes, entries: entries.entryCount)
     }
+
+    /// Stops the thread at its next component: the conversion ended before the half was wanted.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// What the thread read and wrote, once it is done.
     fileprivate func wait() -> Done {
