@@ -49,14 +49,10 @@ public struct ICalendarStreamWriter: ~Copyable {
         fileprivate var splitCopies: SplitCopies
     }
 
-    /// Hands everything written to the sink, without ending the calendar, and what the end needs.
-    package mutating func takePart() -> PartNotes {
+    /// Hands everything written to the sink, without ending the calendar, and what the end needs;
+    /// the writer is done.
+    package consuming func takePart() -> PartNotes {
         writer.spillAll()
-        defer {
-            coverage = TimeZoneCoverage()
-            periodOverrides = []
-            splitCopies = SplitCopies()
-        }
         return PartNotes(coverage: coverage, periodOverrides: periodOverrides, splitCopies: splitCopies)
     }
 

@@ -91,14 +91,14 @@ public struct SeriesIndex {
             guard input.format == .iCalendar else {
                 // The events are named here and placed (numbered) once a UID is known to be shared.
                 var names = EventNameReader(file, limits: jsonLimits)
-                var years: (Int, Int)?
+                var years: ClosedRange<Int>?
                 while let (uid, year) = names.next() {
-                    if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
+                    if let year { years = years.widened(to: year...year) }
                     guard !uid.isEmpty else { continue }
                     records.append((key(uid, file: fileIndex), Self.unplaced(in: fileIndex)))
                     if records.count >= memoryRecords { try Self.spill(&records, to: &spills, in: scratch) }
                 }
-                file.years = years.map { $0.0...$0.1 }
+                file.years = years
                 files.append(file)
                 continue
             }
@@ -230,7 +230,7 @@ public struct SeriesIndex {
     /// Where the VEVENTs that may share `uid` (in file `file`) begin, as (file index, offset; for
     /// Graph JSON and NDJSON the event's number instead), in input order; nil when it is the only one. Hash collisions are possible: callers compare UIDs.
     package func members(of uid: String, file: Int) -> [(file: Int, offset: Int)]? {
-        shared[key(uid, file: file)]?.map { (Int($0 >> 48), Int($0 & (1 << 48 - 1))) }
+        shared[key(uid, file: file)]?.map(Self.place)
     }
 
     /// Whether every series with more than one member has them all before `offset` of file `file`
@@ -238,10 +238,14 @@ public struct SeriesIndex {
     /// whole the series it meets. A UID hash two UIDs share counts as one series.
     package func noSeriesSpans(_ offset: Int, inFile file: Int) -> Bool {
         shared.values.allSatisfy { locations in
-            let inFile = locations.filter { Int($0 >> 48) == file }
-            return inFile.allSatisfy { Int($0 & (1 << 48 - 1)) < offset }
-                || inFile.allSatisfy { Int($0 & (1 << 48 - 1)) >= offset }
+            let offsets = locations.map(Self.place).filter { $0.file == file }.map(\.offset)
+            return offsets.allSatisfy { $0 < offset } || offsets.allSatisfy { $0 >= offset }
         }
+    }
+
+    /// A noted location's file index (its top 16 bits) and offset (or event number).
+    private static func place(_ location: UInt64) -> (file: Int, offset: Int) {
+        (Int(location >> 48), Int(location & (1 << 48 - 1)))
     }
 
     /// The VTIMEZONEs of all inputs, once per TZID (the first one met).
@@ -331,11 +335,7 @@ private struct CalendarScan {
         guard firstEnd.atTopLevel, secondEnd.calendarProperties == 0 else { return nil }
         var joined = firstScan
         joined.timeZones += secondScan.timeZones
-        if let years = secondScan.years {
-            joined.years =
-                joined.years.map { min($0.lowerBound, years.lowerBound)...max($0.upperBound, years.upperBound) }
-                ?? years
-        }
+        if let years = secondScan.years { joined.years = joined.years.widened(to: years) }
         joined.records += secondScan.records
         joined.spillSets += secondScan.spillSets
         joined.hasEventsWithoutUID = firstScan.hasEventsWithoutUID || secondScan.hasEventsWithoutUID
@@ -364,11 +364,10 @@ private struct CalendarScan {
         var spills: [SpillWriter] = []
         var scanner = ICalendarScanner(
             source: content.reader(from: start, upTo: end), file: place.name, limits: place.limits)
-        var years: (Int, Int)?
         while let component = scanner.next() {
             switch component.kind {
             case .event(let uid, let year):
-                if let year { years = years.map { (min($0.0, year), max($0.1, year)) } ?? (year, year) }
+                if let year { scan.years = scan.years.widened(to: year...year) }
                 // An event without a UID is a series of its own: nothing to find again.
                 guard !uid.isEmpty else {
                     scan.hasEventsWithoutUID = true
@@ -387,7 +386,6 @@ private struct CalendarScan {
             }
         }
         scan.header = scanner.header
-        scan.years = years.map { $0.0...$0.1 }
         if !spills.isEmpty { scan.spillSets = [spills] }
         let regionEnd = RegionEnd(
             atTopLevel: scanner.endedAtTopLevel, calendarProperties: scanner.calendarPropertyCount,
@@ -432,5 +430,12 @@ private struct CalendarScan {
             done.wait()
             return outcome!
         }
+    }
+}
+
+extension ClosedRange<Int>? {
+    /// The range widened to hold `other` too; `other` when there is none yet.
+    fileprivate func widened(to other: ClosedRange<Int>) -> ClosedRange<Int> {
+        map { min($0.lowerBound, other.lowerBound)...max($0.upperBound, other.upperBound) } ?? other
     }
 }

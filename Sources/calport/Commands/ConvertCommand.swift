@@ -229,7 +229,7 @@ extension ConvertCommand {
         if let second {
             guard
                 try conversion.appendSecondHalf(
-                    second, after: &reader, &calendar, &output, to: destination, counts: &counts,
+                    second, after: reader, &calendar, &output, to: destination, counts: &counts,
                     report: { reporter.stops($0) })
             else { return nil }
         }

@@ -93,7 +93,7 @@ struct StreamedConversion: @unchecked Sendable {
     /// Reports the second half's diagnostics and appends its output after the first half's, then
     /// the zones neither half's VTIMEZONEs define. False when `report` stopped.
     func appendSecondHalf(
-        _ second: SecondHalf, after first: inout SeriesReader, _ calendar: inout ICalendarStreamWriter,
+        _ second: SecondHalf, after first: SeriesReader, _ calendar: inout ICalendarStreamWriter,
         _ output: inout EntryOutput, to destination: OutputDestination, counts: inout Counts,
         report: ([Diagnostic]) -> Bool
     ) throws(AtomicFile.WriteError) -> Bool {
