@@ -61,9 +61,7 @@ public struct OutputFormat: Equatable, Sendable {
         if kind == .ndjson {
             diagnostics += output.add(document.events)
         } else {
-            for series in document.series {
-                diagnostics += output.add((series.master.map { [$0] } ?? []) + series.overrides)
-            }
+            for series in document.series { diagnostics += output.add(series) }
         }
         return (output.finish(), diagnostics)
     }
@@ -100,17 +98,16 @@ public struct OutputFormat: Equatable, Sendable {
         return TimeZoneReference(name: hint, ianaIdentifier: iana)
     }
 
-    /// With a window, a series (its members) whose recurrence Graph refuses becomes its occurrences in
-    /// the window, as single events; the refusal becomes a warning that says so.
-    fileprivate func expandingWhatGraphRefuses(_ members: [Event], timeZones: [TimeZoneDefinition]) -> (
+    /// With a window, a series whose recurrence Graph refuses becomes its occurrences in the window,
+    /// as single events; the refusal becomes a warning that says so. Nil for a series written as it is.
+    fileprivate func expandingWhatGraphRefuses(_ series: EventSeries, timeZones: [TimeZoneDefinition]) -> (
         [Event], [Diagnostic]
-    ) {
-        guard let window = expansion, let series = CalendarDocument(events: members).series.first,
-            let master = series.master, var refusal = master.graphRecurrenceRefusal
-        else { return (members, []) }
+    )? {
+        guard let window = expansion, let master = series.master, var refusal = master.graphRecurrenceRefusal
+        else { return nil }
         var events: [Event] = []
         var occurrences = DocumentOccurrences(
-            document: CalendarDocument(events: members, timeZones: timeZones), window: window,
+            document: CalendarDocument(events: [master] + series.overrides, timeZones: timeZones), window: window,
             options: expansionOptions)
         var count = 0
         while let occurrence = occurrences.next() {
@@ -170,26 +167,40 @@ public struct EntryOutput {
     /// continues wrote none.
     package static let firstSeparator = Array(",\n".utf8)
 
-    /// Adds events: for Graph, all the members of one series, in input order; what writing lost is returned.
+    /// Adds events: NDJSON lines, or Graph entries series by series; what writing lost is returned.
     public mutating func add(_ events: [Event]) -> [Diagnostic] {
-        if format.kind == .ndjson {
-            for event in events {
-                JSONWriter().write(EventJSON.object(event), into: &bytes)
-                bytes.append(0x0A)
-            }
-            return []
+        guard format.kind == .ndjson else {
+            return CalendarDocument(events: events).series.flatMap { add($0) }
         }
-        var members = events
+        for event in events {
+            JSONWriter().write(EventJSON.object(event), into: &bytes)
+            bytes.append(0x0A)
+        }
+        return []
+    }
+
+    /// Adds the entries of one series (Graph); what writing lost is returned.
+    public mutating func add(_ series: consuming EventSeries) -> [Diagnostic] {
+        guard format.kind != .ndjson else { return add((series.master.map { [$0] } ?? []) + series.overrides) }
         if let zone = floatingZone {
-            for index in members.indices {
-                members[index].mapTimes { time in
+            func zoned(_ event: inout Event) {
+                event.mapTimes { time in
                     if case .floating(let local) = time { return .zoned(local, zone) }
                     return time
                 }
             }
+            if series.master != nil { zoned(&series.master!) }
+            for index in series.overrides.indices { zoned(&series.overrides[index]) }
         }
-        let (expanded, notes) = format.expandingWhatGraphRefuses(members, timeZones: timeZones)
-        let written = GraphEventWriter(style: format.kind == .graph ? .full : .post).write(expanded)
+        let writer = GraphEventWriter(style: format.kind == .graph ? .full : .post)
+        var notes: [Diagnostic] = []
+        let written: GraphMapping<[JSONValue]>
+        if let (expanded, expansionNotes) = format.expandingWhatGraphRefuses(series, timeZones: timeZones) {
+            notes = expansionNotes
+            written = writer.write(expanded)
+        } else {
+            written = writer.write(series)
+        }
         for value in written.output {
             if entries > 0 || continues { bytes += Self.firstSeparator }
             entries += 1

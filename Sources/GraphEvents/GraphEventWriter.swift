@@ -38,50 +38,61 @@ public struct GraphEventWriter: Sendable {
     /// a POST, one `isCancelled` entry per EXDATE (a full event lists them in `cancelledOccurrences`).
     /// A series whose recurrence Graph cannot hold is left out with an error diagnostic.
     public func write(_ events: [Event]) -> GraphMapping<[JSONValue]> {
-        var values: [JSONValue] = []
-        var diagnostics: [Diagnostic] = []
+        var written = GraphMapping<[JSONValue]>(output: [], diagnostics: [])
+        for series in CalendarDocument(events: events).series { append(series, to: &written) }
+        return written
+    }
+
+    /// The entries of one series, as `write(_:)` writes them.
+    public func write(_ series: consuming EventSeries) -> GraphMapping<[JSONValue]> {
+        var written = GraphMapping<[JSONValue]>(output: [], diagnostics: [])
+        append(series, to: &written)
+        return written
+    }
+
+    /// Appends the entries of `series` and what writing them reported. The master is moved out of
+    /// the series, and the overrides are read where they lie: an event is a few dozen references to
+    /// retain and release, and copying each was a tenth of writing it.
+    private func append(_ series: consuming EventSeries, to written: inout GraphMapping<[JSONValue]>) {
         let mapper = GraphEventMapper()
-        for series in CalendarDocument(events: events).series {
-            guard let master = series.master.map({ identified($0, mapper) }) else {
-                for override in series.overrides {
-                    var encoder = GraphEncoder(style: style, uid: override.uid)
-                    encoder.report(
-                        .warning, "graph-override-without-master",
-                        "an override without its series is written as a single event")
-                    var single = identified(override, mapper)
-                    single.recurrenceID = nil
-                    if let object = mapper.encode(single, &encoder) {
-                        values.append(.object(finish(object, for: single)))
-                    }
-                    diagnostics += encoder.diagnostics
-                }
-                continue
-            }
-            var encoder = GraphEncoder(style: style, uid: master.uid)
-            guard var object = mapper.encode(master, &encoder) else {
-                diagnostics += encoder.diagnostics
-                continue
-            }
-            if style == .full && !master.exceptionDates.isEmpty {
-                let seriesID = master.graphExtra(.id) ?? master.uid
-                object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
-            }
-            values.append(.object(finish(object, for: master)))
+        guard var master = series.master.take() else {
             for override in series.overrides {
-                guard let entry = mapper.encode(override, &encoder) else { continue }
-                let linked = link(entry, originalStart: override.recurrenceID?.time, of: master, &encoder)
-                values.append(.object(finish(linked, for: override)))
-            }
-            if style == .post {
-                for exdate in master.exceptionDates {
-                    let entry = JSONObject([JSONMember("isCancelled", true)])
-                    values.append(
-                        .object(link(entry, originalStart: exdate, of: master, &encoder)))
+                var encoder = GraphEncoder(style: style, uid: override.uid)
+                encoder.report(
+                    .warning, "graph-override-without-master",
+                    "an override without its series is written as a single event")
+                var single = identified(override, mapper)
+                single.recurrenceID = nil
+                if let object = mapper.encode(single, &encoder) {
+                    written.output.append(.object(finish(object, for: single)))
                 }
+                written.diagnostics += encoder.diagnostics
             }
-            diagnostics += encoder.diagnostics
+            return
         }
-        return GraphMapping(output: values, diagnostics: diagnostics)
+        if master.uid.isEmpty { master = identified(master, mapper) }
+        var encoder = GraphEncoder(style: style, uid: master.uid)
+        guard var object = mapper.encode(master, &encoder) else {
+            written.diagnostics += encoder.diagnostics
+            return
+        }
+        if style == .full && !master.exceptionDates.isEmpty {
+            let seriesID = master.graphExtra(.id) ?? master.uid
+            object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
+        }
+        written.output.append(.object(finish(object, for: master)))
+        for index in series.overrides.indices {
+            guard let entry = mapper.encode(series.overrides[index], &encoder) else { continue }
+            let linked = link(entry, originalStart: series.overrides[index].recurrenceID?.time, of: master, &encoder)
+            written.output.append(.object(finish(linked, for: series.overrides[index])))
+        }
+        if style == .post {
+            for exdate in master.exceptionDates {
+                let entry = JSONObject([JSONMember("isCancelled", true)])
+                written.output.append(.object(link(entry, originalStart: exdate, of: master, &encoder)))
+            }
+        }
+        written.diagnostics += encoder.diagnostics
     }
 
     /// `event`, or, when it has no UID (RFC 5545 requires one, not every producer writes one), the

@@ -85,22 +85,25 @@ struct GraphIdentityCollector: GraphObjectSink {
     {
         var decoder = GraphDecoder(location: SourceLocation())
         decoder.index(object)
-        var event = Event(uid: GraphEventMapper.uid(of: object, &decoder, at: "$"))
+        let uid = GraphEventMapper.uid(of: object, &decoder, at: "$")
         // The start's zone is not looked up (a third of the cost) unless the recurrence needs it:
-        // the year its wall time names is the mapped start's.
+        // the year its wall time names is the mapped start's. An event is made only then.
         let year = decoder.object("start", of: object, at: "$").flatMap { start in
             decoder.stringNode("dateTime", of: start, at: "$.start").flatMap(GraphDateTime.parse)
         }?.local.date.year
+        var repeats = false
         if year != nil, decoder.object("recurrence", of: object, at: "$") != nil {
+            var event = Event(uid: uid)
             event.decodeGraphTimes(object, at: "$", &decoder)
             event.decodeGraphRecurrence(object, at: "$", &decoder)
+            repeats = event.isRecurring
         }
-        each(GraphEventIdentity(uid: event.uid, year: year))
+        each(GraphEventIdentity(uid: uid, year: year))
         for exception in decoder.array("exceptionOccurrences", of: object, at: "$") {
             guard let exception = exception.objectValue else { continue }
             let override = name(exception, each)
-            each(GraphEventIdentity(uid: event.uid, year: override.year))
+            each(GraphEventIdentity(uid: uid, year: override.year))
         }
-        return (event.uid, year, event.isRecurring)
+        return (uid, year, repeats)
     }
 }

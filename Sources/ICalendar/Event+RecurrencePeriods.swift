@@ -20,10 +20,11 @@ struct RecurrencePeriodSplit {
         event.recurrenceID == nil && event.recurrenceDates.contains { periodEnd(of: $0) != nil }
     }
 
-    /// The split of `event`; nil when it has no period with a time to split.
-    init?(_ event: Event) {
+    /// The split of `event`; nil when it has no period with a time to split. Borrowed: most events
+    /// have none, and are not copied to be asked.
+    init?(_ event: borrowing Event) {
         guard Self.applies(to: event) else { return nil }
-        master = event
+        master = copy event
         overrides = []
         for (index, date) in event.recurrenceDates.enumerated() {
             guard let end = Self.periodEnd(of: date) else { continue }
@@ -124,7 +125,7 @@ struct OverrideKey: Hashable {
     var uid: String
     var time: CalendarTime
 
-    init?(_ event: Event) {
+    init?(_ event: borrowing Event) {
         guard let identifier = event.recurrenceID else { return nil }
         uid = event.uid
         time = identifier.time

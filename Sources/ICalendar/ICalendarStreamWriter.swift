@@ -91,11 +91,12 @@ public struct ICalendarStreamWriter: ~Copyable {
         writer.spillIfFull()
     }
 
-    /// Writes one event, read where it lies rather than copied into an item (an event is a few
-    /// dozen references to retain and release); the header first if it has not been written.
-    public mutating func write(_ event: Event, header: CalendarDocument) {
+    /// Writes one event, taken rather than copied (an event is a few dozen references to retain and
+    /// release); the header first if it has not been written.
+    public mutating func write(_ event: consuming Event, header: CalendarDocument) {
         writeHeader(header)
-        var event = naming.naming(event)
+        var event = event
+        naming.name(&event)
         coverage.note(event)
         if let split = RecurrencePeriodSplit(event) {
             periodOverrides += split.overrides.filter { splitCopies.insert($0) }

@@ -11,7 +11,12 @@ import TimeZones
 /// one IANA zone and back (docs/mapping.md, "Time zones in .ics").
 struct ZoneNaming {
     /// The TZIDs of the VTIMEZONEs the calendar has (so far, when it is written as it is read).
-    var defined: Set<String> = []
+    var defined: Set<String> = [] {
+        didSet { lastAsked = nil }
+    }
+    /// The zone last asked about and the one it is written under: a calendar's events mostly name
+    /// one or two zones, and comparing two names is cheaper than hashing one.
+    private var lastAsked: (zone: TimeZoneReference, written: TimeZoneReference)?
     /// `isMicrosoftName` of the zone names asked about: a calendar names a few zones, each on most
     /// events, and the lookup lower-cases the name (a third of writing a Graph event's times).
     private var microsoftNames: [String: Bool] = [:]
@@ -23,6 +28,13 @@ struct ZoneNaming {
     /// The name `zone` is written under. Only Microsoft's names are replaced: an IANA name stays as
     /// written (`Europe/Kiev`, which a reader with older tzdata knows and `Europe/Kyiv` it may not).
     mutating func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
+        if let lastAsked, lastAsked.zone == zone { return lastAsked.written }
+        let written = renamed(zone)
+        lastAsked = (zone, written)
+        return written
+    }
+
+    private mutating func renamed(_ zone: TimeZoneReference) -> TimeZoneReference {
         guard let iana = zone.ianaIdentifier, iana != zone.name, !defined.contains(zone.name) else { return zone }
         let isMicrosoft: Bool
         if let known = microsoftNames[zone.name] {
@@ -41,49 +53,63 @@ struct ZoneNaming {
             || name.lowercased() == "tzone://microsoft/utc"
     }
 
-    /// `event` with every zone named as it is written; the event itself when none is renamed, as
-    /// for most events, so that writing does not copy them.
-    mutating func naming(_ event: Event) -> Event {
+    /// Renames, in place, every zone `event` states to the name it is written under. Most events
+    /// need none and are left untouched; in place, a renamed one is not copied (an event is a few
+    /// dozen references to retain and release).
+    mutating func name(_ event: inout Event) {
         var renames = false
         event.forEachStatedTime { time in
             if !renames, let zone = time.timeZone, writtenZone(zone) != zone { renames = true }
         }
-        guard renames else { return event }
-        var named = event
-        func rename(_ time: CalendarTime) -> CalendarTime {
-            guard case .zoned(let local, let zone) = time else { return time }
-            return .zoned(local, self.writtenZone(zone))
+        guard renames else { return }
+        func rename(_ time: inout CalendarTime) {
+            guard case .zoned(let local, let zone) = time else { return }
+            time = .zoned(local, writtenZone(zone))
         }
-        named.start = event.start.map(rename)
-        if case .end(let end) = event.end { named.end = .end(rename(end)) }
-        if let recurrenceID = event.recurrenceID { named.recurrenceID?.time = rename(recurrenceID.time) }
-        named.exceptionDates = event.exceptionDates.map(rename)
-        named.recurrenceDates = event.recurrenceDates.map { date in
-            switch date {
-            case .time(let time): return .time(rename(time))
-            case .period(let start, let end): return .period(start: rename(start), end: rename(end))
-            case .periodWithDuration(let start, let duration):
-                return .periodWithDuration(start: rename(start), duration: duration)
+        func rename(_ time: inout CalendarTime?) {
+            if time != nil { rename(&time!) }
+        }
+        rename(&event.start)
+        if case .end(var end) = event.end {
+            rename(&end)
+            event.end = .end(end)
+        }
+        if event.recurrenceID != nil { rename(&event.recurrenceID!.time) }
+        for index in event.exceptionDates.indices { rename(&event.exceptionDates[index]) }
+        for index in event.recurrenceDates.indices {
+            switch event.recurrenceDates[index] {
+            case .time(var time):
+                rename(&time)
+                event.recurrenceDates[index] = .time(time)
+            case .period(var start, var end):
+                rename(&start)
+                rename(&end)
+                event.recurrenceDates[index] = .period(start: start, end: end)
+            case .periodWithDuration(var start, let duration):
+                rename(&start)
+                event.recurrenceDates[index] = .periodWithDuration(start: start, duration: duration)
             }
         }
         func renameUntil(_ rules: inout [RecurrenceRule]) {
             for index in rules.indices {
-                if case .until(let until) = rules[index].end { rules[index].end = .until(rename(until)) }
+                if case .until(var until) = rules[index].end {
+                    rename(&until)
+                    rules[index].end = .until(until)
+                }
             }
         }
-        renameUntil(&named.recurrenceRules)
-        renameUntil(&named.exceptionRules)
-        named.created = event.created.map(rename)
-        named.lastModified = event.lastModified.map(rename)
-        named.timestamp = event.timestamp.map(rename)
-        return named
+        renameUntil(&event.recurrenceRules)
+        renameUntil(&event.exceptionRules)
+        rename(&event.created)
+        rename(&event.lastModified)
+        rename(&event.timestamp)
     }
 
     /// `document` with the events' zones named as they are written.
     static func naming(_ document: CalendarDocument) -> CalendarDocument {
         var naming = ZoneNaming(defined: Set(document.timeZones.map(\.identifier)))
         var named = document
-        named.events = document.events.map { naming.naming($0) }
+        for index in named.events.indices { naming.name(&named.events[index]) }
         return named
     }
 }

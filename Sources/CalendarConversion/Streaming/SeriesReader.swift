@@ -11,9 +11,27 @@ public struct SeriesReader {
         /// The event as read (the newest version, when the input holds two).
         public var event: Event
         /// The event's whole series when this is its first member; nil for the members after it.
-        public var series: EventSeries?
+        public var series: EventSeries? {
+            switch begins {
+            case .nothing: nil
+            case .alone: EventSeries(alone: event)
+            case .members(let series): series
+            }
+        }
+        fileprivate var begins: Begins
         /// Which input the event is in.
         public var file: Int
+    }
+
+    /// Which series an event begins. Most events are a series of their own, made from the event
+    /// when asked for: held beside it, each was a second copy of every event.
+    fileprivate enum Begins {
+        /// None: an earlier member began it.
+        case nothing
+        /// The series of the event alone.
+        case alone
+        /// A series of these members.
+        case members(EventSeries)
     }
 
     /// One component of the input, in input order, VTIMEZONEs left out (the index holds them).
@@ -131,7 +149,7 @@ public struct SeriesReader {
                 while let (event, line) = mapped?.next() {
                     componentsRead += 1
                     ordinal += 1
-                    if let item = handOn(event, at: Place(file: fileIndex, offset: ordinal - 1), line: line) {
+                    if let item = handOn(consume event, at: Place(file: fileIndex, offset: ordinal - 1), line: line) {
                         return .event(item)
                     }
                 }
@@ -155,7 +173,7 @@ public struct SeriesReader {
                 }
                 guard case .event(let event) = item else { continue }
                 let place = Place(file: fileIndex, offset: reader?.componentOffset ?? 0)
-                if let item = handOn(event, at: place, line: reader?.componentLine) { return .event(item) }
+                if let item = handOn(consume event, at: place, line: reader?.componentLine) { return .event(item) }
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
@@ -170,12 +188,17 @@ public struct SeriesReader {
 
     /// The item for `event`, read at `place` (on `line`), nil when it is a version superseded by
     /// another.
-    private mutating func handOn(_ event: Event, at place: Place, line: Int?) -> Item? {
+    private mutating func handOn(_ event: consuming Event, at place: Place, line: Int?) -> Item? {
         eventsRead += 1
-        let series = series(startingWith: event, at: place)
+        var begins = series(startingWith: event, at: place)
         if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place, line: line) }
         if superseded.remove(place) != nil { return nil }
-        return Item(event: newest.removeValue(forKey: place) ?? event, series: series, file: fileIndex)
+        guard let newest = newest.removeValue(forKey: place) else {
+            return Item(event: event, begins: begins, file: fileIndex)
+        }
+        // The series is of the version read here, the item of the newest.
+        if case .alone = begins { begins = .members(EventSeries(alone: event)) }
+        return Item(event: newest, begins: begins, file: fileIndex)
     }
 
     /// How far the reading has come, in bytes of all the inputs, for progress.
@@ -195,17 +218,17 @@ public struct SeriesReader {
         return diagnostics
     }
 
-    /// The series `event` begins, nil when an earlier member already began it. As in
+    /// The series `event` begins, `.nothing` when an earlier member already began it. As in
     /// `CalendarDocument.series`, an event without a UID and a second master under a UID are series
     /// of their own.
-    private mutating func series(startingWith event: Event, at here: Place) -> EventSeries? {
+    private mutating func series(startingWith event: Event, at here: Place) -> Begins {
         guard !event.uid.isEmpty, let members = index.members(of: event.uid, file: fileIndex) else {
-            return EventSeries(alone: event)
+            return .alone
         }
         let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
         if let master = handedOn[key] {
-            guard event.recurrenceID == nil, master != here else { return nil }
-            return EventSeries(alone: event)
+            guard event.recurrenceID == nil, master != here else { return .nothing }
+            return .alone
         }
         var events: [Event] = []
         var places: [Place] = []
@@ -230,7 +253,8 @@ public struct SeriesReader {
             places.append(place)
         }
         handedOn[key] = .some(master)
-        return CalendarDocument(events: resolveVersions(events, at: places)).series.first
+        let series = CalendarDocument(events: resolveVersions(events, at: places)).series.first
+        return series.map(Begins.members) ?? .nothing
     }
 
     /// The versions of a series' members kept, as reading the whole input keeps them

@@ -67,7 +67,7 @@ struct StreamedConversion: @unchecked Sendable {
             case (.event(let item), .ndjson): _ = output.add([item.event])
             case (.event(let item), _):
                 guard let series = item.series else { continue }
-                let written = output.add((series.master.map { [$0] } ?? []) + series.overrides)
+                let written = output.add(series)
                 if report(written.located(in: index.files[item.file].name)) { return false }
             }
             if output.bytes.count >= BufferedOutput.threshold { write(output.take()) }
