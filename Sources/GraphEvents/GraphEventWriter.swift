@@ -63,8 +63,9 @@ public struct GraphEventWriter: Sendable {
                     "an override without its series is written as a single event")
                 var single = identified(override, mapper)
                 single.recurrenceID = nil
-                if let object = mapper.encode(single, &encoder) {
-                    written.output.append(.object(finish(object, for: single)))
+                if var object = mapper.encode(single, &encoder) {
+                    finish(&object, for: single)
+                    written.output.append(.object(object))
                 }
                 written.diagnostics += encoder.diagnostics
             }
@@ -80,16 +81,19 @@ public struct GraphEventWriter: Sendable {
             let seriesID = master.graphExtra(.id) ?? master.uid
             object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
         }
-        written.output.append(.object(finish(object, for: master)))
+        finish(&object, for: master)
+        written.output.append(.object(object))
         for index in series.overrides.indices {
-            guard let entry = mapper.encode(series.overrides[index], &encoder) else { continue }
-            let linked = link(entry, originalStart: series.overrides[index].recurrenceID?.time, of: master, &encoder)
-            written.output.append(.object(finish(linked, for: series.overrides[index])))
+            guard var entry = mapper.encode(series.overrides[index], &encoder) else { continue }
+            link(&entry, originalStart: series.overrides[index].recurrenceID?.time, of: master, &encoder)
+            finish(&entry, for: series.overrides[index])
+            written.output.append(.object(entry))
         }
         if style == .post {
             for exdate in master.exceptionDates {
-                let entry = JSONObject([JSONMember("isCancelled", true)])
-                written.output.append(.object(link(entry, originalStart: exdate, of: master, &encoder)))
+                var entry = JSONObject([JSONMember("isCancelled", true)])
+                link(&entry, originalStart: exdate, of: master, &encoder)
+                written.output.append(.object(entry))
             }
         }
         written.diagnostics += encoder.diagnostics
@@ -109,11 +113,11 @@ public struct GraphEventWriter: Sendable {
     }
 
     /// Adds what ties an entry to its series: `originalStart`, and the master's transactionId
-    /// (POST) or `seriesMasterId` (full).
+    /// (POST) or `seriesMasterId` (full). In place: an object passed in and returned changed was
+    /// copied, its members array and every reference in it.
     private func link(
-        _ entry: JSONObject, originalStart: CalendarTime?, of master: Event, _ encoder: inout GraphEncoder
-    ) -> JSONObject {
-        var entry = entry
+        _ entry: inout JSONObject, originalStart: CalendarTime?, of master: Event, _ encoder: inout GraphEncoder
+    ) {
         if style == .post {
             entry[Self.seriesMasterAnnotation] = .string(transactionID(master))
         } else {
@@ -126,19 +130,16 @@ public struct GraphEventWriter: Sendable {
                 .warning, "unknown-time-zone",
                 "an occurrence's original start is in an unknown zone; originalStart is left out")
         }
-        return entry
     }
 
-    /// The POST transactionId; a full event keeps the one it came with.
-    private func finish(_ object: JSONObject, for event: Event) -> JSONObject {
-        var object = object
+    /// Adds the POST transactionId; a full event keeps the one it came with.
+    private func finish(_ object: inout JSONObject, for event: Event) {
         switch style {
         case .post:
             object["transactionId"] = .string(transactionID(event))
             if annotatesIdentity { annotateIdentity(&object, of: event) }
         case .full: if let original = event.graphExtra(.transactionID) { object["transactionId"] = .string(original) }
         }
-        return object
     }
 
     private func annotateIdentity(_ object: inout JSONObject, of event: Event) {

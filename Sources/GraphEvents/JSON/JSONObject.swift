@@ -17,11 +17,16 @@ public struct JSONMember: Hashable, Sendable {
     }
 
     static func signature(_ key: String) -> Int {
+        // A native string lends its bytes in place; a copy (`withUTF8` on a `var`) was a retain and
+        // release for every member made or looked up.
+        if let signature = key.utf8.withContiguousStorageIfAvailable(signature(of:)) { return signature }
         var key = key
-        return key.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return 0 }
-            return bytes.count | Int(first) << 32 | Int(bytes[bytes.count / 2]) << 40 | Int(last) << 48
-        }
+        return key.withUTF8(signature(of:))
+    }
+
+    private static func signature(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let first = bytes.first, let last = bytes.last else { return 0 }
+        return bytes.count | Int(first) << 32 | Int(bytes[bytes.count / 2]) << 40 | Int(last) << 48
     }
 }
 
@@ -36,8 +41,29 @@ public struct JSONObject: Hashable, Sendable {
 
     /// An object of these members; a repeated key keeps its first position and its last value.
     public init(_ members: [JSONMember] = []) {
+        // Most lists name each key once, and are taken as they are rather than member by member.
+        if members.count <= Self.distinctCheckLimit && Self.areDistinct(members) {
+            self.members = members
+            return
+        }
         self.members.reserveCapacity(members.count)
         for member in members { self[member.key] = member.value }
+    }
+
+    /// The most members whose keys `init(_:)` compares pairwise before taking them as they are.
+    private static let distinctCheckLimit = 32
+
+    private static func areDistinct(_ members: [JSONMember]) -> Bool {
+        members.withUnsafeBufferPointer { members in
+            for later in members.indices {
+                let member = members[later]
+                for earlier in 0..<later
+                where members[earlier].signature == member.signature && members[earlier].key == member.key {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// The value of the member named `key`; setting nil removes the member.

@@ -32,24 +32,30 @@ public struct JSONWriter: Sendable {
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let number): Self.writeNumber(number, into: &output)
         case .string(let text): Self.writeString(text, into: &output)
+        // Elements and members are read where they lie: iterated, each was copied (its references
+        // retained and released).
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(depth + 1, into: &output)
-                write(element, depth: depth + 1, into: &output)
+            elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices {
+                    if position > 0 { output.append(UInt8(ascii: ",")) }
+                    newline(depth + 1, into: &output)
+                    write(elements[position], depth: depth + 1, into: &output)
+                }
             }
             if !elements.isEmpty { newline(depth, into: &output) }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (position, member) in object.members.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(depth + 1, into: &output)
-                Self.writeString(member.key, into: &output)
-                output.append(UInt8(ascii: ":"))
-                if pretty { output.append(UInt8(ascii: " ")) }
-                write(member.value, depth: depth + 1, into: &output)
+            object.members.withUnsafeBufferPointer { members in
+                for position in members.indices {
+                    if position > 0 { output.append(UInt8(ascii: ",")) }
+                    newline(depth + 1, into: &output)
+                    Self.writeString(members[position].key, into: &output)
+                    output.append(UInt8(ascii: ":"))
+                    if pretty { output.append(UInt8(ascii: " ")) }
+                    write(members[position].value, depth: depth + 1, into: &output)
+                }
             }
             if !object.members.isEmpty { newline(depth, into: &output) }
             output.append(UInt8(ascii: "}"))

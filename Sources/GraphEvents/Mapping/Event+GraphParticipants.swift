@@ -29,22 +29,24 @@ extension Event {
     func encodeGraphParticipants(into object: inout JSONObject, _ encoder: GraphEncoder) {
         if let organizer { object["organizer"] = ["emailAddress": Self.emailAddress(organizer)] }
         guard !attendees.isEmpty || encoder.style == .full else { return }
+        // Each object made with its members at once: grown member by member, its array was
+        // allocated twice and copied.
         object["attendees"] = .array(
             attendees.map { attendee in
-                var entry = JSONObject([JSONMember("type", .string(Self.graphAttendeeType(attendee)))])
+                var members = [JSONMember("type", .string(Self.graphAttendeeType(attendee)))]
+                members.reserveCapacity(3)
                 if encoder.style == .full, let response = Self.graphResponse(attendee) {
-                    entry["status"] = ["response": .string(response)]
+                    members.append(JSONMember("status", ["response": .string(response)]))
                 }
-                entry["emailAddress"] = Self.emailAddress(attendee.participant)
-                return .object(entry)
+                members.append(JSONMember("emailAddress", Self.emailAddress(attendee.participant)))
+                return .object(JSONObject(distinct: members))
             })
     }
 
     private static func emailAddress(_ participant: Participant) -> JSONValue {
-        var result = JSONObject()
-        if let name = participant.commonName { result["name"] = .string(name) }
-        result["address"] = .string(participant.emailAddress ?? participant.address)
-        return .object(result)
+        let address = JSONMember("address", .string(participant.emailAddress ?? participant.address))
+        guard let name = participant.commonName else { return .object(JSONObject(distinct: [address])) }
+        return .object(JSONObject(distinct: [JSONMember("name", .string(name)), address]))
     }
 
     /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.
