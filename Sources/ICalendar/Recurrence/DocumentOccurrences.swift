@@ -73,16 +73,23 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
         }
     }
 
+    /// Moves the entry at `start` down to its place: the smaller child rises into the hole it
+    /// leaves until the entry precedes both children, then the entry is written once. Through the
+    /// buffer: swapping through the array checked its uniqueness and bounds at every level (some
+    /// 530 instructions an occurrence over 1,000 series).
     private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            var smallest = left
-            if left + 1 < heap.count && precedes(left + 1, left) { smallest = left + 1 }
-            guard precedes(smallest, parent) else { return }
-            heap.swapAt(smallest, parent)
-            parent = smallest
+        heap.withUnsafeMutableBufferPointer { heap in
+            let entry = heap[start]
+            var hole = start
+            while true {
+                var child = 2 * hole + 1
+                guard child < heap.count else { break }
+                if child + 1 < heap.count && heap[child + 1] < heap[child] { child += 1 }
+                guard heap[child] < entry else { break }
+                heap[hole] = heap[child]
+                hole = child
+            }
+            heap[hole] = entry
         }
     }
 
