@@ -139,3 +139,14 @@ private func scanMembers(_ text: String) -> (warnings: [JSONWarning], comparison
     #expect(object["k39999"] == .number(39_999))
     #expect(builder.object.members.count == 40_000)
 }
+
+@Test func anObjectMadeFromMembersKeepsARepeatedKeyAtItsFirstPlaceWithItsLastValue() {
+    // RFC 8259 leaves repeated names to the reader; calport's rule (JSONObject.init) is one member
+    // per key, where it first stood, holding the last value given.
+    let object = JSONObject([JSONMember("a", 1), JSONMember("b", 2), JSONMember("a", 3)])
+    #expect(object.members.map(\.key) == ["a", "b"])
+    #expect(object["a"] == 3)
+    let distinct = JSONObject([JSONMember("type", "required"), JSONMember("emailAddress", ["address": "x@y"])])
+    #expect(distinct.members.map(\.key) == ["type", "emailAddress"])
+    #expect(JSONWriter().string(.object(distinct)) == #"{"type":"required","emailAddress":{"address":"x@y"}}"#)
+}
