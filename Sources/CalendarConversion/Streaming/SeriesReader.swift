@@ -21,6 +21,16 @@ public struct SeriesReader {
         fileprivate var begins: Begins
         /// Which input the event is in.
         public var file: Int
+
+        /// The event, taken out of the item (which is left holding an empty one), so that the
+        /// taker holds its only reference and changes it in place.
+        public mutating func takeEvent() -> Event {
+            var taken = Self.placeholder
+            swap(&taken, &event)
+            return taken
+        }
+
+        private static let placeholder = Event(uid: "")
     }
 
     /// Which series an event begins. Most events are a series of their own, made from the event

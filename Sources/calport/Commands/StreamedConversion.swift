@@ -60,15 +60,20 @@ struct StreamedConversion: @unchecked Sendable {
         while let component = reader.nextComponent() {
             if reader.componentsRead % 256 == 0 { progress(Read(bytes: reader.bytesRead, events: reader.eventsRead)) }
             if report(reader.takeDiagnostics()) { return false }
-            switch (component, target.kind) {
-            case (.other(let other, _), .iCalendar): calendar.write(.other(other), header: header)
-            case (.other, _): continue
-            case (.event(let item), .iCalendar): calendar.write(item.event, header: header)
-            case (.event(let item), .ndjson): _ = output.add([item.event])
-            case (.event(let item), _):
-                guard let series = item.series else { continue }
-                let written = output.add(series)
-                if report(written.located(in: index.files[item.file].name)) { return false }
+            // Consumed, and the event taken out of its item: the writer then holds its only reference
+            // and renames its zones in place (with a second one, it copied every Graph event).
+            switch consume component {
+            case .other(let other, _):
+                if target.kind == .iCalendar { calendar.write(.other(other), header: header) }
+            case .event(var item):
+                switch target.kind {
+                case .iCalendar: calendar.write(item.takeEvent(), header: header)
+                case .ndjson: _ = output.add([item.event])
+                case .graph, .graphPost:
+                    guard let series = item.series else { continue }
+                    let written = output.add(series)
+                    if report(written.located(in: index.files[item.file].name)) { return false }
+                }
             }
             if output.bytes.count >= BufferedOutput.threshold { write(output.take()) }
         }
