@@ -30,7 +30,7 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// The calendar's own properties read so far.
     public private(set) var header = CalendarDocument()
     /// The first and last start years of events known to decode.
-    private var confirmedYears: (first: Int, last: Int)?
+    private var confirmedYears: ClosedRange<Int>?
     /// How many calendar properties were read (into `header`).
     package private(set) var calendarPropertyCount = 0
 
@@ -54,11 +54,11 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// full and decoded to see whether the reader keeps it. Most events start within the range
     /// already and are not.
     private mutating func confirmed(_ year: Int, _ component: ContentComponent) -> Int? {
-        if let range = confirmedYears, range.first <= year, year <= range.last { return year }
+        if confirmedYears?.contains(year) == true { return year }
         guard let full = components.lastComponentIsSkimmed ? components.parsedInFull() : component,
             let decoded = Event(component: full, context: &context)?.start?.date.year
         else { return nil }
-        confirmedYears = confirmedYears.map { (min($0.first, decoded), max($0.last, decoded)) } ?? (decoded, decoded)
+        confirmedYears = confirmedYears.widened(to: decoded...decoded)
         return decoded
     }
 

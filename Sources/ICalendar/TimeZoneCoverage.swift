@@ -21,14 +21,7 @@ struct TimeZoneCoverage {
     /// Notes what `other` noted too: the union of the definitions, each zone over the years of both.
     mutating func merge(_ other: TimeZoneCoverage) {
         defined.formUnion(other.defined)
-        used.merge(other.used) { mine, theirs in
-            (
-                mine.zone,
-                min(
-                    mine.years.lowerBound, theirs.years.lowerBound)...max(
-                        mine.years.upperBound, theirs.years.upperBound)
-            )
-        }
+        used.merge(other.used) { mine, theirs in (mine.zone, mine.years.widened(to: theirs.years)) }
         recent = []
         nextRecent = 0
     }
@@ -41,7 +34,7 @@ struct TimeZoneCoverage {
             if recent.contains(where: { $0.name == zone.name && $0.years.contains(year) }) { return }
             let known = used[zone.name]?.years
             if let known, known.contains(year) { return remember(zone.name, known) }
-            let years = known.map { min($0.lowerBound, year)...max($0.upperBound, year) } ?? year...year
+            let years = known.widened(to: year...year)
             used[zone.name] = (zone, years)
             remember(zone.name, years)
         }

@@ -432,10 +432,3 @@ private struct CalendarScan {
         }
     }
 }
-
-extension ClosedRange<Int>? {
-    /// The range widened to hold `other` too; `other` when there is none yet.
-    fileprivate func widened(to other: ClosedRange<Int>) -> ClosedRange<Int> {
-        map { min($0.lowerBound, other.lowerBound)...max($0.upperBound, other.upperBound) } ?? other
-    }
-}
