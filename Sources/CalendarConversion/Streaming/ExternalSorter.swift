@@ -119,8 +119,8 @@ private final class SpillJob: @unchecked Sendable {
     private var arena: [UInt8]
     private var entries: [ExternalSorter.Entry]
     private let run: SpillWriter
-    private var failure: AtomicFile.WriteError?
-    private let done = DispatchSemaphore(value: 0)
+    /// The sort and write, once started; nil or the error writing the run met.
+    private var job: ThreadResult<AtomicFile.WriteError?>?
 
     init(arena: [UInt8], entries: [ExternalSorter.Entry], run: SpillWriter) {
         self.arena = arena
@@ -129,27 +129,26 @@ private final class SpillJob: @unchecked Sendable {
     }
 
     func start() {
-        // A thread of its own: waiting for it in one of Dispatch's few shared threads could hold up
-        // whatever else the process gives them.
-        Thread.detachNewThread { [self] in
+        job = ThreadResult { [self] in
             entries.sort(by: ExternalSorter.inOrder)
             var writer = RunWriter(run)
             for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }
+            defer {
+                arena.removeAll(keepingCapacity: true)
+                entries.removeAll(keepingCapacity: true)
+            }
             do throws(AtomicFile.WriteError) {
                 _ = try writer.finish()
+                return nil
             } catch {
-                failure = error
+                return error
             }
-            arena.removeAll(keepingCapacity: true)
-            entries.removeAll(keepingCapacity: true)
-            done.signal()
         }
     }
 
     /// The run, and the batch's buffers for the next one; throws when writing the run failed.
     func wait() throws(AtomicFile.WriteError) -> (run: SpillWriter, arena: [UInt8], entries: [ExternalSorter.Entry]) {
-        done.wait()
-        if let failure { throw failure }
+        if let failure = job?.wait() { throw failure }
         return (run, arena, entries)
     }
 }

@@ -1,5 +1,4 @@
 import CalendarModel
-import Foundation
 import GraphEvents
 import ICalendar
 
@@ -323,13 +322,10 @@ private struct CalendarScan {
     private static func scanHalves(_ content: ReadableFile, splitAt middle: Int, _ place: Place) throws
         -> CalendarScan?
     {
-        let second = SecondHalf()
-        Thread.detachNewThread {
-            second.finish(Result { try scanRegion(content, from: middle, upTo: nil, place) })
-        }
+        let second = ThreadResult { Result { try scanRegion(content, from: middle, upTo: nil, place) } }
         let first = Result { try scanRegion(content, from: 0, upTo: middle, place) }
         // Both are waited for, so that no thread outlives the scan, whichever failed.
-        let secondResult = second.result()
+        let secondResult = second.wait()
         let (firstScan, firstEnd) = try first.get()
         let (secondScan, secondEnd) = try secondResult.get()
         guard firstEnd.atTopLevel, secondEnd.calendarProperties == 0 else { return nil }
@@ -413,22 +409,5 @@ private struct CalendarScan {
             return max(offset - 1, 0) + index
         }
         return nil
-    }
-
-    /// The second half's scan, handed from its thread.
-    private final class SecondHalf: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        // Written once by the scanning thread before `done` is signalled, read after.
-        private var outcome: Result<Region, any Error>?
-
-        func finish(_ outcome: Result<Region, any Error>) {
-            self.outcome = outcome
-            done.signal()
-        }
-
-        func result() -> Result<Region, any Error> {
-            done.wait()
-            return outcome!
-        }
     }
 }

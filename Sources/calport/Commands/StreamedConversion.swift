@@ -1,6 +1,5 @@
 import CalendarConversion
 import CalendarModel
-import Foundation
 import ICalendar
 import Synchronization
 
@@ -91,7 +90,7 @@ struct StreamedConversion: @unchecked Sendable {
             let diagnostics = try? scratch.create("diagnostics")
         else { return nil }
         let second = SecondHalf(output: output, diagnostics: HeldDiagnostics(diagnostics), cut: cut.offset)
-        Thread.detachNewThread { second.run(self) }
+        second.start(self)
         return second
     }
 
@@ -151,9 +150,8 @@ final class SecondHalf: @unchecked Sendable {
     private let output: SpillWriter
     private let diagnostics: HeldDiagnostics
     private let cut: Int
-    private let finished = DispatchSemaphore(value: 0)
-    // Written by the thread before `finished` is signalled; read after.
-    private var done: Done?
+    /// The thread's reading and writing, once started.
+    private var task: ThreadResult<Done>?
 
     final class Progress: Sendable {
         private let bytesPastCut = Atomic<Int>(0)
@@ -173,9 +171,13 @@ final class SecondHalf: @unchecked Sendable {
         self.cut = cut
     }
 
+    /// Starts reading and writing the second half on a thread of its own.
+    fileprivate func start(_ conversion: StreamedConversion) {
+        task = ThreadResult { [self] in run(conversion) }
+    }
+
     /// Reads and writes the second half; runs on the half's thread.
-    fileprivate func run(_ conversion: StreamedConversion) {
-        defer { finished.signal() }
+    private func run(_ conversion: StreamedConversion) -> Done {
         var reader = SeriesReader(
             conversion.index, limits: conversion.limits.iCalendar, jsonLimits: conversion.limits.json, half: .second)
         let (output, diagnostics) = (output, diagnostics)
@@ -192,7 +194,7 @@ final class SecondHalf: @unchecked Sendable {
             })
         let notes = conversion.target.kind == .iCalendar ? calendar.takePart() : nil
         output.write(entries.take())
-        done = Done(
+        return Done(
             reader: reader, diagnostics: diagnostics, output: output, notes: notes, entries: entries.entryCount)
     }
 
@@ -201,8 +203,7 @@ final class SecondHalf: @unchecked Sendable {
 
     /// What the thread read and wrote, once it is done.
     fileprivate func wait() -> Done {
-        finished.wait()
-        return done!
+        task!.wait()
     }
 }
 
