@@ -34,7 +34,8 @@ public struct SeriesReader {
     }
 
     /// Which series an event begins. Most events are a series of their own, made from the event
-    /// when asked for: held beside it, each was a second copy of every event.
+    /// when asked for: held beside it, it would be a second reference to every event, and the
+    /// writer that renames a Graph event's zones (`takeEvent()`) would copy it first.
     fileprivate enum Begins {
         /// None: an earlier member began it.
         case nothing
