@@ -107,7 +107,7 @@ public struct OutputFormat: Equatable, Sendable {
         else { return nil }
         var events: [Event] = []
         var occurrences = DocumentOccurrences(
-            document: CalendarDocument(events: [master] + series.overrides, timeZones: timeZones), window: window,
+            document: CalendarDocument(events: series.events, timeZones: timeZones), window: window,
             options: expansionOptions)
         var count = 0
         while let occurrence = occurrences.next() {
@@ -181,7 +181,7 @@ public struct EntryOutput {
 
     /// Adds the entries of one series (Graph); what writing lost is returned.
     public mutating func add(_ series: consuming EventSeries) -> [Diagnostic] {
-        guard format.kind != .ndjson else { return add((series.master.map { [$0] } ?? []) + series.overrides) }
+        guard format.kind != .ndjson else { return add(series.events) }
         if let zone = floatingZone {
             func zoned(_ event: inout Event) {
                 event.mapTimes { time in

@@ -92,6 +92,9 @@ public struct EventSeries: Hashable, Sendable {
         self.overrides = overrides
     }
 
+    /// The members: the master (when there is one) first, then the overrides.
+    public var events: [Event] { (master.map { [$0] } ?? []) + overrides }
+
     /// The series of `event` alone: it is the master, or the only override.
     public init(alone event: Event) {
         let isOverride = event.recurrenceID != nil

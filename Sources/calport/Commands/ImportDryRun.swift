@@ -35,10 +35,9 @@ struct ImportDryRun {
         while let item = reader.next() {
             if reporter.stops(reader.takeDiagnostics(), consequence: "nothing was imported") { return nil }
             guard let series = item.series else { continue }
-            let events = (series.master.map { [$0] } ?? []) + series.overrides
             guard
                 let mapped = ImportCommand.plan(
-                    events, method: index.files[item.file].header.method, file: index.files[item.file].name,
+                    series.events, method: index.files[item.file].header.method, file: index.files[item.file].name,
                     reporter: &reporter)
             else { return nil }
             refused += mapped.refused
