@@ -25,16 +25,23 @@ struct ComponentReader {
     private var lifted: [(component: ContentComponent, offset: Int)] = []
     /// The byte offset of the `BEGIN` line of the last component handed on.
     private(set) var componentOffset = 0
-    /// Whether the properties of top-level VEVENTs are skimmed: only those `parsedNames` lists are
-    /// parsed, and every line is kept (`skimmedLines`) for `parsedInFull()`.
+    /// Whether the properties of top-level VEVENTs are skimmed: only those `skimmedNames` lists are
+    /// parsed.
     private let skims: Bool
+    /// The names parsed among the properties of a top-level VEVENT, nil for all of them: those
+    /// `skimmedNames` or `EventReading.listedNames` lists. Reading a listing, the lines of the
+    /// components inside the VEVENT are left unparsed as well, but for their BEGIN and END. Every
+    /// line of such a VEVENT is kept (`skimmedLines`) for `parsedInFull()`.
+    private let parsedNames: [[UInt8]]?
+    /// The length of the longest of `parsedNames`.
+    private let longestParsedName: Int
     /// The line being read, from the line reader or from `replayed`: one array for every line.
     private var scratch: [UInt8] = []
     /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END: where
     /// each is in `skimmedBytes`.
     private var skimmedLines: [LineReader.LogicalLine] = []
     private var skimmedBytes: [UInt8] = []
-    /// Whether the last component handed on is a skimmed VEVENT.
+    /// Whether the last component handed on is a skimmed or listed VEVENT, with lines left unparsed.
     private(set) var lastComponentIsSkimmed = false
     /// Whether the input ended between the top-level components of one calendar: no component open
     /// or waiting, one BEGIN:VCALENDAR open. Read once `next()` has returned nil.
@@ -46,9 +53,11 @@ struct ComponentReader {
     /// A reader of `source`; with `skimming`, the properties of each top-level VEVENT other than
     /// UID and DTSTART are left unparsed (a first pass that needs only those: `ICalendarScanner`).
     /// Reading `part` of an input, the reader starts and ends as that part says.
+    /// Reading a `.listing`, only the properties of a VEVENT that `EventReading.listedNames` lists are
+    /// parsed, and of the components inside it only their BEGIN and END.
     init(
         source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false,
-        part: CalendarPart? = nil
+        reading: EventReading = .whole, part: CalendarPart? = nil
     ) {
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
@@ -56,6 +65,8 @@ struct ComponentReader {
         self.file = file
         self.limits = limits
         skims = skimming
+        parsedNames = skimming ? Self.skimmedNames : reading == .listing ? EventReading.listedNames : nil
+        longestParsedName = parsedNames?.map(\.count).max() ?? 0
         endsInsideCalendar = part?.endsInsideCalendar ?? false
         if part?.startsInsideCalendar == true { calendarDepth = 1 }
     }
@@ -67,23 +78,35 @@ struct ComponentReader {
     var physicalLinesRead: Int { lines.physicalLinesRead }
 
     /// The names skimming parses in a top-level VEVENT: the structure, and what the scanner reads.
-    private static let parsedNames: [[UInt8]] = ["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) }
+    private static let skimmedNames: [[UInt8]] = ["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) }
 
-    /// Whether a skimming reader leaves `bytes` unparsed: its name (the run of letters, digits and
-    /// hyphens `ContentLineParser` reads as one) is none of `parsedNames`, in any case.
-    private static func leavesUnparsed(_ bytes: ArraySlice<UInt8>) -> Bool {
-        // Eight name bytes are more than any parsed name has.
+    private static let structureNames: [[UInt8]] = ["BEGIN", "END"].map { Array($0.utf8) }
+
+    /// Whether the name of the line in `bytes` (the run of letters, digits and hyphens
+    /// `ContentLineParser` reads as one) is one of `names`, none longer than `longest`, in any case.
+    private static func name(of bytes: ArraySlice<UInt8>, isOneOf names: [[UInt8]], longest: Int) -> Bool {
+        // One byte more than the longest name tells a longer name from it.
         let start = bytes.startIndex
         var end = start
-        while end < bytes.endIndex && end - start < 8 && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
-        // Upper-cased by clearing bit 5: the parsed names are letters only.
-        return !parsedNames.contains { name in
-            name.count == end - start && zip(name, bytes).allSatisfy { $0 == $1 & 0xDF }
+        while end < bytes.endIndex && end - start <= longest && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
+        return names.contains { name in
+            name.count == end - start
+                && zip(name, bytes).allSatisfy { $0 == ((0x61...0x7A).contains($1) ? $1 - 0x20 : $1) }
         }
     }
 
-    /// The last component handed on, a skimmed VEVENT, read again from its lines in full: what a
-    /// reader that does not skim hands on for it.
+    /// Whether the line in `bytes`, read inside a top-level VEVENT, is left unparsed: one not among
+    /// `parsedNames`, or, reading a listing, any line of a component inside the event but its BEGIN
+    /// and END. A VEVENT or VTIMEZONE misplaced inside the event is read whole: it is lifted out.
+    private func leavesUnparsed(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let parsedNames else { return false }
+        if stack.count == 1 { return !Self.name(of: bytes, isOneOf: parsedNames, longest: longestParsedName) }
+        guard !skims, !stack.dropFirst().contains(where: { calendarComponents.contains($0.name) }) else { return false }
+        return !Self.name(of: bytes, isOneOf: Self.structureNames, longest: 5)
+    }
+
+    /// The last component handed on, a skimmed or listed VEVENT, read again from its lines in full:
+    /// what a reader that parses every line hands on for it.
     func parsedInFull() -> ContentComponent? {
         guard let begin = skimmedLines.first else { return nil }
         var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
@@ -106,13 +129,12 @@ struct ComponentReader {
             return .component(component)
         }
         while let logical = nextLine() {
-            let inSkimmedEvent = skims && stack.first?.name == "VEVENT"
-            if inSkimmedEvent {
-                keepSkimmed(logical)
-                if stack.count == 1 && Self.leavesUnparsed(scratch[logical.bytes]) {
-                    lineOffset = logical.offset
-                    continue
-                }
+            let inEvent = stack.first?.name == "VEVENT"
+            let inSkimmedEvent = parsedNames != nil && inEvent
+            if inSkimmedEvent { keepSkimmed(logical) }
+            if inEvent && leavesUnparsed(scratch[logical.bytes]) {
+                lineOffset = logical.offset
+                continue
             }
             var recovered: [ContentLineParser.SyntaxError] = []
             let line: ContentLine
@@ -131,7 +153,7 @@ struct ComponentReader {
             }
             lineOffset = logical.offset
             let item = consume(line)
-            if skims && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
+            if parsedNames != nil && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
                 skimmedLines.removeAll(keepingCapacity: true)
                 Self.empty(&skimmedBytes)
                 keepSkimmed(logical)

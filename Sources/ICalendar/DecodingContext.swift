@@ -23,9 +23,12 @@ struct DecodingContext {
 
     /// UIDs given so far to events without one, so that two events alike in every line get two.
     var derivedUIDs: Set<String> = []
+    /// How much of each VEVENT is decoded.
+    var reading: EventReading
 
-    init(file: String?) {
+    init(file: String?, reading: EventReading = .whole) {
         self.file = file
+        self.reading = reading
     }
 
     /// A stable UID for a component without one, from its lines as calport writes them: the same

@@ -68,6 +68,8 @@ extension Event {
         // the written VEVENT has the exclusive next-day DTEND that Outlook and Google expect.
         if end == nil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
         adoptAppleStructuredLocation()
+        // A listing reads no alarms or links, and the components inside the event were left unread.
+        guard context.reading == .whole else { return }
         adoptConferenceLinks()
         for child in component.components {
             if child.name == "VALARM", let alarm = Alarm(component: child, context: &context) {

@@ -38,7 +38,21 @@ public struct ICalendarParser: Sendable {
     /// Parses a whole calendar read from `source` a chunk at a time: the document is held whole,
     /// but not the text it was read from as well.
     public func parse(_ source: some ByteSource, file: String? = nil) -> Result {
-        var reader = ICalendarReader(source: source, file: file, limits: limits)
+        parse(source, file: file, reading: .whole)!
+    }
+
+    /// Parses a whole calendar, its events read as `reading` says. A listing in which two events
+    /// share a UID and RECURRENCE-ID is read again whole: versions that tie are both kept when they
+    /// differ (`EventVersions`), and they may differ in what a listing leaves unread.
+    package func parse(_ bytes: [UInt8], file: String?, reading: EventReading) -> Result {
+        parse(InMemoryByteSource(bytes), file: file, reading: reading)
+            ?? parse(InMemoryByteSource(bytes), file: file, reading: .whole)!
+    }
+
+    /// The calendar read from `source`; nil for a listing with two versions of an event.
+    private func parse(_ source: some ByteSource, file: String?, reading: EventReading) -> Result? {
+        var reader = ICalendarReader(
+            source: source, file: file, limits: limits, timeZones: [], part: nil, reading: reading)
         var events: [Event] = []
         var places: [SourceLocation] = []
         var zones: [TimeZoneDefinition] = []
@@ -52,6 +66,8 @@ public struct ICalendarParser: Sendable {
             case .other(let component): others.append(component)
             }
         }
+        var keys = Set<VersionKey>()
+        if reading == .listing && events.contains(where: { !keys.insert(VersionKey($0)).inserted }) { return nil }
         reader.resolveForwardReferences(in: &events)
         // Issue #18: two versions of one event (an edited copy, a calendar concatenated with itself)
         // are one event, as calendar apps show it.
@@ -63,5 +79,16 @@ public struct ICalendarParser: Sendable {
         return Result(
             document: document, diagnostics: reader.takeDiagnostics() + versions.diagnostics,
             droppedComponents: reader.droppedComponents, eventLocations: versions.locations)
+    }
+
+    /// What tells an event's versions apart: its UID and RECURRENCE-ID.
+    private struct VersionKey: Hashable {
+        var uid: String
+        var time: CalendarTime?
+
+        init(_ event: Event) {
+            uid = event.uid
+            time = event.recurrenceID?.time
+        }
     }
 }

@@ -37,12 +37,13 @@ public struct ICalendarReader<Source: ByteSource> {
 
     /// A reader of `part` of an input, read from `source`: offsets and lines are the whole input's,
     /// and the zones no VTIMEZONE defines are left to `unresolvedZones` rather than reported at its end,
-    /// for the reader of the whole to report them once.
+    /// for the reader of the whole to report them once. Its events are read as `reading` says.
     package init(
-        source: Source, file: String?, limits: ICalendarLimits, timeZones: [TimeZoneDefinition], part: CalendarPart?
+        source: Source, file: String?, limits: ICalendarLimits, timeZones: [TimeZoneDefinition], part: CalendarPart?,
+        reading: EventReading = .whole
     ) {
-        components = ComponentReader(source: source, file: file, limits: limits, part: part)
-        context = DecodingContext(file: file)
+        components = ComponentReader(source: source, file: file, limits: limits, reading: reading, part: part)
+        context = DecodingContext(file: file, reading: reading)
         for zone in timeZones { context.definitions[zone.identifier] = zone }
         reportsUnresolvedZones = part == nil
     }
@@ -68,12 +69,22 @@ public struct ICalendarReader<Source: ByteSource> {
         at source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits(),
         timeZones: [TimeZoneDefinition]
     ) -> Event? {
-        var reader = ICalendarReader(source: source, file: file, limits: limits, timeZones: timeZones)
+        event(at: source, file: file, limits: limits, timeZones: timeZones, reading: .whole)
+    }
+
+    /// The VEVENT at the start of `source`, as `event(at:file:limits:timeZones:)` reads it, read as
+    /// `reading` says.
+    package static func event(
+        at source: Source, file: String?, limits: ICalendarLimits, timeZones: [TimeZoneDefinition],
+        reading: EventReading
+    ) -> Event? {
+        var reader = ICalendarReader(
+            source: source, file: file, limits: limits, timeZones: timeZones, part: nil, reading: reading)
         while let item = reader.components.next() {
             // A component found inside it (and read as the calendar's) is handed on first.
             guard case .component(let component) = item, reader.components.componentOffset == 0 else { continue }
             guard component.name == "VEVENT" else { return nil }
-            return Event(component: component, context: &reader.context)
+            return reader.event(component)
         }
         return nil
     }
@@ -134,7 +145,7 @@ public struct ICalendarReader<Source: ByteSource> {
     private mutating func decode(_ component: ContentComponent) -> ICalendarItem? {
         switch component.name {
         case "VEVENT":
-            return Event(component: component, context: &context).map(ICalendarItem.event)
+            return event(component).map(ICalendarItem.event)
         case "VTIMEZONE":
             guard let zone = TimeZoneDefinition(component: component, context: &context) else { return nil }
             context.definitions[zone.identifier] = zone
@@ -142,6 +153,32 @@ public struct ICalendarReader<Source: ByteSource> {
         default:
             return .other(ExtraComponent(component))
         }
+    }
+
+    /// The VEVENT `component` decoded. A listed one that needs a UID made up (it has none, or its
+    /// RECURRENCE-ID cannot be read) is decoded from all its lines, as the UID derives from them:
+    /// the same event, with the same diagnostics, as reading it whole gives.
+    private mutating func event(_ component: ContentComponent) -> Event? {
+        guard context.reading == .listing, components.lastComponentIsSkimmed else {
+            return Event(component: component, context: &context)
+        }
+        if Event.uid(of: component).isEmpty { return eventReadWhole() }
+        guard component.properties.contains(where: { $0.name == "RECURRENCE-ID" }) else {
+            return Event(component: component, context: &context)
+        }
+        let before = context
+        let listed = Event(component: component, context: &context)
+        guard context.derivedUIDs.count > before.derivedUIDs.count else { return listed }
+        context = before
+        return eventReadWhole()
+    }
+
+    /// The listed VEVENT handed on last, decoded from all its lines.
+    private mutating func eventReadWhole() -> Event? {
+        guard let whole = components.parsedInFull() else { return nil }
+        context.reading = .whole
+        defer { context.reading = .listing }
+        return Event(component: whole, context: &context)
     }
 
     private mutating func collectReaderDiagnostics() {

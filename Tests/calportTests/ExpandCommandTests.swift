@@ -209,6 +209,59 @@ struct ExpandCommandTests {
         #expect(result.errors.contains("UID s1"))
     }
 
+    static func calendar(_ lines: [String]) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN"] + lines + ["END:VCALENDAR"])
+            .joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// An attendee line that cannot be parsed, in an event a listing shows.
+    static let unparsableAttendee = calendar([
+        "BEGIN:VEVENT", "UID:bad", "DTSTART:20260106T090000Z", "SUMMARY:Bad attendee",
+        #"ATTENDEE;CN="unterminated:mailto:a@example.com"#, "END:VEVENT",
+    ])
+
+    /// A listing leaves unread what it does not show: a defect there is `--strict`'s and `validate`'s
+    /// to report.
+    @Test func aListingLeavesDefectsOfWhatItDoesNotShowToStrictAndValidate() {
+        let window = ["--start", "2026-01-01", "--end", "2026-02-01"]
+        for streamed in [[], ["--stream"]] {
+            let listed = run(window + streamed, input: Self.unparsableAttendee)
+            #expect(listed.status == calport.ExitStatus.success)
+            #expect(listed.output.contains(#""summary":"Bad attendee""#) && !listed.errors.contains("[syntax]"))
+            let strict = run(window + streamed + ["--strict"], input: Self.unparsableAttendee)
+            #expect(strict.status == calport.ExitStatus.dataProblem)
+            #expect(strict.errors.contains("<stdin>:8:13: error: unterminated quoted value of parameter CN"))
+            // The occurrences in ICS are whole events: there everything is read.
+            #expect(
+                run(window + streamed + ["--format", "ics"], input: Self.unparsableAttendee).errors.contains("[syntax]")
+            )
+        }
+        let validated = runCalport(["validate", "-"], stdin: Self.unparsableAttendee)
+        #expect(validated.status != calport.ExitStatus.success && validated.errors.contains("[syntax]"))
+    }
+
+    /// Two versions of one event that tie (the same SEQUENCE, LAST-MODIFIED and DTSTAMP) are both
+    /// kept when they differ (RFC 5545 gives neither precedence), as reading the whole events does,
+    /// even when they differ only in what a listing does not show.
+    @Test func versionsThatDifferOnlyInWhatAListingLeavesUnreadAreBothListed() {
+        let version = { (description: String) in
+            [
+                "BEGIN:VEVENT", "UID:tie", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T090000Z", "SUMMARY:Tie",
+                "DESCRIPTION:\(description)", "END:VEVENT",
+            ]
+        }
+        let input = Self.calendar(version("first") + version("second"))
+        for streamed in [[], ["--stream"]] {
+            let listed = run(["--start", "2026-01-01", "--end", "2026-02-01"] + streamed, input: input)
+            #expect(listed.output.split(separator: "\n").map { $0.contains(#""uid":"tie""#) } == [true, true])
+            #expect(listed.errors.contains("[duplicate-version]"))
+        }
+        // Identical copies are one event.
+        let copies = run(
+            ["--start", "2026-01-01", "--end", "2026-02-01"], input: Self.calendar(version("a") + version("a")))
+        #expect(copies.output.split(separator: "\n").count == 1)
+    }
+
     @Test func badArgumentsAreUsageErrors() {
         #expect(run(["--start", "2024-03-01"], input: Self.standup).status == calport.ExitStatus.usage)
         #expect(

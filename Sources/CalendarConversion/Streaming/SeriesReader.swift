@@ -108,12 +108,23 @@ public struct SeriesReader {
     /// Every series must be in one half (`SeriesIndex.noSeriesSpans`): each reader hands on whole
     /// the series it meets.
     package init(_ index: SeriesIndex, limits: ICalendarLimits, jsonLimits: JSONLimits, half: Half?) {
+        self.init(index, limits: limits, jsonLimits: jsonLimits, half: half, reading: .whole)
+    }
+
+    /// A reader of the events of `index`'s iCalendar inputs as `reading` says.
+    package init(
+        _ index: SeriesIndex, limits: ICalendarLimits, jsonLimits: JSONLimits = JSONLimits(), half: Half? = nil,
+        reading: EventReading
+    ) {
         self.index = index
         self.limits = limits
         self.jsonLimits = jsonLimits
         self.half = half
+        self.reading = reading
         otherComponents = index.files.map { _ in [] }
     }
+
+    private let reading: EventReading
 
     private let half: Half?
     /// The zones that no VTIMEZONE defines, with their first use in the half read: a reader of a half
@@ -174,7 +185,8 @@ public struct SeriesReader {
             if reader == nil {
                 let (source, part) = region(of: file)
                 reader = ICalendarReader(
-                    source: source, file: file.name, limits: limits, timeZones: file.timeZones, part: part)
+                    source: source, file: file.name, limits: limits, timeZones: file.timeZones, part: part,
+                    reading: reading)
             }
             while let item = reader?.next() {
                 componentsRead += 1
@@ -246,26 +258,31 @@ public struct SeriesReader {
         var master: Place?
         for member in members {
             let place = Place(file: member.file, offset: member.offset)
-            let found: Event?
-            if place == here {
-                found = event
-            } else if index.files[member.file].format != .iCalendar {
-                found = index.files[member.file].spooledEvent(member.offset)
-            } else {
-                let file = index.files[member.file]
-                // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
-                found = ICalendarReader.event(
-                    at: file.content.reader(from: member.offset, chunkSize: 16 << 10), file: file.name,
-                    limits: limits, timeZones: file.timeZones)
-            }
-            guard let found, found.uid == event.uid else { continue }
+            guard let found = place == here ? event : self.event(at: place, reading: reading), found.uid == event.uid
+            else { continue }
             if master == nil && found.recurrenceID == nil { master = place }
             events.append(found)
             places.append(place)
         }
+        // Two versions of one member that tie are both kept when they differ (`EventVersions`), which
+        // properties a listing leaves unread may decide: such series are read again whole.
+        if reading == .listing, Set(events.map(\.recurrenceID?.time)).count < events.count {
+            let whole = places.compactMap { self.event(at: $0, reading: .whole) }
+            if whole.count == events.count { events = whole }
+        }
         handedOn[key] = .some(master)
         let series = CalendarDocument(events: resolveVersions(events, at: places)).series.first
         return series.map(Begins.members) ?? .nothing
+    }
+
+    /// The event at `place`, read as `reading` says (a Graph input's as it was spooled).
+    private func event(at place: Place, reading: EventReading) -> Event? {
+        let file = index.files[place.file]
+        guard file.format == .iCalendar else { return file.spooledEvent(place.offset) }
+        // Members are read with 16 KiB reads: an override is usually a few hundred bytes.
+        return ICalendarReader.event(
+            at: file.content.reader(from: place.offset, chunkSize: 16 << 10), file: file.name, limits: limits,
+            timeZones: file.timeZones, reading: reading)
     }
 
     /// The versions of a series' members kept, as reading the whole input keeps them

@@ -53,6 +53,9 @@ enum ExpandCommand {
         /// What inputs are read as; detected per input when nil.
         var inputFormat: InputFile.Format?
         var streams: Bool
+        /// How much of each VEVENT is read: all of it for `--format ics`, whose occurrences are the
+        /// whole event, and when every defect counts (`--strict`, a code raised to an error).
+        var reading: EventReading
     }
 
     static func run(_ arguments: ParsedArguments, terminal: Terminal) -> ExitStatus {
@@ -80,7 +83,8 @@ enum ExpandCommand {
             window: window, options: ExpansionOptions(maximumOccurrencesPerSeries: limit),
             layout: OccurrenceLayout(format: outputFormat, fields: chosen, zoneName: arguments.value(zone) ?? "UTC"),
             inputFormat: arguments.value(ConvertCommand.from).flatMap(InputFile.Format.init(rawValue:)),
-            streams: arguments.isSet(streaming))
+            streams: arguments.isSet(streaming),
+            reading: outputFormat == .ics || reporter.needsEveryDefect ? .whole : .listing)
         guard let directory = arguments.value(outputDirectory) else {
             return expand(arguments.positionals, to: arguments.value(ConvertCommand.output), request, &reporter)
         }
@@ -170,7 +174,7 @@ enum ExpandCommand {
         var documents: [(name: String, document: CalendarDocument)] = []
         var dropped = 0
         for (input, format) in inputs {
-            let read = CalendarInput.read(input, as: format, limits: InputLimits())
+            let read = CalendarInput.read(input, as: format, limits: InputLimits(), reading: request.reading)
             if reporter.stops(read.diagnostics) { return nil }
             dropped += read.dropped
             documents.append((input.name, read.document))
@@ -222,7 +226,7 @@ enum ExpandCommand {
         var notes = index.files.map { _ in [(order: ExternalSorter.Key, diagnostics: [Diagnostic])]() }
         var seriesCount = index.files.map { _ in 0 }
         var sorter = ExternalSorter(scratch: scratch)
-        var reader = SeriesReader(index, limits: limits)
+        var reader = SeriesReader(index, limits: limits, reading: request.reading)
         var record: [UInt8] = []
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: terminal)
         let totalBytes = reader.totalBytes

@@ -4,9 +4,16 @@ import ICalendar
 
 extension CalendarInput {
     /// One opened input read into the model, whatever its format; refused past `limits.maximumInputSize`.
-    static func read(_ input: InputFile, as format: InputFile.Format, limits: InputLimits) -> (
-        document: CalendarDocument, diagnostics: [Diagnostic], dropped: Int, locations: [SourceLocation]
-    ) {
+    /// An iCalendar input read whole already (`isComplete`) has its events read as `reading` says.
+    static func read(
+        _ input: InputFile, as format: InputFile.Format, limits: InputLimits, reading: EventReading = .whole
+    ) -> (document: CalendarDocument, diagnostics: [Diagnostic], dropped: Int, locations: [SourceLocation]) {
+        if format == .iCalendar && reading == .listing && input.isComplete,
+            let bytes = input.completeBytes(limit: limits.maximumInputSize)
+        {
+            let result = ICalendarParser(limits: limits.iCalendar).parse(bytes, file: input.name, reading: .listing)
+            return (result.document, result.diagnostics, result.droppedComponents, result.eventLocations)
+        }
         if format == .iCalendar {
             // Parsed as it is read: its text held whole as well would be a second copy of every inline file.
             let source = SizeLimitedSource(input.source, limit: limits.maximumInputSize)

@@ -19,6 +19,9 @@ struct DiagnosticPolicy: Sendable {
     /// No levels changed: every diagnostic as its producer rated it.
     init() {}
 
+    /// Whether some code is raised to an error, which any line of the input may produce.
+    var raisesAnyToError: Bool { levels.values.contains(.error) }
+
     /// The levels in force: routine losses demoted (unless `strict`), then `configured`, then `commandLine`.
     init(strict: Bool, configured: [String: Level], commandLine: [String: Level]) {
         if !strict { levels = Self.routineLosses }

@@ -43,6 +43,10 @@ struct DiagnosticReporter {
             terminal: terminal)
     }
 
+    /// Whether every defect of the input counts: `--strict`, or a code raised to an error. A command
+    /// that could leave part of its input unread then reads it all.
+    var needsEveryDefect: Bool { strict || policy.raisesAnyToError }
+
     /// Reports diagnostics and whether `--strict` stops the run there, saying where and, when given,
     /// what that means (`nothing was written`).
     mutating func stops(_ diagnostics: [Diagnostic], consequence: String? = "nothing was written") -> Bool {
