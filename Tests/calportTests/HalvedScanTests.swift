@@ -163,23 +163,53 @@ private let halvesOfOwnSeries: String = {
             + nowhere.map { $0 == "UID:nowhere" ? "UID:nowhere-again" : $0 } + damaged + series("second-half", day: 20))
 }()
 
-@Test(arguments: [["convert", "--to", "ics"], ["convert", "--to", "ndjson"]])
+/// `expand` over December 2026, as `format`.
+private func expandDecember(_ format: String) -> [String] {
+    ["expand", "--start", "2026-12-01", "--end", "2027-01-01", "--format", format]
+}
+
+@Test(arguments: [["convert", "--to", "ics"], ["convert", "--to", "ndjson"], expandDecember("ics")])
 func bothHalvesOfTheSecondPassReadAsReadingWhole(command: [String]) throws {
     let text = halvesOfOwnSeries
     try equalsReadingWhole(text, command)
     let directory = try temporaryDirectory()
     let whole = runCalport(command, stdin: text)
     let streamed = runCalport(command + ["--stream"], stdin: text, temporaryDirectory: directory)
-    // In input order, the unknown zone once (at its first use), the damaged line by its own line.
+    // In input order, the unknown zone once (at its first use; and once more by an expansion, which
+    // reads it as floating time), the damaged line by its own line.
     #expect(streamed.errors == whole.errors)
-    #expect(streamed.errors.components(separatedBy: "Nowhere Time").count == 2)
+    #expect(streamed.errors.components(separatedBy: "Nowhere Time").count == (command[0] == "expand" ? 3 : 2))
     let damagedLine = text.components(separatedBy: "\r\n").firstIndex(of: "X-NOTE;;A=1:kept")! + 1
     #expect(streamed.errors.contains("<stdin>:\(damagedLine):"), "the damaged line's number, past the cut")
 }
 
-@Test(arguments: [["convert", "--to", "graph-post"], ["convert", "--to", "graph"]])
-func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws {
+@Test(arguments: [
+    ["convert", "--to", "graph-post"], ["convert", "--to", "graph"], expandDecember("ndjson"), expandDecember("agenda"),
+])
+func bothHalvesOfTheSecondPassWriteAsReadingWhole(command: [String]) throws {
     try equalsReadingWhole(halvesOfOwnSeries, command)
+}
+
+/// An expansion's two halves: occurrences of both in one start order (the second half's series
+/// after the first's where they start together), each half's series diagnostics where reading
+/// whole puts them, and a zone no VTIMEZONE defines reported once although both halves use it.
+@Test func anExpansionInHalvesListsAsReadingWhole() throws {
+    let capped = ["--max-occurrences", "2"]
+    let text = halvesOfOwnSeries
+    try equalsReadingWhole(text, expandDecember("ndjson") + capped)
+    let directory = try temporaryDirectory()
+    let whole = runCalport(expandDecember("ndjson") + capped, stdin: text)
+    let streamed = runCalport(
+        expandDecember("ndjson") + capped + ["--stream"], stdin: text, temporaryDirectory: directory)
+    #expect(streamed.errors == whole.errors)
+    #expect(streamed.errors.components(separatedBy: "[occurrence-cap]").count == 3, "one series in each half")
+    // Once by reading, once by the expansion, which reads it as floating time: not once per half.
+    #expect(streamed.errors.components(separatedBy: "Nowhere Time").count == 3)
+    // The first half's series begins on the 10th, the second half's on the 20th.
+    let uids = streamed.output.split(separator: "\n").compactMap { line in
+        line.contains(#""uid":"first-half""#) ? "first" : line.contains(#""uid":"second-half""#) ? "second" : nil
+    }
+    #expect(uids == ["first", "first", "second", "second"])
 }
 
 @Test func aFirstHalfWithoutEventsLeavesNoSeparatorBeforeTheSecond() throws {
@@ -193,10 +223,11 @@ func bothHalvesOfTheSecondPassWriteGraphAsReadingWhole(command: [String]) throws
     #expect(streamed.output.hasPrefix("[\n{"))
 }
 
-@Test func aStrictStopInTheSecondHalfWritesNothing() throws {
+@Test(arguments: [["convert", "--to", "ics"], expandDecember("ndjson")])
+func aStrictStopInTheSecondHalfWritesNothing(command: [String]) throws {
     let directory = try temporaryDirectory()
     let run = runCalport(
-        ["convert", "--stream", "--strict", "--to", "ics"], stdin: halvesOfOwnSeries, temporaryDirectory: directory)
+        command + ["--stream", "--strict"], stdin: halvesOfOwnSeries, temporaryDirectory: directory)
     #expect(run.status == .dataProblem)
     #expect(run.output.isEmpty)
     #expect(run.errors.contains("stopped by --strict"))

@@ -41,12 +41,16 @@ package struct ExternalSorter {
     /// large because every level of merging writes and reads all records again (a 1M-event
     /// expansion spills about 9 GB before compression): the merge holds a 16 KiB block of each run.
     /// A full batch is sorted and written on another thread while the next is gathered, so that
-    /// twice `runBytes` may be held.
-    package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 4096) {
+    /// twice `runBytes` may be held; unless `spillsAside` is false, when the thread that adds
+    /// records sorts and writes each batch itself (a sorter beside another that fills both cores).
+    package init(scratch: ScratchSpace, runBytes: Int = 8 << 20, fanIn: Int = 4096, spillsAside: Bool = true) {
         self.scratch = scratch
         self.runBytes = runBytes
         self.fanIn = max(2, fanIn)
+        self.spillsAside = spillsAside
     }
+
+    private let spillsAside: Bool
 
     /// How many sorted runs have been spilled so far.
     package var spilledRuns: Int { runs.count + (spilling == nil ? 0 : 1) }
@@ -57,6 +61,17 @@ package struct ExternalSorter {
         entries.append((key, arena.count, record.count))
         arena += record
         if arena.count + entries.count * 40 >= runBytes { try spill() }
+    }
+
+    /// Takes in the records of `other`, a sorter filled at the same time from another part of the
+    /// input, whose keys all differ from this one's: they are sorted among these.
+    package mutating func adopt(_ other: consuming ExternalSorter) throws(AtomicFile.WriteError) {
+        var other = other
+        try other.collectSpill()
+        runs += other.runs
+        for entry in other.entries {
+            try append(entry.key, Array(other.arena[entry.start..<entry.start + entry.count]))
+        }
     }
 
     /// Every record in key order, one at a time; the sorter is left empty.
@@ -98,6 +113,14 @@ package struct ExternalSorter {
         let job = SpillJob(arena: arena, entries: entries, run: try scratch.create("run"))
         arena = spare?.arena ?? []
         entries = spare?.entries ?? []
+        guard spillsAside else {
+            // Written here, its buffers are the next batch's: one batch is held, not two.
+            job.runHere()
+            let done = try job.wait()
+            runs.append(done.run)
+            (arena, entries) = (done.arena, done.entries)
+            return
+        }
         job.start()
         spilling = job
     }
@@ -128,27 +151,38 @@ private final class SpillJob: @unchecked Sendable {
         self.run = run
     }
 
+    /// Sorts and writes the batch on a thread of its own.
     func start() {
-        job = ThreadResult { [self] in
-            entries.sort(by: ExternalSorter.inOrder)
-            var writer = RunWriter(run)
-            for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }
-            defer {
-                arena.removeAll(keepingCapacity: true)
-                entries.removeAll(keepingCapacity: true)
-            }
-            do throws(AtomicFile.WriteError) {
-                _ = try writer.finish()
-                return nil
-            } catch {
-                return error
-            }
+        job = ThreadResult { [self] in write() }
+    }
+
+    /// Sorts and writes the batch on the calling thread.
+    func runHere() {
+        failure = write()
+    }
+
+    /// The error writing met, when the batch was written on the calling thread.
+    private var failure: AtomicFile.WriteError?
+
+    private func write() -> AtomicFile.WriteError? {
+        entries.sort(by: ExternalSorter.inOrder)
+        var writer = RunWriter(run)
+        for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }
+        defer {
+            arena.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+        }
+        do throws(AtomicFile.WriteError) {
+            _ = try writer.finish()
+            return nil
+        } catch {
+            return error
         }
     }
 
     /// The run, and the batch's buffers for the next one; throws when writing the run failed.
     func wait() throws(AtomicFile.WriteError) -> (run: SpillWriter, arena: [UInt8], entries: [ExternalSorter.Entry]) {
-        if let failure = job?.wait() { throw failure }
+        if let failure = job?.wait() ?? failure { throw failure }
         return (run, arena, entries)
     }
 }

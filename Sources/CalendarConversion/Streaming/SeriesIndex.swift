@@ -242,6 +242,17 @@ public struct SeriesIndex {
         }
     }
 
+    /// Where the one input may be read in two halves at once, each half's reader decoding as one
+    /// reader of the whole would: an iCalendar input the first pass cut, no series across the cut,
+    /// no UID made up (each reader numbers its own), every zone known by name. Nil otherwise.
+    package var halvesCut: Int? {
+        guard files.count == 1, files[0].format == .iCalendar, let cut = files[0].cut,
+            noSeriesSpans(cut.offset, inFile: 0), !files[0].hasEventsWithoutUID,
+            CalendarPart.zonesReadAlike(files[0].timeZones)
+        else { return nil }
+        return cut.offset
+    }
+
     /// A noted location's file index (its top 16 bits) and offset (or event number).
     private static func place(_ location: UInt64) -> (file: Int, offset: Int) {
         (Int(location >> 48), Int(location & (1 << 48 - 1)))

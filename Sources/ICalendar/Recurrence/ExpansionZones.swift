@@ -14,6 +14,8 @@ public struct ExpansionZones: Sendable {
     private var clocks: [String: ZoneClock]
     /// Zone names that could not be resolved; their times are read on the floating clock.
     public private(set) var diagnostics: [Diagnostic]
+    /// The zone name each diagnostic is about, nil for the note about the calendar's zone (`adopt`).
+    private var diagnosedZones: [String?] = []
 
     private let resolver: TimeZoneResolver
 
@@ -44,6 +46,7 @@ public struct ExpansionZones: Sendable {
     public mutating func add(_ event: Event) {
         if !calendarZoneNoted, let name = calendarZoneName, case .floating = event.start {
             calendarZoneNoted = true
+            diagnosedZones.append(nil)
             diagnostics.append(
                 Diagnostic(
                     .note, code: "floating-in-calendar-zone",
@@ -78,7 +81,26 @@ public struct ExpansionZones: Sendable {
             diagnostic.message += "; read as floating time in the expansion's zone"
             diagnostic.uid = event.uid
             diagnostics.append(diagnostic)
+            diagnosedZones.append(zone.name)
         }
+    }
+
+    /// Takes in what `later` found: the zones of the events after this one's, read at the same time
+    /// from the rest of the input. Its diagnostics about zones this one had not met follow this one's,
+    /// as one reading of the whole input gives them (each zone's at its first use).
+    package mutating func adopt(_ later: ExpansionZones) {
+        for (diagnostic, zone) in zip(later.diagnostics, later.diagnosedZones) {
+            if let zone {
+                guard clocks[zone] == nil else { continue }
+            } else {
+                guard !calendarZoneNoted else { continue }
+                calendarZoneNoted = true
+            }
+            diagnostics.append(diagnostic)
+            diagnosedZones.append(zone)
+        }
+        clocks.merge(later.clocks) { mine, _ in mine }
+        calendarZoneNoted = calendarZoneNoted || later.calendarZoneNoted
     }
 
     /// The clock a time is read on.

@@ -202,82 +202,81 @@ enum ExpandCommand {
     /// Expands with flat memory: a first pass (`SeriesIndex`) notes each file's VTIMEZONEs and where
     /// each series' members are; the second expands series by series into an `ExternalSorter` keyed by
     /// (file, start, series), whose merge writes what `DocumentOccurrences` would, in the same order,
-    /// each file's expansion diagnostics after its occurrences as when read whole.
+    /// each file's expansion diagnostics after its occurrences as when read whole. A single input cut
+    /// in halves has its second pass in two parts at once (`ExpansionPart`).
     private static func stream(
         _ calendars: [InputFile], _ request: Request, _ destination: OutputDestination,
         reporter: inout DiagnosticReporter
     ) throws -> ExitStatus? {
         let terminal = reporter.terminal
-        let (window, options) = (request.window, request.options)
-        var layout = request.layout
-        var dropped = 0
         let scratch = ScratchSpace(under: terminal.temporaryDirectory())
         let limits = InputLimits().iCalendar
         let index = try SeriesIndex(
             calendars.map { ($0.name, try $0.readable(spoolingIn: scratch)) }, scope: .withinFile, limits: limits,
             scratch: scratch)
-        var zones = index.files.map { file in
+        let zones = index.files.map { file in
             ExpansionZones(
                 timeZones: file.timeZones, timeZoneHint: file.header.timeZoneHint, years: file.years,
-                floating: window.clock)
+                floating: request.window.clock)
         }
-        // Series diagnostics come out as DocumentOccurrences gives them: those of series without
-        // occurrences first, then each series' when its last occurrence is listed.
-        var notes = index.files.map { _ in [(order: ExternalSorter.Key, diagnostics: [Diagnostic])]() }
-        var seriesCount = index.files.map { _ in 0 }
-        var sorter = ExternalSorter(scratch: scratch)
-        var reader = SeriesReader(index, limits: limits, reading: request.reading)
-        var record: [UInt8] = []
+        func part(_ half: SeriesReader.Half?, firstSeries: Int64) -> ExpansionPart {
+            ExpansionPart(
+                reader: SeriesReader(index, limits: limits, half: half, reading: request.reading), zones: zones,
+                // Two parts fill both cores: each sorts and writes its own runs.
+                sorter: ExternalSorter(scratch: scratch, spillsAside: half == nil), firstSeries: firstSeries,
+                layout: request.layout, window: request.window, options: request.options)
+        }
+        var second: ExpansionHalf?
+        if let cut = index.halvesCut, let held = try? scratch.create("diagnostics") {
+            second = ExpansionHalf(
+                part(.second, firstSeries: ExpansionPart.secondPartSeries), cut: cut,
+                diagnostics: HeldDiagnostics(held))
+        }
+        var expansion = part(second == nil ? nil : .first, firstSeries: 0)
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: terminal)
-        let totalBytes = reader.totalBytes
-        var events = 0
+        let totalBytes = expansion.reader.totalBytes
         defer { progress.finish() }
-        while let item = reader.next() {
-            events += 1
-            if events % 256 == 0 { progress.update(bytes: reader.bytesRead, of: totalBytes, events: events) }
-            if reporter.stops(reader.takeDiagnostics()) { return nil }
-            zones[item.file].add(item.event)
-            guard let series = item.series else { continue }
-            var seriesZones = zones[item.file]
-            // Each member in place: an array of them would copy every event.
-            if let master = series.master { seriesZones.add(master) }
-            for override in series.overrides { seriesZones.add(override) }
-            let ordinal = Int64(seriesCount[item.file])
-            seriesCount[item.file] += 1
-            var occurrences = SeriesOccurrences(
-                series: series, window: window.window, zones: seriesZones, options: options)
-            var last: Int?
-            while let occurrence = occurrences.next() {
-                record.removeAll(keepingCapacity: true)
-                layout.write(occurrence, clock: window.clock, into: &record)
-                try sorter.append(
-                    ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal), record)
-                last = occurrence.startInstant
-            }
-            if !occurrences.diagnostics.isEmpty {
-                let order = ExternalSorter.Key(last == nil ? 0 : 1, Int64(last ?? 0), ordinal)
-                notes[item.file].append((order, occurrences.diagnostics))
-            }
+        let finished = try expansion.run(
+            progress: { bytes, events in
+                progress.update(
+                    bytes: bytes + (second?.progress.bytes ?? 0), of: totalBytes,
+                    events: events + (second?.progress.events ?? 0))
+            },
+            report: { reporter.stops($0) })
+        guard finished else {
+            second?.cancel()
+            _ = try? second?.wait()
+            return nil
         }
-        if reporter.stops(reader.takeDiagnostics()) { return nil }
+        var dropped = expansion.reader.droppedComponents
+        if let half = try second?.wait() {
+            second = nil
+            guard try half.diagnostics.replay({ reporter.stops($0) }) else { return nil }
+            let unresolved = SeriesReader.unresolvedZones(
+                first: expansion.reader.unresolvedZones, second: half.part.reader.unresolvedZones)
+            if reporter.stops(unresolved) { return nil }
+            dropped += half.part.reader.droppedComponents
+            try expansion.adopt((consume half).part)
+        }
         try index.checkReads()
-        dropped += reader.droppedComponents
+        var layout = request.layout
         var output = BufferedOutput(destination)
         output.append(layout.header(timeZones: index.timeZones))
-        var finished = 0
+        var finishedFiles = 0
         var stopped = false
         // Says what expanding the files before `file` found, once their occurrences are out.
         func finishFiles(before file: Int) {
-            while finished < file && !stopped {
+            while finishedFiles < file && !stopped {
                 let found =
-                    zones[finished].diagnostics + notes[finished].sorted { $0.order < $1.order }.flatMap(\.diagnostics)
+                    expansion.zones[finishedFiles].diagnostics
+                    + expansion.notes[finishedFiles].sorted { $0.order < $1.order }.flatMap(\.diagnostics)
                 output.flush()
                 // Occurrences before this point are already out: there is nothing to say about the rest.
-                stopped = reporter.stops(found.located(in: index.files[finished].name), consequence: nil)
-                finished += 1
+                stopped = reporter.stops(found.located(in: index.files[finishedFiles].name), consequence: nil)
+                finishedFiles += 1
             }
         }
-        var records = try sorter.sorted()
+        var records = try expansion.takeSorted()
         var file = 0
         while try records.advance() {
             if records.key.first != file {

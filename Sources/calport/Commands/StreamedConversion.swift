@@ -82,14 +82,10 @@ struct StreamedConversion: @unchecked Sendable {
     /// Starts reading the second half of the one input on a thread of its own, when the input was
     /// cut in halves and no series spans the cut; nil otherwise.
     func secondHalf(scratch: ScratchSpace) -> SecondHalf? {
-        // What decoding notes for the whole input must be the same in each half: every series
-        // within one, no UID made up, every zone known by name.
-        guard index.files.count == 1, index.files[0].format == .iCalendar, let cut = index.files[0].cut,
-            index.noSeriesSpans(cut.offset, inFile: 0), !index.files[0].hasEventsWithoutUID,
-            CalendarPart.zonesReadAlike(index.files[0].timeZones), let output = try? scratch.create("output"),
+        guard let cut = index.halvesCut, let output = try? scratch.create("output"),
             let diagnostics = try? scratch.create("diagnostics")
         else { return nil }
-        let second = SecondHalf(output: output, diagnostics: HeldDiagnostics(diagnostics), cut: cut.offset)
+        let second = SecondHalf(output: output, diagnostics: HeldDiagnostics(diagnostics), cut: cut)
         second.start(self)
         return second
     }
@@ -159,7 +155,7 @@ final class SecondHalf: @unchecked Sendable {
         var bytes: Int { bytesPastCut.load(ordering: .relaxed) }
         var events: Int { eventsRead.load(ordering: .relaxed) }
 
-        fileprivate func update(bytes: Int, events: Int) {
+        func update(bytes: Int, events: Int) {
             bytesPastCut.store(bytes, ordering: .relaxed)
             eventsRead.store(events, ordering: .relaxed)
         }
