@@ -81,3 +81,42 @@ import Testing
     let wrong = zip(sorted, expected).filter { $0.0.key != records[$0.1].key || $0.0.bytes != records[$0.1].bytes }
     #expect(wrong.isEmpty, "\(wrong.count) of \(records.count) records out of place or changed")
 }
+
+/// Two sorters filled at once from two parts of an input (`ExpansionPart`): the second's keys all
+/// differ from the first's (its third member is past all of the first's), equal keys within each.
+/// Taken in by the first, the merge gives what one sorter fed both parts in turn gives: a stable
+/// sort of all the records, worked out here with the standard library's.
+@Test(arguments: [(true, 2_000), (false, 2_000), (false, 1 << 20)])
+func aSorterTakesInAnotherFilledBesideIt(spillsAside: Bool, runBytes: Int) throws {
+    let directory = try temporaryDirectory()
+    let scratch = ScratchSpace(under: directory.path)
+    var generator = SystemRandomNumberGenerator()
+    func records(part: Int64) -> [(key: ExternalSorter.Key, bytes: [UInt8])] {
+        (0..<1_500).map { index in
+            let key = ExternalSorter.Key(
+                0, Int64.random(in: -20...20, using: &generator),
+                part << 40 + Int64.random(in: 0...3, using: &generator))
+            return (key, Array("part \(part) record \(index)".utf8))
+        }
+    }
+    let (first, second) = (records(part: 0), records(part: 1))
+    let all = first + second
+    let expected = all.indices.sorted { (all[$0].key, $0) < (all[$1].key, $1) }.map { all[$0].bytes }
+
+    var sorter = ExternalSorter(scratch: scratch, runBytes: runBytes, spillsAside: spillsAside)
+    var beside = ExternalSorter(scratch: scratch, runBytes: runBytes, spillsAside: spillsAside)
+    for record in first { try sorter.append(record.key) { $0 += record.bytes } }
+    for record in second { try beside.append(record.key, record.bytes) }
+    if runBytes < 1 << 20 { #expect(sorter.spilledRuns > 3 && beside.spilledRuns > 3) }
+    try sorter.adopt(beside)
+    var sorted: [[UInt8]] = []
+    var read = try sorter.sorted()
+    while try read.advance() {
+        let bytes = read.withRecord { Array($0) }
+        #expect(bytes == Array(read.record))
+        sorted.append(bytes)
+    }
+    #expect(sorted.count == expected.count)
+    let misplaced = zip(sorted, expected).filter { $0 != $1 }.count
+    #expect(misplaced == 0, "\(misplaced) of \(expected.count) records out of place")
+}

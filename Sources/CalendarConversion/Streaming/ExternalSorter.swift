@@ -56,10 +56,17 @@ package struct ExternalSorter {
     package var spilledRuns: Int { runs.count + (spilling == nil ? 0 : 1) }
 
     /// Adds a record.
-    package mutating func append(_ key: Key, _ record: [UInt8]) throws(AtomicFile.WriteError) {
+    package mutating func append(_ key: Key, _ record: some Collection<UInt8>) throws(AtomicFile.WriteError) {
+        try append(key) { $0.append(contentsOf: record) }
+    }
+
+    /// Adds the record `write` appends to the bytes it is given (and does nothing else with them):
+    /// written where it is kept, not copied there.
+    package mutating func append(_ key: Key, writing write: (inout [UInt8]) -> Void) throws(AtomicFile.WriteError) {
         if arena.capacity < runBytes { arena.reserveCapacity(runBytes + (64 << 10)) }
-        entries.append((key, arena.count, record.count))
-        arena += record
+        let start = arena.count
+        write(&arena)
+        entries.append((key, start, arena.count - start))
         if arena.count + entries.count * 40 >= runBytes { try spill() }
     }
 
@@ -69,9 +76,7 @@ package struct ExternalSorter {
         var other = other
         try other.collectSpill()
         runs += other.runs
-        for entry in other.entries {
-            try append(entry.key, Array(other.arena[entry.start..<entry.start + entry.count]))
-        }
+        for entry in other.entries { try append(entry.key, other.arena[entry.start..<entry.start + entry.count]) }
     }
 
     /// Every record in key order, one at a time; the sorter is left empty.
@@ -194,8 +199,12 @@ private struct RunWriter {
     private let spill: SpillWriter
     /// The records of the block being gathered.
     private var buffer: [UInt8] = []
-    /// Where blocks are compressed, after their header, and gathered to be written together.
+    /// Compressed blocks, each after its header, gathered to be written together.
     private var compressed: [UInt8] = []
+    /// Where a block is compressed, made once: made room for in `compressed` at each block, its
+    /// bound was zeroed first (16 KiB a block, 2 % of an expansion's instructions).
+    private var scratch = [UInt8](repeating: 0, count: Int(LZ4_compressBound(Int32(RunWriter.blockSize + 4_096))))
+    private let compressor = BlockCompressor()
 
     init(_ spill: SpillWriter) {
         self.spill = spill
@@ -209,10 +218,16 @@ private struct RunWriter {
     private static let chunkSize = 64 << 10
 
     mutating func append(_ key: ExternalSorter.Key, _ record: ArraySlice<UInt8>) {
-        Self.appendVarint(key.first, to: &buffer)
-        Self.appendVarint(key.second, to: &buffer)
-        Self.appendVarint(key.third, to: &buffer)
-        Self.appendVarint(Int64(record.count), to: &buffer)
+        // The header put together on the stack and appended at once: a byte at a time, each append
+        // checked the array's capacity and uniqueness (4 % of an expansion's instructions).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.longestHeader) { header in
+            var count = 0
+            Self.putVarint(key.first, into: header, at: &count)
+            Self.putVarint(key.second, into: header, at: &count)
+            Self.putVarint(key.third, into: header, at: &count)
+            Self.putVarint(Int64(record.count), into: header, at: &count)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: header[..<count]))
+        }
         buffer += record
         if buffer.count >= Self.blockSize { compressBlock() }
     }
@@ -222,23 +237,15 @@ private struct RunWriter {
     private mutating func compressBlock() {
         guard !buffer.isEmpty else { return }
         let bound = Int(LZ4_compressBound(Int32(buffer.count)))
-        let headerAt = compressed.count
-        compressed += repeatElement(0, count: 8 + bound)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
         let length = buffer.withUnsafeBytes { source in
-            compressed.withUnsafeMutableBytes { target in
-                LZ4_compress_default(
-                    source.baseAddress!.assumingMemoryBound(to: CChar.self),
-                    (target.baseAddress! + headerAt + 8).assumingMemoryBound(to: CChar.self),
-                    Int32(source.count), Int32(bound))
-            }
+            scratch.withUnsafeMutableBytes { target in compressor.compress(source, into: target) }
         }
         // LZ4 cannot fail with room for its bound.
         precondition(length > 0, "LZ4 could not compress a block within its bound")
-        compressed.removeLast(bound - Int(length))
-        compressed.withUnsafeMutableBytes { header in
-            header.storeBytes(of: UInt32(buffer.count).littleEndian, toByteOffset: headerAt, as: UInt32.self)
-            header.storeBytes(of: UInt32(length).littleEndian, toByteOffset: headerAt + 4, as: UInt32.self)
-        }
+        withUnsafeBytes(of: UInt32(buffer.count).littleEndian) { compressed.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(length).littleEndian) { compressed.append(contentsOf: $0) }
+        compressed += scratch[..<Int(length)]
         buffer.removeAll(keepingCapacity: true)
         if compressed.count >= Self.chunkSize {
             spill.write(chunk: compressed)
@@ -251,13 +258,15 @@ private struct RunWriter {
     /// where four whole words were 32: the runs of a 1M-event expansion are 9 GB.
     static let longestHeader = 4 * 10
 
-    private static func appendVarint(_ value: Int64, to buffer: inout [UInt8]) {
+    private static func putVarint(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
         var rest = UInt64(bitPattern: (value << 1) ^ (value >> 63))
         while rest >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            buffer[count] = UInt8(truncatingIfNeeded: rest) | 0x80
+            count += 1
             rest >>= 7
         }
-        buffer.append(UInt8(rest))
+        buffer[count] = UInt8(rest)
+        count += 1
     }
 
     /// The header at `position` in `bytes`, `position` moved past it; nil when `bytes` end inside it.
@@ -286,6 +295,23 @@ private struct RunWriter {
         spill.write(chunk: compressed)
         try spill.finish()
         return spill
+    }
+}
+
+/// LZ4's compression state for a run's blocks, each compressed alone: reset between blocks rather
+/// than made anew (`LZ4_compress_default` zeroed its 16 KiB table for every block, 2 % of an
+/// expansion's instructions). A block is still decompressed alone (`LZ4_decompress_safe`).
+private final class BlockCompressor {
+    private let stream = LZ4_createStream()
+
+    deinit { LZ4_freeStream(stream) }
+
+    /// Compresses `source` into `target`, which holds its bound: the compressed length.
+    func compress(_ source: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer) -> Int32 {
+        LZ4_resetStream_fast(stream)
+        return LZ4_compress_fast_continue(
+            stream, source.baseAddress!.assumingMemoryBound(to: CChar.self),
+            target.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(source.count), Int32(target.count), 1)
     }
 }
 
@@ -329,6 +355,18 @@ package struct SortedRecords {
             return arena[entry.start..<entry.start + entry.count]
         }
         return cursors[heap[0].run].record
+    }
+
+    /// Calls `body` with the current record's bytes where they lie, valid during the call: the
+    /// merge's way to copy each record out without retaining the buffer that holds it.
+    package func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if cursors.isEmpty {
+            let entry = entries[index - 1]
+            return arena.withUnsafeBytes { arena in
+                body(UnsafeRawBufferPointer(rebasing: arena[entry.start..<entry.start + entry.count]))
+            }
+        }
+        return cursors[heap[0].run].withRecord(body)
     }
 
     /// Moves to the next record; false when there is none left. (Not an optional tuple: destroying
@@ -405,6 +443,11 @@ private struct RunCursor {
 
     /// The current record.
     var record: ArraySlice<UInt8> { buffer[start..<start + count] }
+
+    /// Calls `body` with the current record's bytes, valid during the call.
+    func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    }
 
     /// Moves to the next record; false at the end of the run (or when a read failed: `checkRead`).
     mutating func advance() -> Bool {

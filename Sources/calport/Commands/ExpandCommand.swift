@@ -284,7 +284,7 @@ enum ExpandCommand {
                 finishFiles(before: file)
                 if stopped { break }
             }
-            output.append { layout.append(record: records.record, to: &$0) }
+            output.append { bytes in records.withRecord { layout.append(record: $0, to: &bytes) } }
         }
         finishFiles(before: index.files.count)
         if stopped { return nil }

@@ -86,7 +86,7 @@ struct OccurrenceLayout {
     }
 
     /// Appends a record written by `write`, dropping an agenda heading the previous record had.
-    mutating func append(record: ArraySlice<UInt8>, to output: inout [UInt8]) {
+    mutating func append(record: some Collection<UInt8>, to output: inout [UInt8]) {
         guard format == .agenda, let lineEnd = record.firstIndex(of: 0x0A) else {
             return output.append(contentsOf: record)
         }
@@ -96,7 +96,7 @@ struct OccurrenceLayout {
             output += heading
             lastHeading = heading
         }
-        output += record[(lineEnd + 1)...]
+        output += record[record.index(after: lineEnd)...]
     }
 
     private func cell(_ field: OccurrenceField, _ occurrence: Occurrence, _ clock: ZoneClock) -> String {

@@ -20,7 +20,7 @@ struct ExpansionPart {
     private var seriesCount: [Int]
     /// The number of the part's first series.
     private let firstSeries: Int64
-    private var layout: OccurrenceLayout
+    private let layout: OccurrenceLayout
     private let window: ExpandWindow
     private let options: ExpansionOptions
 
@@ -47,8 +47,10 @@ struct ExpansionPart {
     mutating func run(
         progress: (_ bytes: Int, _ events: Int) -> Void, report: ([Diagnostic]) -> Bool
     ) throws(AtomicFile.WriteError) -> Bool {
-        var record: [UInt8] = []
         var events = 0
+        // Written to by the sorter's `append`, which has the part's `sorter` changing: a local.
+        var layout = layout
+        let clock = window.clock
         while let item = reader.next() {
             events += 1
             if events % 256 == 0 { progress(reader.bytesRead, events) }
@@ -65,10 +67,8 @@ struct ExpansionPart {
                 series: series, window: window.window, zones: seriesZones, options: options)
             var last: Int?
             while let occurrence = occurrences.next() {
-                record.removeAll(keepingCapacity: true)
-                layout.write(occurrence, clock: window.clock, into: &record)
-                try sorter.append(
-                    ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal), record)
+                let key = ExternalSorter.Key(Int64(item.file), Int64(occurrence.startInstant), ordinal)
+                try sorter.append(key) { layout.write(occurrence, clock: clock, into: &$0) }
                 last = occurrence.startInstant
             }
             if !occurrences.diagnostics.isEmpty {
