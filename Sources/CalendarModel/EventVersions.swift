@@ -39,7 +39,7 @@ public enum EventVersions {
         var slots: [Key: [Int]] = [:]
         var conflicts: [Conflict] = []
         for (index, event) in events.enumerated() {
-            let key = Key(uid: event.uid, recurrenceID: event.recurrenceID?.time)
+            let key = Key(event)
             guard !event.uid.isEmpty, let positions = slots[key] else {
                 slots[key] = [kept.count]
                 kept.append(index)
@@ -107,8 +107,14 @@ public enum EventVersions {
         return day + " \(pad(local.hour, 2)):\(pad(local.minute, 2)):\(pad(local.second, 2))"
     }
 
-    private struct Key: Hashable {
-        var uid: String
-        var recurrenceID: CalendarTime?
+    /// What tells an event's versions apart: its UID and RECURRENCE-ID.
+    package struct Key: Hashable {
+        package var uid: String
+        package var recurrenceID: CalendarTime?
+
+        package init(_ event: Event) {
+            uid = event.uid
+            recurrenceID = event.recurrenceID?.time
+        }
     }
 }

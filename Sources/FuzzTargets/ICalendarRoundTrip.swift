@@ -22,7 +22,8 @@ enum ICalendarRoundTrip {
                 target: .icalendar,
                 message: "\(writtenEvents) VEVENTs written, \(second.document.events.count) read back")
         }
-        let lost = Set(first.document.events.map(EventKey.init)).subtracting(second.document.events.map(EventKey.init))
+        let lost = Set(first.document.events.map(EventVersions.Key.init)).subtracting(
+            second.document.events.map(EventVersions.Key.init))
         guard lost.isEmpty else {
             throw FuzzFinding(
                 target: .icalendar, message: "events read but not written: \(lost.map(\.uid).sorted())")
@@ -36,17 +37,6 @@ enum ICalendarRoundTrip {
                 target: .icalendar,
                 message: "serialising what was read back changed it:\n\(String(decoding: written, as: UTF8.self))"
                     + "\n---\n\(String(decoding: rewritten, as: UTF8.self))")
-        }
-    }
-
-    /// An event's UID and RECURRENCE-ID.
-    private struct EventKey: Hashable {
-        var uid: String
-        var recurrenceID: CalendarTime?
-
-        init(_ event: Event) {
-            uid = event.uid
-            recurrenceID = event.recurrenceID?.time
         }
     }
 

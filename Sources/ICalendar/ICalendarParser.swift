@@ -66,8 +66,10 @@ public struct ICalendarParser: Sendable {
             case .other(let component): others.append(component)
             }
         }
-        var keys = Set<VersionKey>()
-        if reading == .listing && events.contains(where: { !keys.insert(VersionKey($0)).inserted }) { return nil }
+        if reading == .listing {
+            var versions = Set<EventVersions.Key>()
+            if events.contains(where: { !versions.insert(EventVersions.Key($0)).inserted }) { return nil }
+        }
         reader.resolveForwardReferences(in: &events)
         // Issue #18: two versions of one event (an edited copy, a calendar concatenated with itself)
         // are one event, as calendar apps show it.
@@ -79,16 +81,5 @@ public struct ICalendarParser: Sendable {
         return Result(
             document: document, diagnostics: reader.takeDiagnostics() + versions.diagnostics,
             droppedComponents: reader.droppedComponents, eventLocations: versions.locations)
-    }
-
-    /// What tells an event's versions apart: its UID and RECURRENCE-ID.
-    private struct VersionKey: Hashable {
-        var uid: String
-        var time: CalendarTime?
-
-        init(_ event: Event) {
-            uid = event.uid
-            time = event.recurrenceID?.time
-        }
     }
 }
