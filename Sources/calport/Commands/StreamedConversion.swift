@@ -140,7 +140,7 @@ final class SecondHalf: @unchecked Sendable {
     }
 
     /// How far it has come: bytes past the cut, and events.
-    let progress = Progress()
+    let progress = HalfProgress()
     /// Set when the conversion stopped before the second half was wanted: the thread stops too.
     private let cancelled = Atomic<Bool>(false)
     private let output: SpillWriter
@@ -148,18 +148,6 @@ final class SecondHalf: @unchecked Sendable {
     private let cut: Int
     /// The thread's reading and writing, once started.
     private var task: ThreadResult<Done>?
-
-    final class Progress: Sendable {
-        private let bytesPastCut = Atomic<Int>(0)
-        private let eventsRead = Atomic<Int>(0)
-        var bytes: Int { bytesPastCut.load(ordering: .relaxed) }
-        var events: Int { eventsRead.load(ordering: .relaxed) }
-
-        func update(bytes: Int, events: Int) {
-            bytesPastCut.store(bytes, ordering: .relaxed)
-            eventsRead.store(events, ordering: .relaxed)
-        }
-    }
 
     fileprivate init(output: SpillWriter, diagnostics: HeldDiagnostics, cut: Int) {
         self.output = output
@@ -200,6 +188,21 @@ final class SecondHalf: @unchecked Sendable {
     /// What the thread read and wrote, once it is done.
     fileprivate func wait() -> Done {
         task!.wait()
+    }
+}
+
+/// How far the thread reading the second half of an input has come, for the progress line.
+final class HalfProgress: Sendable {
+    private let bytesPastCut = Atomic<Int>(0)
+    private let eventsRead = Atomic<Int>(0)
+    /// Bytes read past the cut.
+    var bytes: Int { bytesPastCut.load(ordering: .relaxed) }
+    /// Events read.
+    var events: Int { eventsRead.load(ordering: .relaxed) }
+
+    func update(bytes: Int, events: Int) {
+        bytesPastCut.store(bytes, ordering: .relaxed)
+        eventsRead.store(events, ordering: .relaxed)
     }
 }
 

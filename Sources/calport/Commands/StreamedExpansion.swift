@@ -103,7 +103,7 @@ final class ExpansionHalf: @unchecked Sendable {
     }
 
     /// How far it has come: bytes past the cut, and events.
-    let progress = SecondHalf.Progress()
+    let progress = HalfProgress()
     /// Set when the expansion stopped before the second half was wanted: the thread stops too.
     private let cancelled = Atomic<Bool>(false)
     // The thread's own until `wait()` hands them over (and lets go of the part: its buffers are
