@@ -358,8 +358,10 @@ package struct SortedRecords {
     }
 
     /// Calls `body` with the current record's bytes where they lie, valid during the call: the
-    /// merge's way to copy each record out without retaining the buffer that holds it.
-    package func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    /// merge's way to copy each record out without retaining the buffer that holds it. (Mutating so
+    /// that the run's cursor is reached in place: read through the array, it was copied, its
+    /// buffers retained and released, for every record.)
+    package mutating func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         if cursors.isEmpty {
             let entry = entries[index - 1]
             return arena.withUnsafeBytes { arena in
@@ -445,7 +447,7 @@ private struct RunCursor {
     var record: ArraySlice<UInt8> { buffer[start..<start + count] }
 
     /// Calls `body` with the current record's bytes, valid during the call.
-    func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    mutating func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
     }
 
