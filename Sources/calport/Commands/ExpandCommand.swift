@@ -236,16 +236,27 @@ enum ExpandCommand {
         let progress = Progress.forTerminal(quiet: reporter.quiet, terminal: terminal)
         let totalBytes = expansion.reader.totalBytes
         defer { progress.finish() }
-        let finished = try expansion.run(
-            progress: { bytes, events in
-                progress.update(
-                    bytes: bytes + (second?.progress.bytes ?? 0), of: totalBytes,
-                    events: events + (second?.progress.events ?? 0))
-            },
-            report: { reporter.stops($0) })
-        guard finished else {
+        // Stopped (by `--strict`) or failed (writing a run), the second half is not wanted: its
+        // thread is stopped, and waited for, before the run ends.
+        func stopSecondHalf() {
             second?.cancel()
             _ = try? second?.wait()
+        }
+        let finished: Bool
+        do {
+            finished = try expansion.run(
+                progress: { bytes, events in
+                    progress.update(
+                        bytes: bytes + (second?.progress.bytes ?? 0), of: totalBytes,
+                        events: events + (second?.progress.events ?? 0))
+                },
+                report: { reporter.stops($0) })
+        } catch {
+            stopSecondHalf()
+            throw error
+        }
+        guard finished else {
+            stopSecondHalf()
             return nil
         }
         var dropped = expansion.reader.droppedComponents
