@@ -32,9 +32,7 @@ struct ComponentReader {
     /// `skimmedNames` or `EventReading.listedNames` lists. Reading a listing, the lines of the
     /// components inside the VEVENT are left unparsed as well, but for their BEGIN and END. Every
     /// line of such a VEVENT is kept (`skimmedLines`) for `parsedInFull()`.
-    private let parsedNames: [[UInt8]]?
-    /// The length of the longest of `parsedNames`.
-    private let longestParsedName: Int
+    private let parsedNames: PropertyNames?
     /// The line being read, from the line reader or from `replayed`: one array for every line.
     private var scratch: [UInt8] = []
     /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END: where
@@ -65,8 +63,7 @@ struct ComponentReader {
         self.file = file
         self.limits = limits
         skims = skimming
-        parsedNames = skimming ? Self.skimmedNames : reading == .listing ? EventReading.listedNames : nil
-        longestParsedName = parsedNames?.map(\.count).max() ?? 0
+        parsedNames = skimming ? Self.skimmedNames : reading == .listing ? Self.listedNames : nil
         endsInsideCalendar = part?.endsInsideCalendar ?? false
         if part?.startsInsideCalendar == true { calendarDepth = 1 }
     }
@@ -78,31 +75,18 @@ struct ComponentReader {
     var physicalLinesRead: Int { lines.physicalLinesRead }
 
     /// The names skimming parses in a top-level VEVENT: the structure, and what the scanner reads.
-    private static let skimmedNames: [[UInt8]] = ["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) }
-
-    private static let structureNames: [[UInt8]] = ["BEGIN", "END"].map { Array($0.utf8) }
-
-    /// Whether the name of the line in `bytes` (the run of letters, digits and hyphens
-    /// `ContentLineParser` reads as one) is one of `names`, none longer than `longest`, in any case.
-    private static func name(of bytes: ArraySlice<UInt8>, isOneOf names: [[UInt8]], longest: Int) -> Bool {
-        // One byte more than the longest name tells a longer name from it.
-        let start = bytes.startIndex
-        var end = start
-        while end < bytes.endIndex && end - start <= longest && ContentLineParser.isNameByte(bytes[end]) { end += 1 }
-        return names.contains { name in
-            name.count == end - start
-                && zip(name, bytes).allSatisfy { $0 == ((0x61...0x7A).contains($1) ? $1 - 0x20 : $1) }
-        }
-    }
+    private static let skimmedNames = PropertyNames(["BEGIN", "END", "UID", "DTSTART"].map { Array($0.utf8) })
+    private static let listedNames = PropertyNames(EventReading.listedNames)
+    private static let structureNames = PropertyNames(["BEGIN", "END"].map { Array($0.utf8) })
 
     /// Whether the line in `bytes`, read inside a top-level VEVENT, is left unparsed: one not among
     /// `parsedNames`, or, reading a listing, any line of a component inside the event but its BEGIN
     /// and END. A VEVENT or VTIMEZONE misplaced inside the event is read whole: it is lifted out.
     private func leavesUnparsed(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard let parsedNames else { return false }
-        if stack.count == 1 { return !Self.name(of: bytes, isOneOf: parsedNames, longest: longestParsedName) }
+        if stack.count == 1 { return !parsedNames.contains(nameOf: bytes) }
         guard !skims, !stack.dropFirst().contains(where: { calendarComponents.contains($0.name) }) else { return false }
-        return !Self.name(of: bytes, isOneOf: Self.structureNames, longest: 5)
+        return !Self.structureNames.contains(nameOf: bytes)
     }
 
     /// The last component handed on, a skimmed or listed VEVENT, read again from its lines in full:
@@ -341,6 +325,48 @@ struct ComponentReader {
             Diagnostic(
                 severity, code: code, message: message, location: SourceLocation(file: file, line: line, column: column)
             ))
+    }
+}
+
+/// Property names a line's name is looked up among, in any case. The name of a line is the run of
+/// letters, digits and hyphens `ContentLineParser` reads as one; it is compared with the names of
+/// its length alone (matching it against each of a listing's twenty names, through `zip`, was 320
+/// instructions a line).
+private struct PropertyNames {
+    /// The names, upper-case, one after another.
+    private let bytes: [UInt8]
+    /// For each length, where the names of that length are in `bytes`.
+    private let byLength: [[Int]]
+
+    init(_ names: [[UInt8]]) {
+        var byLength = [[Int]](repeating: [], count: (names.map(\.count).max() ?? 0) + 1)
+        var bytes: [UInt8] = []
+        for name in names {
+            byLength[name.count].append(bytes.count)
+            bytes += name
+        }
+        self.bytes = bytes
+        self.byLength = byLength
+    }
+
+    /// Whether the line in `line` begins with one of the names.
+    func contains(nameOf line: ArraySlice<UInt8>) -> Bool {
+        line.withUnsafeBufferPointer { line in
+            // One byte more than the longest name tells a longer name from it.
+            var length = 0
+            while length < line.count && length < byLength.count && ContentLineParser.isNameByte(line[length]) {
+                length += 1
+            }
+            guard length < byLength.count else { return false }
+            return bytes.withUnsafeBufferPointer { names in
+                byLength[length].contains { start in
+                    (0..<length).allSatisfy { index in
+                        let byte = line[index]
+                        return names[start + index] == ((0x61...0x7A).contains(byte) ? byte - 0x20 : byte)
+                    }
+                }
+            }
+        }
     }
 }
 
