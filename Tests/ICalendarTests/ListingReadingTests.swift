@@ -131,6 +131,30 @@ import Testing
         #expect(listedDiagnostics.map(\.uid) == wholeDiagnostics.map(\.uid))
     }
 
+    /// A zone no VTIMEZONE defines is reported at its first use, which may be an event's CREATED:
+    /// a listing reads it, so the report names the same line and event.
+    @Test func anUnknownZoneIsReportedWhereItIsFirstUsed() {
+        let text = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            UID:a\r
+            CREATED;TZID=Mars/Olympus:20250101T000000\r
+            DTSTART:20260105T100000Z\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:b\r
+            DTSTART;TZID=Mars/Olympus:20260106T100000\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let unknown = { (reading: EventReading) in
+            self.read(text, reading).diagnostics.filter { $0.code == "unknown-tzid" }.map { ($0.location.line, $0.uid) }
+        }
+        #expect(unknown(.listing).map(\.0) == [4] && unknown(.listing).map(\.1) == ["a"])
+        #expect(unknown(.whole).map(\.0) == unknown(.listing).map(\.0))
+    }
+
     @Test func theDefectsOfUnreadLinesAreTheWholeReadingsToReport() {
         let codes = { (reading: EventReading) in self.read(Self.calendar, reading).diagnostics.map(\.code) }
         #expect(codes(.whole).contains("syntax"))

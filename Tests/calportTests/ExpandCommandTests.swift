@@ -256,6 +256,28 @@ struct ExpandCommandTests {
             #expect(listed.output.split(separator: "\n").map { $0.contains(#""uid":"tie""#) } == [true, true])
             #expect(listed.errors.contains("[duplicate-version]"))
         }
+        // Versions of an override read before and after the VTIMEZONE its times name: alike once the
+        // zone is known, as `EventVersions` compares them.
+        let zone = [
+            "BEGIN:VTIMEZONE", "TZID:Office", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0100",
+            "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE",
+        ]
+        let override = { (description: String) in
+            [
+                "BEGIN:VEVENT", "UID:fw", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID;TZID=Office:20260106T100000",
+                "DTSTART;TZID=Office:20260106T150000", "SUMMARY:moved", "DESCRIPTION:\(description)", "END:VEVENT",
+            ]
+        }
+        let master = [
+            "BEGIN:VEVENT", "UID:fw", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Office:20260105T100000",
+            "RRULE:FREQ=DAILY;COUNT=5", "SUMMARY:master", "END:VEVENT",
+        ]
+        let aroundTheZone = Self.calendar(master + override("one") + zone + override("two"))
+        for streamed in [[], ["--stream"]] {
+            let listed = run(["--start", "2026-01-01", "--end", "2026-02-01"] + streamed, input: aroundTheZone)
+            #expect(listed.output.split(separator: "\n").filter { $0.contains(#""summary":"moved""#) }.count == 2)
+            #expect(listed.errors.contains("[duplicate-version]"))
+        }
         // Identical copies are one event.
         let copies = run(
             ["--start", "2026-01-01", "--end", "2026-02-01"], input: Self.calendar(version("a") + version("a")))
