@@ -113,10 +113,10 @@ struct ComponentReader {
             return .component(component)
         }
         while let logical = nextLine() {
-            let inEvent = stack.first?.name == "VEVENT"
-            let inSkimmedEvent = parsedNames != nil && inEvent
+            // Asked only of a reader that leaves lines unparsed: comparing the name is a cost per line.
+            let inSkimmedEvent = parsedNames != nil && stack.first?.name == "VEVENT"
             if inSkimmedEvent { keepSkimmed(logical) }
-            if inEvent && leavesUnparsed(scratch[logical.bytes]) {
+            if inSkimmedEvent && leavesUnparsed(scratch[logical.bytes]) {
                 lineOffset = logical.offset
                 continue
             }
