@@ -81,6 +81,12 @@ public enum EventVersions {
             location: later, uid: event.uid)
     }
 
+    /// Whether two of `events` are versions of one event (the same UID and RECURRENCE-ID).
+    package static func includeTwoVersions(_ events: [Event]) -> Bool {
+        var keys = Set<Key>()
+        return events.contains { !keys.insert(Key($0)).inserted }
+    }
+
     /// `events` with one version of each event, at the place of its first version, and the
     /// location of each version kept. Identical copies merge silently; different ones with a warning
     /// naming both places (`locations`, one for each event) and the version kept.

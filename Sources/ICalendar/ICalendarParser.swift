@@ -68,10 +68,7 @@ public struct ICalendarParser: Sendable {
         }
         reader.resolveForwardReferences(in: &events)
         // After the zones read later are resolved: the keys `EventVersions` compares.
-        if reading == .listing {
-            var versions = Set<EventVersions.Key>()
-            if events.contains(where: { !versions.insert(EventVersions.Key($0)).inserted }) { return nil }
-        }
+        if reading == .listing && EventVersions.includeTwoVersions(events) { return nil }
         // Issue #18: two versions of one event (an edited copy, a calendar concatenated with itself)
         // are one event, as calendar apps show it.
         let versions = EventVersions.merge(events, locations: places)

@@ -266,7 +266,7 @@ public struct SeriesReader {
         }
         // Two versions of one member that tie are both kept when they differ (`EventVersions`), which
         // properties a listing leaves unread may decide: such series are read again whole.
-        if reading == .listing, Set(events.map(\.recurrenceID?.time)).count < events.count {
+        if reading == .listing, EventVersions.includeTwoVersions(events) {
             let whole = places.compactMap { self.event(at: $0, reading: .whole) }
             if whole.count == events.count { events = whole }
         }

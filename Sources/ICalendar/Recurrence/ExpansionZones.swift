@@ -100,7 +100,6 @@ public struct ExpansionZones: Sendable {
             diagnosedZones.append(zone)
         }
         clocks.merge(later.clocks) { mine, _ in mine }
-        calendarZoneNoted = calendarZoneNoted || later.calendarZoneNoted
     }
 
     /// The clock a time is read on.
