@@ -217,12 +217,12 @@ extension ConvertCommand {
             &reader, &calendar, &output, write: destination.write,
             progress: { read in
                 progress.update(
-                    bytes: read.bytes + (second?.progress.bytes ?? 0), of: totalBytes,
-                    events: read.events + (second?.progress.events ?? 0))
+                    bytes: read.bytes + (second?.state.bytes ?? 0), of: totalBytes,
+                    events: read.events + (second?.state.events ?? 0))
             },
             report: { reporter.stops($0) })
         guard finished else {
-            second?.cancel()
+            second?.state.cancel()
             return nil
         }
         counts.add(reader)

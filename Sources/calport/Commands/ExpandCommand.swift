@@ -239,7 +239,7 @@ enum ExpandCommand {
         // Stopped (by `--strict`) or failed (writing a run), the second half is not wanted: its
         // thread is stopped, and waited for, before the run ends.
         func stopSecondHalf() {
-            second?.cancel()
+            second?.state.cancel()
             _ = try? second?.wait()
         }
         let finished: Bool
@@ -247,8 +247,8 @@ enum ExpandCommand {
             finished = try expansion.run(
                 progress: { bytes, events in
                     progress.update(
-                        bytes: bytes + (second?.progress.bytes ?? 0), of: totalBytes,
-                        events: events + (second?.progress.events ?? 0))
+                        bytes: bytes + (second?.state.bytes ?? 0), of: totalBytes,
+                        events: events + (second?.state.events ?? 0))
                 },
                 report: { reporter.stops($0) })
         } catch {

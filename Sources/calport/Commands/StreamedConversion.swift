@@ -139,20 +139,15 @@ final class SecondHalf: @unchecked Sendable {
         var entries: Int
     }
 
-    /// How far it has come: bytes past the cut, and events.
-    let progress = HalfProgress()
-    /// Set when the conversion stopped before the second half was wanted: the thread stops too.
-    private let cancelled = Atomic<Bool>(false)
+    /// How far it has come, whether it is wanted, what it found.
+    let state: HalfState
     private let output: SpillWriter
-    private let diagnostics: HeldDiagnostics
-    private let cut: Int
     /// The thread's reading and writing, once started.
     private var task: ThreadResult<Done>?
 
     fileprivate init(output: SpillWriter, diagnostics: HeldDiagnostics, cut: Int) {
         self.output = output
-        self.diagnostics = diagnostics
-        self.cut = cut
+        state = HalfState(cut: cut, diagnostics: diagnostics)
     }
 
     /// Starts reading and writing the second half on a thread of its own.
@@ -164,26 +159,19 @@ final class SecondHalf: @unchecked Sendable {
     private func run(_ conversion: StreamedConversion) -> Done {
         var reader = SeriesReader(
             conversion.index, limits: conversion.limits.iCalendar, jsonLimits: conversion.limits.json, half: .second)
-        let (output, diagnostics) = (output, diagnostics)
+        let (output, state) = (output, state)
         var calendar = ICalendarStreamWriter(continuing: conversion.index.timeZones) { output.write($0) }
         var entries = EntryOutput(
             continuing: conversion.target, header: conversion.header, timeZones: conversion.index.timeZones)
         _ = conversion.convert(
             &reader, &calendar, &entries, write: { output.write($0) },
-            progress: { [cut, progress] in progress.update(bytes: $0.bytes - cut, events: $0.events) },
-            report: { batch in
-                // Held, to be reported after the first half's; whether to stop is decided then.
-                if !batch.isEmpty { diagnostics.append(batch) }
-                return self.cancelled.load(ordering: .relaxed)
-            })
+            progress: { state.read(upTo: $0.bytes, events: $0.events) }, report: state.hold)
         let notes = conversion.target.kind == .iCalendar ? calendar.takePart() : nil
         output.write(entries.take())
         return Done(
-            reader: reader, diagnostics: diagnostics, output: output, notes: notes, entries: entries.entryCount)
+            reader: reader, diagnostics: state.diagnostics, output: output, notes: notes,
+            entries: entries.entryCount)
     }
-
-    /// Stops the thread at its next component: the conversion ended before the half was wanted.
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// What the thread read and wrote, once it is done.
     fileprivate func wait() -> Done {
@@ -191,19 +179,45 @@ final class SecondHalf: @unchecked Sendable {
     }
 }
 
-/// How far the thread reading the second half of an input has come, for the progress line.
-final class HalfProgress: Sendable {
+/// What the thread reading the second half of an input shares with the thread of the first: how
+/// far it has come (for the progress line), whether it is still wanted, and the diagnostics it holds
+/// to be reported after the first half's.
+final class HalfState: @unchecked Sendable {
+    // Unchecked for `diagnostics`, a scratch file only the half's thread writes until it is done.
     private let bytesPastCut = Atomic<Int>(0)
     private let eventsRead = Atomic<Int>(0)
+    /// Set when the run stopped before the second half was wanted: the thread stops too.
+    private let cancelled = Atomic<Bool>(false)
+    /// Where the half begins in the input.
+    private let cut: Int
+    /// The half's diagnostics, in the batches its reader gave them.
+    let diagnostics: HeldDiagnostics
+
+    init(cut: Int, diagnostics: HeldDiagnostics) {
+        self.cut = cut
+        self.diagnostics = diagnostics
+    }
+
     /// Bytes read past the cut.
     var bytes: Int { bytesPastCut.load(ordering: .relaxed) }
     /// Events read.
     var events: Int { eventsRead.load(ordering: .relaxed) }
 
-    func update(bytes: Int, events: Int) {
-        bytesPastCut.store(bytes, ordering: .relaxed)
+    /// Notes that the half's reader has read up to `offset` of the input, and `events` events.
+    func read(upTo offset: Int, events: Int) {
+        bytesPastCut.store(offset - cut, ordering: .relaxed)
         eventsRead.store(events, ordering: .relaxed)
     }
+
+    /// Holds a batch of the half's diagnostics; whether the half's reading is to stop (it is no
+    /// longer wanted). Whether the diagnostics stop the run is decided when they are reported.
+    func hold(_ batch: [Diagnostic]) -> Bool {
+        if !batch.isEmpty { diagnostics.append(batch) }
+        return cancelled.load(ordering: .relaxed)
+    }
+
+    /// Stops the thread at its next event: the run ended before the half was wanted.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 }
 
 /// Diagnostics held in a scratch file, batch by batch, to be reported later in the same batches:

@@ -102,50 +102,36 @@ final class ExpansionHalf: @unchecked Sendable {
         var diagnostics: HeldDiagnostics
     }
 
-    /// How far it has come: bytes past the cut, and events.
-    let progress = HalfProgress()
-    /// Set when the expansion stopped before the second half was wanted: the thread stops too.
-    private let cancelled = Atomic<Bool>(false)
-    // The thread's own until `wait()` hands them over (and lets go of the part: its buffers are
-    // not held through the merge).
+    /// How far it has come, whether it is wanted, what it found.
+    let state: HalfState
+    // The thread's own until `wait()` hands it over (and lets go of it: its buffers are not held
+    // through the merge).
     private var part: ExpansionPart?
-    private let diagnostics: HeldDiagnostics
-    private let cut: Int
     /// The thread's expanding, once started; the error writing its sorter's runs met, if any.
     private var task: ThreadResult<AtomicFile.WriteError?>?
 
     /// Starts expanding `part`, the half from `cut` on, holding its diagnostics in `diagnostics`.
     init(_ part: ExpansionPart, cut: Int, diagnostics: HeldDiagnostics) {
         self.part = part
-        self.diagnostics = diagnostics
-        self.cut = cut
+        state = HalfState(cut: cut, diagnostics: diagnostics)
         task = ThreadResult { [self] in run() }
     }
 
     /// Expands the half; runs on the half's thread.
     private func run() -> AtomicFile.WriteError? {
-        let (progress, diagnostics, cut) = (progress, diagnostics, cut)
+        let state = state
         do throws(AtomicFile.WriteError) {
-            _ = try part?.run(
-                progress: { progress.update(bytes: $0 - cut, events: $1) },
-                report: { batch in
-                    // Held, to be reported after the first half's; whether to stop is decided then.
-                    if !batch.isEmpty { diagnostics.append(batch) }
-                    return self.cancelled.load(ordering: .relaxed)
-                })
+            _ = try part?.run(progress: { state.read(upTo: $0, events: $1) }, report: state.hold)
             return nil
         } catch {
             return error
         }
     }
 
-    /// Stops the thread at its next event: the expansion ended before the half was wanted.
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
-
     /// What the thread read and expanded, once it is done.
     func wait() throws(AtomicFile.WriteError) -> Done {
         if let failure = task!.wait() { throw failure }
         defer { part = nil }
-        return Done(part: part!, diagnostics: diagnostics)
+        return Done(part: part!, diagnostics: state.diagnostics)
     }
 }
