@@ -80,6 +80,13 @@ public struct Occurrence: Hashable, Sendable {
     /// (a leap second, `T235960Z`, is the next minute's in seconds).
     package var timeForms: AnyObject? { forms.areExact ? nil : forms }
 
+    /// Whether `timeForms` is the object of this identity, asked without a reference taken: a writer
+    /// asks it of each occurrence while the thread expanding them holds the same object, and taking
+    /// one there costs atomic operations on memory both threads write.
+    package func hasTimeForms(_ identity: ObjectIdentifier) -> Bool {
+        !forms.areExact && ObjectIdentifier(forms) == identity
+    }
+
     /// The zone of the start by its IANA identifier where known, else as the calendar names it; nil for a
     /// date, a floating or a UTC time.
     package var startZoneName: String? { forms.startZoneName }

@@ -11,13 +11,14 @@ final class BatchPipe<Element: Sendable>: @unchecked Sendable {
     private let capacity: Int
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts the consumer: `consume` is called with each batch, on one thread, in order. The thread
+    /// Starts the consumer: `consume` is called with each batch, on one thread, in order, and may take
+    /// its elements out of it (the batch is the consumer's alone). The thread
     /// is its own, not one of Dispatch's: it waits for batches, and waiting in Dispatch's few shared
     /// threads holds up whatever else the process gives them (a test suite's timers and processes).
-    init(capacity: Int = 8, consume: @escaping @Sendable ([Element]) -> Void) {
+    init(capacity: Int = 8, consume: @escaping @Sendable (inout [Element]) -> Void) {
         self.capacity = capacity
         Thread.detachNewThread { [self] in
-            while let batch = take() { consume(batch) }
+            while var batch = take() { consume(&batch) }
             done.signal()
         }
     }

@@ -8,7 +8,7 @@ struct BufferedOutput {
     private var bytes: [UInt8] = []
     private let writer: ChunkWriter
     /// The size of the writes, that of the .ics writer's chunks.
-    static let threshold = ICalendarStreamWriter.chunkSize
+    static let threshold = 1 << 18
 
     init(_ destination: OutputDestination) {
         writer = ChunkWriter(destination)
@@ -52,16 +52,17 @@ struct BufferedOutput {
 private final class ChunkWriter {
     private let destination: OutputDestination
     private var pipe: BatchPipe<UInt8>?
+    static let waitingChunks = 4
 
     init(_ destination: OutputDestination) {
         self.destination = destination
     }
 
-    /// Starts writing `next` once the chunk before it is written; returns an empty buffer of its size.
+    /// Starts writing `next` once the chunks before it are written; returns an empty buffer of its size.
     func write(_ next: [UInt8]) -> [UInt8] {
         if pipe == nil {
             let destination = UncheckedDestination(destination)
-            pipe = BatchPipe(capacity: 1) { chunk in destination.value.write(chunk) }
+            pipe = BatchPipe(capacity: Self.waitingChunks) { chunk in destination.value.write(chunk) }
         }
         pipe?.send(next)
         var spare: [UInt8] = []
