@@ -183,7 +183,8 @@ enum ExpandCommand {
         for (_, document) in documents {
             zones += document.timeZones.filter { zone in !zones.contains { $0.identifier == zone.identifier } }
         }
-        let writer = OccurrenceWriter(layout: layout, output: BufferedOutput(destination), clock: window.clock)
+        let writer = OccurrenceWriter(
+            layout: layout, output: BufferedOutput(destination, writesAside: false), clock: window.clock)
         writer.append(layout.header(timeZones: zones))
         for (name, document) in documents {
             var occurrences = DocumentOccurrences(
