@@ -101,7 +101,10 @@ package struct ExternalSorter {
                 var group = try SortedRecords(
                     merging: Array(runs[start..<min(runs.count, start + fanIn)]))
                 var run = RunWriter(try scratch.create("run"))
-                while try group.advance() { run.append(group.key, group.record) }
+                while try group.advance() {
+                    let key = group.key
+                    group.withRecord { run.append(key, $0) }
+                }
                 merged.append(try run.finish())
             }
             runs = merged
@@ -172,7 +175,13 @@ private final class SpillJob: @unchecked Sendable {
     private func write() -> AtomicFile.WriteError? {
         entries.sort(by: ExternalSorter.inOrder)
         var writer = RunWriter(run)
-        for entry in entries { writer.append(entry.key, arena[entry.start..<entry.start + entry.count]) }
+        // Each record appended from the arena's buffer: a slice of the array retains and releases it.
+        arena.withUnsafeBytes { arena in
+            for entry in entries {
+                writer.append(
+                    entry.key, UnsafeRawBufferPointer(rebasing: arena[entry.start..<entry.start + entry.count]))
+            }
+        }
         defer {
             arena.removeAll(keepingCapacity: true)
             entries.removeAll(keepingCapacity: true)
@@ -217,7 +226,7 @@ private struct RunWriter {
     /// Blocks are written to the file in chunks of about this size.
     private static let chunkSize = 64 << 10
 
-    mutating func append(_ key: ExternalSorter.Key, _ record: ArraySlice<UInt8>) {
+    mutating func append(_ key: ExternalSorter.Key, _ record: UnsafeRawBufferPointer) {
         // The header put together on the stack and appended at once: a byte at a time, each append
         // checked the array's capacity and uniqueness (4 % of an expansion's instructions).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.longestHeader) { header in
@@ -228,7 +237,7 @@ private struct RunWriter {
             Self.putVarint(Int64(record.count), into: header, at: &count)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: header[..<count]))
         }
-        buffer += record
+        buffer.append(contentsOf: record)
         if buffer.count >= Self.blockSize { compressBlock() }
     }
 
@@ -426,7 +435,7 @@ private struct RunCursor {
     /// Where the next block starts in the run.
     private var offset = 0
     /// Decompressed bytes up to `end`; the rest is room for the next block.
-    private var buffer: [UInt8]
+    private var buffer: CursorBuffer
     private var end = 0
     /// A block as read, before it is decompressed.
     private var block: [UInt8] = []
@@ -440,15 +449,15 @@ private struct RunCursor {
 
     init(_ run: SpillWriter) {
         self.run = run
-        buffer = [UInt8](repeating: 0, count: RunWriter.blockSize + 1_024)
+        buffer = CursorBuffer(count: RunWriter.blockSize + 1_024)
     }
 
     /// The current record.
-    var record: ArraySlice<UInt8> { buffer[start..<start + count] }
+    var record: ArraySlice<UInt8> { ArraySlice(UnsafeRawBufferPointer(rebasing: buffer.bytes[start..<start + count])) }
 
     /// Calls `body` with the current record's bytes, valid during the call.
     mutating func withRecord<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+        body(UnsafeRawBufferPointer(rebasing: buffer.bytes[start..<start + count]))
     }
 
     /// Moves to the next record; false at the end of the run (or when a read failed: `checkRead`).
@@ -458,9 +467,7 @@ private struct RunCursor {
         if end - start < RunWriter.longestHeader { refill(RunWriter.longestHeader) }
         guard start < end else { return false }
         var position = start
-        let header = buffer.withUnsafeBytes { bytes in
-            RunWriter.readHeader(from: UnsafeRawBufferPointer(rebasing: bytes[..<end]), at: &position)
-        }
+        let header = RunWriter.readHeader(from: UnsafeRawBufferPointer(rebasing: buffer.bytes[..<end]), at: &position)
         guard let (key, length) = header else {
             damaged = true
             return false
@@ -488,9 +495,7 @@ private struct RunCursor {
     private mutating func refill(_ wanted: Int) {
         if start > 0 {
             let (from, unread) = (start, end - start)
-            buffer.withUnsafeMutableBytes { bytes in
-                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + from, byteCount: unread)
-            }
+            buffer.bytes.baseAddress!.copyMemory(from: buffer.bytes.baseAddress! + from, byteCount: unread)
             (start, end) = (0, unread)
         }
         while end - start < wanted, decompressBlock() {}
@@ -527,14 +532,12 @@ private struct RunCursor {
             }
             read += count
         }
-        if buffer.count < end + length { buffer += repeatElement(0, count: end + length - buffer.count) }
+        if buffer.bytes.count < end + length { buffer = CursorBuffer(count: end + length, keeping: buffer, upTo: end) }
+        let target = buffer.bytes.baseAddress! + end
         let decompressed = block.withUnsafeBytes { source in
-            buffer.withUnsafeMutableBytes { target in
-                LZ4_decompress_safe(
-                    source.baseAddress!.assumingMemoryBound(to: CChar.self),
-                    (target.baseAddress! + end).assumingMemoryBound(to: CChar.self),
-                    Int32(compressedLength), Int32(length))
-            }
+            LZ4_decompress_safe(
+                source.baseAddress!.assumingMemoryBound(to: CChar.self), target.assumingMemoryBound(to: CChar.self),
+                Int32(compressedLength), Int32(length))
         }
         guard decompressed == length else {
             damaged = true
@@ -544,4 +547,21 @@ private struct RunCursor {
         offset += 8 + compressedLength
         return true
     }
+}
+
+/// The bytes a run's cursor decompresses into, handed to the merge where they lie. (An array's buffer,
+/// lent to the merge's closure for each record, was retained and released around the call: two
+/// atomic operations a record, on the one thread that merges.) Replaced when a record needs more
+/// room, not grown: a class's `let` is read without the exclusivity check of a `var`.
+private final class CursorBuffer {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    /// `count` bytes, the first `kept` of them those of `old`.
+    init(count: Int, keeping old: CursorBuffer? = nil, upTo kept: Int = 0) {
+        bytes = .allocate(byteCount: count, alignment: 1)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        if let old { bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: old.bytes[..<kept])) }
+    }
+
+    deinit { bytes.deallocate() }
 }

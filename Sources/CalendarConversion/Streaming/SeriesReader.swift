@@ -161,10 +161,12 @@ public struct SeriesReader {
     /// file has been read.
     public mutating func nextComponent() -> Component? {
         while fileIndex < index.files.count {
-            let file = index.files[fileIndex]
-            if file.format != .iCalendar {
-                if mapped == nil {
-                    mapped = MappedEventReader(file, limits: jsonLimits)
+            // Called for every component: the file and the reader are looked at in place. A copy of
+            // either retains all they hold, and `reader == nil` or `if case .none = reader` copies
+            // the reader; a stored property reached through it does not.
+            if index.files[fileIndex].format != .iCalendar {
+                if case .none = mapped {
+                    mapped = MappedEventReader(index.files[fileIndex], limits: jsonLimits)
                     ordinal = 0
                 }
                 // The readers are asked in place: a copy would share their buffers, and copy them at the next read.
@@ -182,7 +184,8 @@ public struct SeriesReader {
                 fileIndex += 1
                 continue
             }
-            if reader == nil {
+            if reader?.componentLine == nil {
+                let file = index.files[fileIndex]
                 let (source, part) = region(of: file)
                 reader = ICalendarReader(
                     source: source, file: file.name, limits: limits, timeZones: file.timeZones, part: part,
@@ -200,7 +203,7 @@ public struct SeriesReader {
             }
             diagnostics += reader?.takeDiagnostics() ?? []
             droppedComponents += reader?.droppedComponents ?? 0
-            if half != nil && file.cut != nil {
+            if half != nil && index.files[fileIndex].cut != nil {
                 unresolvedZones.merge(reader?.unresolvedZones ?? [:]) { first, _ in first }
             }
             reader = nil

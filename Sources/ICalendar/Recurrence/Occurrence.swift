@@ -87,6 +87,13 @@ public struct Occurrence: Hashable, Sendable {
         !forms.areExact && ObjectIdentifier(forms) == identity
     }
 
+    /// The object holding the occurrence's UID, the forms of its times and its start's zone name,
+    /// shared as `timeForms` is but also when exact: a writer that keeps it (and compares
+    /// `formsIdentity` with its identity) knows another occurrence's UID and zone are the same
+    /// without comparing the strings, or taking a reference to them, for every occurrence.
+    package var sharedForms: AnyObject { forms }
+    package var formsIdentity: ObjectIdentifier { ObjectIdentifier(forms) }
+
     /// The zone of the start by its IANA identifier where known, else as the calendar names it; nil for a
     /// date, a floating or a UTC time.
     package var startZoneName: String? { forms.startZoneName }

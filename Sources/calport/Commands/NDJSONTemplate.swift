@@ -8,6 +8,10 @@ final class NDJSONTemplate: EventTemplate {
     /// The uid and zone the template was made with: an occurrence with others is written in full.
     private let uid: String
     private let zone: String?
+    /// The object they were read from (`Occurrence.sharedForms`), held, and its identity: an
+    /// occurrence with the same has the same uid and zone, known without comparing them.
+    private let forms: AnyObject
+    private let formsIdentity: ObjectIdentifier
     /// `{"uid":…,"recurrenceId":`, and `,"summary":…,"timeZone":…}` with the line end.
     private let head: [UInt8]
     private let tail: [UInt8]
@@ -19,6 +23,8 @@ final class NDJSONTemplate: EventTemplate {
     init(_ occurrence: Occurrence) {
         uid = occurrence.uid
         zone = OccurrenceFormat.ndjsonZone(of: occurrence)
+        forms = occurrence.sharedForms
+        formsIdentity = occurrence.formsIdentity
         var head: [UInt8] = []
         OccurrenceFormat.ndjsonHead(uid: uid, into: &head)
         self.head = head
@@ -30,12 +36,16 @@ final class NDJSONTemplate: EventTemplate {
     /// `occurrence` (of the template's event) as `OccurrenceFormat.ndjsonRecord` writes it, appended to
     /// `output`.
     func write(_ occurrence: Occurrence, clock: ZoneClock, days: inout DayCache, into output: inout [UInt8]) {
-        if occurrence.uid == uid {
+        let sameForms = occurrence.formsIdentity == formsIdentity
+        if sameForms || occurrence.uid == uid {
             output += head
         } else {
             OccurrenceFormat.ndjsonHead(uid: occurrence.uid, into: &output)
         }
         OccurrenceFormat.ndjsonTimes(occurrence, clock: clock, days: &days, into: &output)
+        if sameForms {
+            return output += tail
+        }
         let zone = OccurrenceFormat.ndjsonZone(of: occurrence)
         if zone == self.zone {
             output += tail
