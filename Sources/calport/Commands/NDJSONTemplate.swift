@@ -38,20 +38,28 @@ final class NDJSONTemplate: EventTemplate {
     func write(_ occurrence: Occurrence, clock: ZoneClock, days: inout DayCache, into output: inout [UInt8]) {
         let sameForms = occurrence.formsIdentity == formsIdentity
         if sameForms || occurrence.uid == uid {
-            output += head
+            Self.append(head, to: &output)
         } else {
             OccurrenceFormat.ndjsonHead(uid: occurrence.uid, into: &output)
         }
         OccurrenceFormat.ndjsonTimes(occurrence, clock: clock, days: &days, into: &output)
         if sameForms {
-            return output += tail
+            return Self.append(tail, to: &output)
         }
         let zone = OccurrenceFormat.ndjsonZone(of: occurrence)
         if zone == self.zone {
-            output += tail
+            Self.append(tail, to: &output)
         } else {
             OccurrenceFormat.ndjsonTail(occurrence.source, zone: zone, into: &output)
         }
+    }
+}
+
+extension EventTemplate {
+    /// Appends a template's bytes from their buffer: `output += bytes` retains and releases the
+    /// array, an atomic operation each on every occurrence.
+    static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { output.append(contentsOf: $0) }
     }
 }
 
@@ -84,12 +92,19 @@ struct EventTemplates<Template: EventTemplate> {
     /// How many slots there are: more events than a calendar interleaves at once.
     private static var slotCount: Int { 1 << 13 }
 
-    /// The template of `occurrence`'s event, made now if it is the event's first occurrence met.
-    mutating func template(for occurrence: Occurrence) -> Template {
+    /// Calls `body` with the template of `occurrence`'s event, made now if it is the event's first
+    /// occurrence met. Lent, not returned: a template returned is retained and released for each
+    /// occurrence.
+    mutating func withTemplate<Result>(for occurrence: Occurrence, _ body: (Template) -> Result) -> Result {
         let key = occurrence.source.serial
         let index = key & (Self.slotCount - 1)
-        if index < serials.count, serials[index] == key, let template = templates[index] { return template }
-        let template = Template(occurrence)
+        if index >= serials.count || serials[index] != key || templates[index] == nil {
+            add(Template(occurrence), serial: key, at: index)
+        }
+        return Unmanaged.passUnretained(templates[index].unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+    }
+
+    private mutating func add(_ template: Template, serial key: Int, at index: Int) {
         if serials.isEmpty || bytes + template.size > Template.budget {
             serials = Array(repeating: 0, count: Self.slotCount)
             templates = Array(repeating: nil, count: Self.slotCount)
@@ -98,6 +113,5 @@ struct EventTemplates<Template: EventTemplate> {
         serials[index] = key
         templates[index] = template
         bytes += template.size
-        return template
     }
 }

@@ -58,15 +58,16 @@ struct OccurrenceLayout {
     mutating func write(_ occurrence: Occurrence, clock: ZoneClock, into output: inout [UInt8]) {
         switch format {
         case .ics:
-            icsTemplates.template(for: occurrence).write(occurrence, days: &days, into: &output)
+            icsTemplates.withTemplate(for: occurrence) { $0.write(occurrence, days: &days, into: &output) }
         case .ndjson:
             guard let fields else {
                 // A single event has one occurrence in most windows: a template would be made to be used once.
                 guard occurrence.isInstance else {
                     return OccurrenceFormat.ndjsonRecord(occurrence, clock: clock, days: &days, into: &output)
                 }
-                return ndjsonTemplates.template(for: occurrence).write(
-                    occurrence, clock: clock, days: &days, into: &output)
+                return ndjsonTemplates.withTemplate(for: occurrence) {
+                    $0.write(occurrence, clock: clock, days: &days, into: &output)
+                }
             }
             output.append(UInt8(ascii: "{"))
             for (index, field) in fields.enumerated() {
