@@ -231,14 +231,24 @@ enum OccurrenceFormat: String, CaseIterable {
             two(abs(offset) % 3_600 / 60)
         }
 
+        /// "00" to "99".
+        private static let digitPairs: StaticString = """
+            0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+            5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+            """
+
         /// `YYYY-MM-DDThh:mm:ss+hh:mm`, 25 bytes, written through one pointer: byte by byte through
         /// `put`, each byte stored the count and loaded it again (1,040 instructions a record's two
         /// times, a tenth of expanding it).
         private mutating func putFourDigitYear(_ wall: LocalDateTime, offset: Int, separator: UInt8) {
             let text = buffer.baseAddress! + count
+            // Each pair of digits copied from a table, not worked out with a division and a remainder:
+            // 155 instructions a time before, a fortieth of expanding an occurrence.
             @inline(__always) func two(_ value: Int, at index: Int) {
-                text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
-                text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                precondition(UInt(bitPattern: value) < 100)
+                Self.digitPairs.withUTF8Buffer { pairs in
+                    UnsafeMutableRawPointer(text + index).copyMemory(from: pairs.baseAddress! + 2 * value, byteCount: 2)
+                }
             }
             two(wall.date.year / 100, at: 0)
             two(wall.date.year % 100, at: 2)
