@@ -44,6 +44,10 @@ struct ComponentReader {
     /// Whether the input ended between the top-level components of one calendar: no component open
     /// or waiting, one BEGIN:VCALENDAR open. Read once `next()` has returned nil.
     private(set) var endedAtTopLevel = false
+    /// Whether a skimming reader reads past the lines of a top-level VEVENT it leaves unparsed
+    /// (`LineReader.next(appendingTo:passingOver:)`) rather than reading and keeping them: then
+    /// `parsedInFull()` has nothing to give, and the event is read again from the input.
+    private let passesOver: Bool
     /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
     private var replayed: (lines: [LineReader.LogicalLine], bytes: [UInt8])?
     private var replayedCount = 0
@@ -53,10 +57,12 @@ struct ComponentReader {
     /// Reading `part` of an input, the reader starts and ends as that part says.
     /// Reading a `.listing`, only the properties of a VEVENT that `EventReading.listedNames` lists are
     /// parsed, and of the components inside it only their BEGIN and END.
+    /// Skimming and `passingOver`, the lines left unparsed are read past, not kept (`passesOver`).
     init(
         source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false,
-        reading: EventReading = .whole, part: CalendarPart? = nil
+        passingOver: Bool = false, reading: EventReading = .whole, part: CalendarPart? = nil
     ) {
+        passesOver = skimming && passingOver
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
             maximumAttachmentLength: limits.maximumAttachmentLength, offset: part?.offset ?? 0, line: part?.line ?? 1)
@@ -90,9 +96,9 @@ struct ComponentReader {
     }
 
     /// The last component handed on, a skimmed or listed VEVENT, read again from its lines in full:
-    /// what a reader that parses every line hands on for it.
+    /// what a reader that parses every line hands on for it. Nil when its lines were passed over.
     func parsedInFull() -> ContentComponent? {
-        guard let begin = skimmedLines.first else { return nil }
+        guard !passesOver, let begin = skimmedLines.first else { return nil }
         var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
         reader.replayed = (skimmedLines, skimmedBytes)
         // Components misplaced inside it are handed on too, before or after it: it is the one that
@@ -115,7 +121,7 @@ struct ComponentReader {
         while let logical = nextLine() {
             // Asked only of a reader that leaves lines unparsed: comparing the name is a cost per line.
             let inSkimmedEvent = parsedNames != nil && stack.first?.name == "VEVENT"
-            if inSkimmedEvent { keepSkimmed(logical) }
+            if inSkimmedEvent && !passesOver { keepSkimmed(logical) }
             if inSkimmedEvent && leavesUnparsed(scratch[logical.bytes]) {
                 lineOffset = logical.offset
                 continue
@@ -137,7 +143,7 @@ struct ComponentReader {
             }
             lineOffset = logical.offset
             let item = consume(line)
-            if parsedNames != nil && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
+            if parsedNames != nil && !passesOver && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
                 skimmedLines.removeAll(keepingCapacity: true)
                 Self.empty(&skimmedBytes)
                 keepSkimmed(logical)
@@ -154,7 +160,12 @@ struct ComponentReader {
     /// The next logical line, in `scratch`: the line reader's, or the next of those read back.
     private mutating func nextLine() -> LineReader.LogicalLine? {
         Self.empty(&scratch)
-        guard let replayed else { return lines.next(appendingTo: &scratch) }
+        guard let replayed else {
+            guard passesOver, stack.count == 1, stack[0].name == "VEVENT" else {
+                return lines.next(appendingTo: &scratch)
+            }
+            return lines.next(appendingTo: &scratch) { !Self.skimmedNames.contains(name: $0) }
+        }
         guard replayedCount < replayed.lines.count else { return nil }
         defer { replayedCount += 1 }
         var line = replayed.lines[replayedCount]
@@ -357,13 +368,18 @@ private struct PropertyNames {
             while length < line.count && length < byLength.count && ContentLineParser.isNameByte(line[length]) {
                 length += 1
             }
-            guard length < byLength.count else { return false }
-            return bytes.withUnsafeBufferPointer { names in
-                byLength[length].contains { start in
-                    (0..<length).allSatisfy { index in
-                        let byte = line[index]
-                        return names[start + index] == ((0x61...0x7A).contains(byte) ? byte - 0x20 : byte)
-                    }
+            return contains(name: UnsafeBufferPointer(rebasing: line[..<length]))
+        }
+    }
+
+    /// Whether `name`, in any case, is one of the names.
+    func contains(name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count < byLength.count else { return false }
+        return bytes.withUnsafeBufferPointer { names in
+            byLength[name.count].contains { start in
+                name.indices.allSatisfy { index in
+                    let byte = name[index]
+                    return names[start + index] == ((0x61...0x7A).contains(byte) ? byte - 0x20 : byte)
                 }
             }
         }

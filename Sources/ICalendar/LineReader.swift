@@ -64,10 +64,21 @@ struct LineReader {
     /// The next non-blank logical line appended to `storage`, or nil at the end of input. Appended to
     /// storage the caller keeps, a line costs no allocation of its own: an array per line was a
     /// tenth of reading an event (issue 24).
-    mutating func next(appendingTo storage: inout [UInt8]) -> LogicalLine? {
+    ///
+    /// A line whose name `passesOver` says yes to is read past instead: not copied, unfolded or
+    /// checked, nor its defects reported (a first pass that needs a few names of each event spent
+    /// most of its time on the others). Only a line whose first physical line holds its whole name,
+    /// letters, digits and hyphens up to a `:` or `;`, is passed over: checking changes no such name.
+    mutating func next(
+        appendingTo storage: inout [UInt8], passingOver passesOver: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
+    ) -> LogicalLine? {
         compact()
         while let first = nextPhysicalLine() {
             if first.bytes.isEmpty && !first.tooLong { continue }
+            if let passesOver, !first.tooLong, passable(first.bytes, passesOver) {
+                passOverContinuations()
+                continue
+            }
             // Copied out of the buffer once; continuations are appended to it from the buffer.
             let start = storage.count
             storage.append(contentsOf: buffer[first.bytes])
@@ -105,6 +116,29 @@ struct LineReader {
             return LogicalLine(bytes: start..<storage.count, value: value, line: first.line, offset: first.offset)
         }
         return nil
+    }
+
+    /// Whether the line in `bytes` of the buffer names itself whole and `passesOver` passes it over.
+    private func passable(_ bytes: Range<Int>, _ passesOver: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        buffer.withUnsafeBufferPointer { buffer in
+            let line = UnsafeBufferPointer(rebasing: buffer[bytes])
+            var length = 0
+            while length < line.count && ContentLineParser.isNameByte(line[length]) { length += 1 }
+            guard length > 0, length < line.count,
+                line[length] == UInt8(ascii: ":") || line[length] == UInt8(ascii: ";")
+            else { return false }
+            return passesOver(UnsafeBufferPointer(rebasing: line[..<length]))
+        }
+    }
+
+    /// Reads past the continuation lines of a line passed over; each is dropped as it is read, a long
+    /// one in pieces (`nextPhysicalLine`), so that memory stays flat.
+    private mutating func passOverContinuations() {
+        compact()
+        while skipBlankLinesBeforeContinuation() {
+            guard nextPhysicalLine(limit: maximumLineLength) != nil else { break }
+            compact()
+        }
     }
 
     /// How long an ATTACH line gets, unfolded, before the rest of its value goes into a string.

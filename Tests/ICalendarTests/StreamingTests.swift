@@ -143,3 +143,67 @@ func scannerAndReaderGiveEachComponentsByteOffset(sizes: [Int]) {
     #expect(event?.start?.timeZone?.name == "Later")
     #expect(event?.start?.timeZone?.ianaIdentifier != nil, "the definition resolved it")
 }
+
+/// What a scan found, comparable: each component's kind and offset, then how the scan ended.
+private func scanOutline(
+    _ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits, rereading: Bool
+) -> [String] {
+    var scanner = ICalendarScanner(
+        source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "x.ics", limits: limits,
+        rereading: rereading ? { InMemoryByteSource(Array(bytes[$0...])) } : nil)
+    var outline: [String] = []
+    while let component = scanner.next() {
+        switch component.kind {
+        case .event(let uid, let year):
+            outline.append("event \(uid) \(year.map(String.init) ?? "-") @\(component.offset)")
+        case .timeZone(let zone): outline.append("zone \(zone.identifier) @\(component.offset)")
+        case .other: outline.append("other @\(component.offset)")
+        }
+    }
+    outline.append(
+        "lines \(scanner.physicalLinesRead) top \(scanner.endedAtTopLevel) properties \(scanner.calendarPropertyCount)")
+    return outline
+}
+
+/// Lines a first pass does not parse, and what could make reading past them differ from reading
+/// them: a name that checking changes (a control character in it), a name folded across lines, a
+/// line past the limit, a blank line inside a fold, lower-case names, nested and misplaced
+/// components; each event widens the years, so each is read whole again to be decoded.
+private let passOverInput = ics([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+    "BEGIN:VEVENT", "UID:plain", "DTSTAMP:20260101T000000Z", "DESCRIPTION:long and", " folded",
+    "DTSTART:20260105T100000Z",
+    "ATTENDEE;CN=A:mailto:a@example.com", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:control", "DTST\u{01}ART:19990105T100000Z", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:folded-name", "DTST", " ART:19980105T100000Z", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:too-long", "DESCRIPTION:" + String(repeating: "x", count: 300), "DTSTART:19970105T100000Z",
+    "END:VEVENT",
+    "BEGIN:VEVENT", "UID:blank-in-fold", "SUMMARY:x", "", " continued", "dtstart;value=date:19960105", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:odd-rule", "DTSTART:18000105T100000Z", "RRULE:FREQ=SOMETIMES", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:nested", "DTSTART:20400105T100000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M",
+    "DESCRIPTION:r", "END:VALARM", "BEGIN:VEVENT", "UID:misplaced", "DTSTART:20410105T100000Z", "END:VEVENT",
+    "X-AFTER:y", "END:VEVENT",
+    "BEGIN:VEVENT", "DTSTART:20500105T100000Z", "SUMMARY:no uid", "END:VEVENT",
+    "END:VCALENDAR",
+])
+
+@Test(arguments: [[1 << 20], [7, 1 << 10], [1]])
+func scanningThatReadsPastUnparsedLinesFindsWhatKeepingThemFinds(sizes: [Int]) throws {
+    let limits = ICalendarLimits(maximumLineLength: 200)
+    let team = try Data(contentsOf: URL(fileURLWithPath: #filePath + "/../../../Samples/team-week.ics").standardized)
+    for input in [passOverInput, outlineInput, Array(team)] {
+        #expect(
+            scanOutline(input, sizes: sizes, limits: limits, rereading: true)
+                == scanOutline(input, sizes: sizes, limits: limits, rereading: false))
+    }
+    // What the whole reader makes of them, worked out by hand: checking turns `DTST\u{01}ART` into
+    // DTSTART, so 1999 counts; a rule with an unknown FREQ leaves its event to be read as a single
+    // one, so 1800 counts too.
+    let outline = scanOutline(passOverInput, sizes: sizes, limits: limits, rereading: true)
+    #expect(outline.contains { $0.hasPrefix("event control 1999 ") })
+    #expect(outline.contains { $0.hasPrefix("event folded-name 1998 ") })
+    #expect(outline.contains { $0.hasPrefix("event too-long 1997 ") })
+    #expect(outline.contains { $0.hasPrefix("event blank-in-fold 1996 ") })
+    #expect(outline.contains { $0.hasPrefix("event odd-rule 1800 ") })
+    #expect(outline.contains { $0.hasPrefix("event misplaced 2041 ") })
+}
