@@ -429,7 +429,8 @@ package struct SortedRecords {
 }
 
 /// A run being merged: its records read through a buffer, the current one handed out as a slice of
-/// it (not an array of its own: merging 9 GB made an array a record).
+/// it (not an array of its own: merging 9 GB made an array a record). Changed only in place in the
+/// merge's array: a copy would share its buffer (a class), not copy it on write as an array did.
 private struct RunCursor {
     private let run: SpillWriter
     /// Where the next block starts in the run.

@@ -163,7 +163,8 @@ public struct SeriesReader {
         while fileIndex < index.files.count {
             // Called for every component: the file and the reader are looked at in place. A copy of
             // either retains all they hold, and `reader == nil` or `if case .none = reader` copies
-            // the reader; a stored property reached through it does not.
+            // the reader; a stored property reached through it does not (`componentLine`, an `Int`:
+            // nil only when there is no reader).
             if index.files[fileIndex].format != .iCalendar {
                 if case .none = mapped {
                     mapped = MappedEventReader(index.files[fileIndex], limits: jsonLimits)
