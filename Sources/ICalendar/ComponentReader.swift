@@ -44,10 +44,12 @@ struct ComponentReader {
     /// Whether the input ended between the top-level components of one calendar: no component open
     /// or waiting, one BEGIN:VCALENDAR open. Read once `next()` has returned nil.
     private(set) var endedAtTopLevel = false
+    /// The input again from an offset of this reader's on, when the caller can read it again.
+    private let rereading: ((Int) -> any ByteSource)?
     /// Whether a skimming reader reads past the lines of a top-level VEVENT it leaves unparsed
-    /// (`LineReader.next(appendingTo:passingOver:)`) rather than reading and keeping them: then
-    /// `parsedInFull()` has nothing to give, and the event is read again from the input.
-    private let passesOver: Bool
+    /// (`LineReader.next(appendingTo:passingOver:)`) rather than reading and keeping them: it can
+    /// when it can read the event again for `parsedInFull()`.
+    private var passesOver: Bool { skims && rereading != nil }
     /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
     private var replayed: (lines: [LineReader.LogicalLine], bytes: [UInt8])?
     private var replayedCount = 0
@@ -57,12 +59,13 @@ struct ComponentReader {
     /// Reading `part` of an input, the reader starts and ends as that part says.
     /// Reading a `.listing`, only the properties of a VEVENT that `EventReading.listedNames` lists are
     /// parsed, and of the components inside it only their BEGIN and END.
-    /// Skimming and `passingOver`, the lines left unparsed are read past, not kept (`passesOver`).
+    /// Skimming, given `rereading` (the input again from an offset on), the lines left unparsed are
+    /// read past, not kept (`passesOver`).
     init(
         source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false,
-        passingOver: Bool = false, reading: EventReading = .whole, part: CalendarPart? = nil
+        rereading: ((Int) -> any ByteSource)? = nil, reading: EventReading = .whole, part: CalendarPart? = nil
     ) {
-        passesOver = skimming && passingOver
+        self.rereading = rereading
         self.lines = LineReader(
             source: source, file: file, maximumLineLength: limits.maximumLineLength,
             maximumAttachmentLength: limits.maximumAttachmentLength, offset: part?.offset ?? 0, line: part?.line ?? 1)
@@ -95,16 +98,25 @@ struct ComponentReader {
         return !Self.structureNames.contains(nameOf: bytes)
     }
 
-    /// The last component handed on, a skimmed or listed VEVENT, read again from its lines in full:
-    /// what a reader that parses every line hands on for it. Nil when its lines were passed over.
+    /// The last component handed on, a skimmed or listed VEVENT, read again in full, from its lines
+    /// kept or, when they were passed over, from the input: what a reader that parses every line
+    /// hands on for it.
     func parsedInFull() -> ContentComponent? {
-        guard !passesOver, let begin = skimmedLines.first else { return nil }
+        if passesOver, let rereading {
+            var reader = ComponentReader(source: rereading(componentOffset), file: file, limits: limits)
+            return reader.component(beginningAt: 0)
+        }
+        guard let begin = skimmedLines.first else { return nil }
         var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
         reader.replayed = (skimmedLines, skimmedBytes)
-        // Components misplaced inside it are handed on too, before or after it: it is the one that
-        // begins where its lines do.
-        while let item = reader.next() {
-            if case .component(let component) = item, reader.componentOffset == begin.offset { return component }
+        return reader.component(beginningAt: begin.offset)
+    }
+
+    /// The component that begins at `offset`. Components misplaced inside it are handed on too,
+    /// before or after it: those are read past.
+    private mutating func component(beginningAt offset: Int) -> ContentComponent? {
+        while let item = next() {
+            if case .component(let component) = item, componentOffset == offset { return component }
         }
         return nil
     }

@@ -42,39 +42,16 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// The physical lines read so far, blank ones included.
     package var physicalLinesRead: Int { components.physicalLinesRead }
 
-    /// The input again from a byte offset of `source` on, when the caller can read it again: the
-    /// lines of an event the scanner does not parse are then read past, not kept.
-    private let rereading: ((Int) -> any ByteSource)?
-    private let file: String?
-    private let limits: ICalendarLimits
-
     /// A scanner of `source`, naming `file` in its diagnostics (nil for standard input or bytes),
     /// within `limits`. `rereading` gives the input again from an offset of `source` on, for a
-    /// source that can be read again (a file): the scan then reads past what it does not parse
-    /// (twice as fast), and reads the few events it must decode whole (`confirmed`) again.
+    /// source that can be read again (a file): the scan then reads past what it does not parse, and
+    /// reads the few events it must decode whole (`confirmed`) again.
     public init(
         source: Source, file: String?, limits: ICalendarLimits = ICalendarLimits(),
         rereading: ((Int) -> any ByteSource)? = nil
     ) {
-        components = ComponentReader(
-            source: source, file: file, limits: limits, skimming: true, passingOver: rereading != nil)
+        components = ComponentReader(source: source, file: file, limits: limits, skimming: true, rereading: rereading)
         context = DecodingContext(file: file)
-        self.rereading = rereading
-        self.file = file
-        self.limits = limits
-    }
-
-    /// The last component, skimmed, as a reader that parses every line gives it: from its lines
-    /// kept, or read again from the input.
-    private func readWhole() -> ContentComponent? {
-        guard let rereading else { return components.parsedInFull() }
-        var reader = ComponentReader(source: rereading(components.componentOffset), file: file, limits: limits)
-        // Components misplaced inside it are handed on too, before or after it: it is the one that
-        // begins where the input read again does.
-        while let item = reader.next() {
-            if case .component(let component) = item, reader.componentOffset == 0 { return component }
-        }
-        return nil
     }
 
     /// `year` when the event counts for the year range VTIMEZONEs are matched over: the whole-document
@@ -83,7 +60,7 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// already and are not.
     private mutating func confirmed(_ year: Int, _ component: ContentComponent) -> Int? {
         if confirmedYears?.contains(year) == true { return year }
-        guard let full = components.lastComponentIsSkimmed ? readWhole() : component,
+        guard let full = components.lastComponentIsSkimmed ? components.parsedInFull() : component,
             let decoded = Event(component: full, context: &context)?.start?.date.year
         else { return nil }
         confirmedYears = confirmedYears.widened(to: decoded...decoded)

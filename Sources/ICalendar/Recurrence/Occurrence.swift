@@ -80,17 +80,12 @@ public struct Occurrence: Hashable, Sendable {
     /// (a leap second, `T235960Z`, is the next minute's in seconds).
     package var timeForms: AnyObject? { forms.areExact ? nil : forms }
 
-    /// Whether `timeForms` is the object of this identity, asked without a reference taken: a writer
-    /// asks it of each occurrence while the thread expanding them holds the same object, and taking
-    /// one there costs atomic operations on memory both threads write.
-    package func hasTimeForms(_ identity: ObjectIdentifier) -> Bool {
-        !forms.areExact && ObjectIdentifier(forms) == identity
-    }
-
     /// The object holding the occurrence's UID, the forms of its times and its start's zone name,
     /// shared as `timeForms` is but also when exact: a writer that keeps it (and compares
-    /// `formsIdentity` with its identity) knows another occurrence's UID and zone are the same
-    /// without comparing the strings, or taking a reference to them, for every occurrence.
+    /// `formsIdentity` with its identity) knows another occurrence's UID and zone are the same, and
+    /// with `timeForms` kept, its times' forms, without comparing them or taking a reference: a
+    /// writer asks it of each occurrence while the thread expanding them holds the same object, and
+    /// taking one there costs atomic operations on memory both threads write.
     package var sharedForms: AnyObject { forms }
     package var formsIdentity: ObjectIdentifier { ObjectIdentifier(forms) }
 

@@ -56,10 +56,19 @@ final class NDJSONTemplate: EventTemplate {
 }
 
 extension EventTemplate {
-    /// Appends a template's bytes from their buffer: `output += bytes` retains and releases the
-    /// array, an atomic operation each on every occurrence.
+    /// Appends a template's bytes in `range` from their buffer: `output += bytes`, or a slice of
+    /// them, retains and releases the array, an atomic operation each on every occurrence (a seventh
+    /// of writing an ICS occurrence). Inlined: called as a protocol extension's, generic over the
+    /// template, it cost some 60 instructions an ICS occurrence.
+    @inline(__always)
+    static func append(_ bytes: [UInt8], _ range: Range<Int>, to output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Appends all of a template's bytes, as `append(_:_:to:)` does.
+    @inline(__always)
     static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+        append(bytes, bytes.indices, to: &output)
     }
 }
 

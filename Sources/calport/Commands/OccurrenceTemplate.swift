@@ -36,8 +36,8 @@ final class OccurrenceTemplate: EventTemplate {
     /// The forms of the first occurrence's times: an occurrence that shares them (another instance of
     /// the series' rules) has times that differ from the template's only in their wall-clock seconds.
     private let forms: AnyObject?
-    /// Their identity, which occurrences are compared by (`Occurrence.hasTimeForms`); `forms` is held
-    /// so that no other object takes it.
+    /// Their identity, which occurrences are compared by (`Occurrence.formsIdentity`: the same object
+    /// has the same forms, not exact); `forms` is held so that no other object takes it.
     private let formsIdentity: ObjectIdentifier?
     /// The lines' values as `writeWallClockValues` replaces them; nil when a line is folded.
     private let values: [Value]?
@@ -78,7 +78,7 @@ final class OccurrenceTemplate: EventTemplate {
     /// `output`.
     func write(_ occurrence: Occurrence, days: inout DayCache, into output: inout [UInt8]) {
         guard rewritable else { return output += ICalendarSerializer().serialize(event: occurrence.standaloneEvent) }
-        if let formsIdentity, occurrence.hasTimeForms(formsIdentity),
+        if let formsIdentity, occurrence.formsIdentity == formsIdentity,
             writeWallClockValues(occurrence, days: &days, into: &output)
         {
             return
@@ -97,7 +97,7 @@ final class OccurrenceTemplate: EventTemplate {
         var copied = 0
         for index in values.indices {
             let value = values[index]
-            append(copied..<value.range.lowerBound, to: &output)
+            Self.append(bytes, copied..<value.range.lowerBound, to: &output)
             let valueOffset = output.count
             let wall =
                 switch value.slot {
@@ -113,14 +113,8 @@ final class OccurrenceTemplate: EventTemplate {
             }
             copied = value.range.upperBound
         }
-        append(copied..<bytes.count, to: &output)
+        Self.append(bytes, copied..<bytes.count, to: &output)
         return true
-    }
-
-    /// Appends the template's bytes in `range`: from its buffer, not through a slice of the array
-    /// (a retain and a release each, a seventh of writing an occurrence).
-    private func append(_ range: Range<Int>, to output: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// Writes the template with each time's value replaced, when every time has its template line's
