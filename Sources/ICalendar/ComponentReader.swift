@@ -176,6 +176,8 @@ struct ComponentReader {
             guard passesOver, stack.count == 1, stack[0].name == "VEVENT" else {
                 return lines.next(appendingTo: &scratch)
             }
+            // A skimming reader's `parsedNames`, named as a constant: captured, the struct was
+            // retained for every line (0.7 % of ics→ics).
             return lines.next(appendingTo: &scratch) { !Self.skimmedNames.contains(name: $0) }
         }
         guard replayedCount < replayed.lines.count else { return nil }
