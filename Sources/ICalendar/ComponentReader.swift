@@ -31,7 +31,8 @@ struct ComponentReader {
     /// The names parsed among the properties of a top-level VEVENT, nil for all of them: those
     /// `skimmedNames` or `EventReading.listedNames` lists. Reading a listing, the lines of the
     /// components inside the VEVENT are left unparsed as well, but for their BEGIN and END. Every
-    /// line of such a VEVENT is kept (`skimmedLines`) for `parsedInFull()`.
+    /// line of such a VEVENT is kept (`skimmedLines`) for `parsedInFull(_:)`, unless it can be read
+    /// again (`passesOver`).
     private let parsedNames: PropertyNames?
     /// The line being read, from the line reader or from `replayed`: one array for every line.
     private var scratch: [UInt8] = []
@@ -46,11 +47,11 @@ struct ComponentReader {
     private(set) var endedAtTopLevel = false
     /// The input again from an offset of this reader's on, when the caller can read it again.
     private let rereading: ((Int) -> any ByteSource)?
-    /// Whether a skimming reader reads past the lines of a top-level VEVENT it leaves unparsed
-    /// (`LineReader.next(appendingTo:passingOver:)`) rather than reading and keeping them: it can
-    /// when it can read the event again for `parsedInFull()`.
-    private var passesOver: Bool { skims && rereading != nil }
-    /// Lines read back instead of the line reader's (`parsedInFull()`), and how many were.
+    /// Whether a skimming or listing reader reads past the lines of a top-level VEVENT it leaves
+    /// unparsed (`LineReader.next(appendingTo:passingOver:)`) rather than reading and keeping them:
+    /// it can when it can read the event again for `parsedInFull(_:)`.
+    private var passesOver: Bool { parsedNames != nil && rereading != nil }
+    /// Lines read back instead of the line reader's (`parsedInFull(_:)`), and how many were.
     private var replayed: (lines: [LineReader.LogicalLine], bytes: [UInt8])?
     private var replayedCount = 0
 
@@ -59,8 +60,8 @@ struct ComponentReader {
     /// Reading `part` of an input, the reader starts and ends as that part says.
     /// Reading a `.listing`, only the properties of a VEVENT that `EventReading.listedNames` lists are
     /// parsed, and of the components inside it only their BEGIN and END.
-    /// Skimming, given `rereading` (the input again from an offset on), the lines left unparsed are
-    /// read past, not kept (`passesOver`).
+    /// Skimming or listing, given `rereading` (the input again from one of this reader's offsets
+    /// on), the lines left unparsed are read past, not kept (`passesOver`).
     init(
         source: any ByteSource, file: String?, limits: ICalendarLimits = ICalendarLimits(), skimming: Bool = false,
         rereading: ((Int) -> any ByteSource)? = nil, reading: EventReading = .whole, part: CalendarPart? = nil
@@ -98,13 +99,17 @@ struct ComponentReader {
         return !Self.structureNames.contains(nameOf: bytes)
     }
 
-    /// The last component handed on, a skimmed or listed VEVENT, read again in full, from its lines
-    /// kept or, when they were passed over, from the input: what a reader that parses every line
-    /// hands on for it.
-    func parsedInFull() -> ContentComponent? {
+    /// `listed`, the last component handed on, a skimmed or listed VEVENT, read again in full, from
+    /// its lines kept or, when they were passed over, from the input (its lines numbered as they
+    /// were): what a reader that parses every line hands on for it. The defects of the lines read
+    /// again are not reported again.
+    func parsedInFull(_ listed: ContentComponent) -> ContentComponent? {
         if passesOver, let rereading {
-            var reader = ComponentReader(source: rereading(componentOffset), file: file, limits: limits)
-            return reader.component(beginningAt: 0)
+            let part = CalendarPart(
+                offset: componentOffset, line: listed.line, startsInsideCalendar: true, endsInsideCalendar: false)
+            var reader = ComponentReader(
+                source: rereading(componentOffset), file: file, limits: limits, part: part)
+            return reader.component(beginningAt: componentOffset)
         }
         guard let begin = skimmedLines.first else { return nil }
         var reader = ComponentReader(source: InMemoryByteSource([]), file: file, limits: limits)
@@ -176,9 +181,10 @@ struct ComponentReader {
             guard passesOver, stack.count == 1, stack[0].name == "VEVENT" else {
                 return lines.next(appendingTo: &scratch)
             }
-            // A skimming reader's `parsedNames`, named as a constant: captured, the struct was
-            // retained for every line (0.7 % of ics→ics).
-            return lines.next(appendingTo: &scratch) { !Self.skimmedNames.contains(name: $0) }
+            // The reader's `parsedNames`, named as constants: captured, the struct was retained for
+            // every line (0.7 % of ics→ics).
+            if skims { return lines.next(appendingTo: &scratch) { !Self.skimmedNames.contains(name: $0) } }
+            return lines.next(appendingTo: &scratch) { !Self.listedNames.contains(name: $0) }
         }
         guard replayedCount < replayed.lines.count else { return nil }
         defer { replayedCount += 1 }

@@ -37,12 +37,15 @@ public struct ICalendarReader<Source: ByteSource> {
 
     /// A reader of `part` of an input, read from `source`: offsets and lines are the whole input's,
     /// and the zones no VTIMEZONE defines are left to `unresolvedZones` rather than reported at its end,
-    /// for the reader of the whole to report them once. Its events are read as `reading` says.
+    /// for the reader of the whole to report them once. Its events are read as `reading` says; a
+    /// listing given `rereading` (the input again from one of its offsets on) reads past the lines
+    /// it leaves unparsed, their defects unreported, and reads the few events it decodes whole again.
     package init(
         source: Source, file: String?, limits: ICalendarLimits, timeZones: [TimeZoneDefinition], part: CalendarPart?,
-        reading: EventReading = .whole
+        reading: EventReading = .whole, rereading: ((Int) -> any ByteSource)? = nil
     ) {
-        components = ComponentReader(source: source, file: file, limits: limits, reading: reading, part: part)
+        components = ComponentReader(
+            source: source, file: file, limits: limits, rereading: rereading, reading: reading, part: part)
         context = DecodingContext(file: file, reading: reading)
         for zone in timeZones { context.definitions[zone.identifier] = zone }
         reportsUnresolvedZones = part == nil
@@ -162,7 +165,7 @@ public struct ICalendarReader<Source: ByteSource> {
         guard context.reading == .listing, components.lastComponentIsSkimmed else {
             return Event(component: component, context: &context)
         }
-        if Event.uid(of: component).isEmpty { return eventReadWhole() }
+        if Event.uid(of: component).isEmpty { return eventReadWhole(component) }
         guard component.properties.contains(where: { $0.name == "RECURRENCE-ID" }) else {
             return Event(component: component, context: &context)
         }
@@ -170,12 +173,12 @@ public struct ICalendarReader<Source: ByteSource> {
         let listed = Event(component: component, context: &context)
         guard context.derivedUIDs.count > before.derivedUIDs.count else { return listed }
         context = before
-        return eventReadWhole()
+        return eventReadWhole(component)
     }
 
     /// The listed VEVENT handed on last, decoded from all its lines.
-    private mutating func eventReadWhole() -> Event? {
-        guard let whole = components.parsedInFull() else { return nil }
+    private mutating func eventReadWhole(_ listed: ContentComponent) -> Event? {
+        guard let whole = components.parsedInFull(listed) else { return nil }
         context.reading = .whole
         defer { context.reading = .listing }
         return Event(component: whole, context: &context)

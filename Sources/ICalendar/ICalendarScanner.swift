@@ -60,7 +60,7 @@ public struct ICalendarScanner<Source: ByteSource> {
     /// already and are not.
     private mutating func confirmed(_ year: Int, _ component: ContentComponent) -> Int? {
         if confirmedYears?.contains(year) == true { return year }
-        guard let full = components.lastComponentIsSkimmed ? components.parsedInFull() : component,
+        guard let full = components.lastComponentIsSkimmed ? components.parsedInFull(component) : component,
             let decoded = Event(component: full, context: &context)?.start?.date.year
         else { return nil }
         confirmedYears = confirmedYears.widened(to: decoded...decoded)

@@ -11,7 +11,9 @@ import Testing
         var reader = ComponentReader(source: InMemoryByteSource(bytes), file: nil, limits: limits, skimming: skimming)
         var items: [ContentItem] = []
         while let item = reader.next() {
-            if case .component = item, reader.lastComponentIsSkimmed, let full = reader.parsedInFull() {
+            if case .component(let component) = item, reader.lastComponentIsSkimmed,
+                let full = reader.parsedInFull(component)
+            {
                 items.append(.component(full))
             } else {
                 items.append(item)
@@ -55,7 +57,7 @@ import Testing
         #expect(reader.lastComponentIsSkimmed)
         #expect(skimmed.properties.map(\.name) == ["UID", "DTSTART"])
         #expect(skimmed.components.first?.properties.map(\.name) == ["TRIGGER"], "nested components are read whole")
-        let full = try #require(reader.parsedInFull())
+        let full = try #require(reader.parsedInFull(skimmed))
         #expect(full.properties.map(\.name) == ["UID", "SUMMARY", "DTSTART", "DTSTART-X", "DTEND"])
         #expect(full.components.count == 1)
     }

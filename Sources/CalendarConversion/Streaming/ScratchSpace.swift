@@ -144,6 +144,13 @@ public final class ReadableFile: Sendable {
         FileRegionSource(descriptor: descriptor, offset: offset, end: end, chunkSize: chunkSize, owner: self)
     }
 
+    /// The file's bytes from `offset` up to `end`, to read one component again: in small chunks, as
+    /// a component is a few KiB (in chunks of `reader`'s megabyte, a file of events read again one by
+    /// one would be read a megabyte an event).
+    package func rereader(from offset: Int, upTo end: Int?) -> FileRegionSource {
+        reader(from: offset, upTo: end, chunkSize: 16 << 10)
+    }
+
     /// Notes a read that failed, unless one did before.
     fileprivate func noteFailure(_ reason: String) {
         firstFailure.withLock { failure in if failure == nil { failure = reason } }

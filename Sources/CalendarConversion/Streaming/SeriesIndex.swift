@@ -371,7 +371,7 @@ private struct CalendarScan {
         var spills: [SpillWriter] = []
         var scanner = ICalendarScanner(
             source: content.reader(from: start, upTo: end), file: place.name, limits: place.limits,
-            rereading: { content.reader(from: start + $0, upTo: end) })
+            rereading: { content.rereader(from: start + $0, upTo: end) })
         while let component = scanner.next() {
             switch component.kind {
             case .event(let uid, let year):

@@ -140,12 +140,12 @@ public struct SeriesReader {
     }
 
     /// The bytes of `file` this reader reads, and which part of it they are.
-    private func region(of file: SeriesIndex.File) -> (FileRegionSource, CalendarPart?) {
+    private func region(of file: SeriesIndex.File) -> (FileRegionSource, CalendarPart?, end: Int?) {
         switch (half, file.cut) {
-        case (.first?, let cut?): return (file.content.reader(upTo: cut.offset), .beforeCut)
+        case (.first?, let cut?): return (file.content.reader(upTo: cut.offset), .beforeCut, cut.offset)
         case (.second?, let cut?):
-            return (file.content.reader(from: cut.offset), .afterCut(offset: cut.offset, line: cut.line))
-        default: return (file.content.reader(), nil)
+            return (file.content.reader(from: cut.offset), .afterCut(offset: cut.offset, line: cut.line), nil)
+        default: return (file.content.reader(), nil, nil)
         }
     }
 
@@ -187,10 +187,11 @@ public struct SeriesReader {
             }
             if reader?.componentLine == nil {
                 let file = index.files[fileIndex]
-                let (source, part) = region(of: file)
+                let (source, part, end) = region(of: file)
+                // Its offsets are the file's: the region again from one of them on.
                 reader = ICalendarReader(
                     source: source, file: file.name, limits: limits, timeZones: file.timeZones, part: part,
-                    reading: reading)
+                    reading: reading, rereading: { [content = file.content] in content.rereader(from: $0, upTo: end) })
             }
             while let item = reader?.next() {
                 componentsRead += 1
