@@ -99,18 +99,26 @@ public struct JSONWriter: Sendable {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
             guard runEnd < bytes.count else { break }
             let byte = bytes[runEnd]
+            // Byte by byte: an array literal of the escape was an allocation for each (three
+            // newlines in a typical description).
+            output.append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), byte])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
             default:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                ])
+                output.append(UInt8(ascii: "u"))
+                output.append(0x30)
+                output.append(0x30)
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 15))
             }
             index = runEnd + 1
         }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
