@@ -187,11 +187,20 @@ private let passOverInput = ics([
     "END:VCALENDAR",
 ])
 
+/// A line limit that `passOverInput`'s long line passes.
+private let passOverLimits = ICalendarLimits(maximumLineLength: 200)
+
+/// The inputs on which reading past unparsed lines is compared with keeping them: the edge cases, the
+/// outline of 500 events, and a sample calendar of a real client's shape.
+private func passOverInputs() throws -> [[UInt8]] {
+    let team = try Data(contentsOf: URL(fileURLWithPath: #filePath + "/../../../Samples/team-week.ics").standardized)
+    return [passOverInput, outlineInput, Array(team)]
+}
+
 @Test(arguments: [[1 << 20], [7, 1 << 10], [1]])
 func scanningThatReadsPastUnparsedLinesFindsWhatKeepingThemFinds(sizes: [Int]) throws {
-    let limits = ICalendarLimits(maximumLineLength: 200)
-    let team = try Data(contentsOf: URL(fileURLWithPath: #filePath + "/../../../Samples/team-week.ics").standardized)
-    for input in [passOverInput, outlineInput, Array(team)] {
+    let limits = passOverLimits
+    for input in try passOverInputs() {
         #expect(
             scanOutline(input, sizes: sizes, limits: limits, rereading: true)
                 == scanOutline(input, sizes: sizes, limits: limits, rereading: false))
@@ -244,9 +253,8 @@ private let listingInput = ics([
 
 @Test(arguments: [[1 << 20], [7, 1 << 10], [1]])
 func aListingThatReadsPastUnparsedLinesListsWhatKeepingThemLists(sizes: [Int]) throws {
-    let limits = ICalendarLimits(maximumLineLength: 200)
-    let team = try Data(contentsOf: URL(fileURLWithPath: #filePath + "/../../../Samples/team-week.ics").standardized)
-    for input in [passOverInput, outlineInput, Array(team)] {
+    let limits = passOverLimits
+    for input in try passOverInputs() {
         let passing = listingOutline(input, sizes: sizes, limits: limits, rereading: true)
         let keeping = listingOutline(input, sizes: sizes, limits: limits, rereading: false)
         #expect(passing.events == keeping.events)
