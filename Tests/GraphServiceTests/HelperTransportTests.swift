@@ -165,12 +165,15 @@ import Testing
         let me = HTTPRequest(
             method: "GET", url: emulator.endpoints.graph("/me"),
             headers: ["Authorization": "Bearer \(GraphEmulator.token)"])
+        // Four at once, Graph's limit of concurrent requests to one mailbox (the emulator's
+        // MAILBOX_CONCURRENCY, cited there): eight overlapped on a loaded machine, and the fifth was
+        // answered 429 ApplicationThrottled, as the service would.
         let names = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
-            for _ in 0..<8 {
+            for _ in 0..<4 {
                 group.addTask { try JSONParser.parse(try await transport.send(me).body)["displayName"] }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(names == Array(repeating: "Emulated User", count: 8))
+        #expect(names == Array(repeating: "Emulated User", count: 4))
     }
 }
