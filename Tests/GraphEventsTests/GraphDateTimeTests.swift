@@ -34,5 +34,11 @@ import Testing
         #expect(GraphDateTime.format(local, fraction: false) == "2026-12-01T08:05:00")
         #expect(GraphDateTime.formatInstant(local) == "2026-12-01T08:05:00Z")
         #expect(GraphDateTime.format(CalendarDate(year: 987, month: 1, day: 2)) == "0987-01-02")
+        // Years past four digits, or before year 0, are written as they are (ISO 8601's expanded
+        // years need an agreed width; Graph's own never leave 0001-9999).
+        #expect(GraphDateTime.format(CalendarDate(year: 12_345, month: 6, day: 7)) == "12345-06-07")
+        #expect(
+            GraphDateTime.format(LocalDateTime(year: Int.min, month: 1, day: 1), fraction: true)
+                == "-9223372036854775808-01-01T00:00:00.0000000")
     }
 }

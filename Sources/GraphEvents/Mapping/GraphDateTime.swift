@@ -80,24 +80,21 @@ enum GraphDateTime {
 
     /// `2017-04-21`.
     static func format(_ date: CalendarDate) -> String {
-        var bytes: [UInt8] = []
-        appendDate(date, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        text { appendDate(date, to: &$0) }
     }
 
     /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
     static func format(_ local: LocalDateTime, fraction: Bool) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(28)
-        appendDate(local.date, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendPadded(local.hour, 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(local.minute, 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendPadded(local.second, 2, to: &bytes)
-        if fraction { bytes += Array(".0000000".utf8) }
-        return String(decoding: bytes, as: UTF8.self)
+        text { text in
+            appendDate(local.date, to: &text)
+            text.append(UInt8(ascii: "T"))
+            appendPadded(local.hour, 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendPadded(local.minute, 2, to: &text)
+            text.append(UInt8(ascii: ":"))
+            appendPadded(local.second, 2, to: &text)
+            if fraction { text.append(".0000000") }
+        }
     }
 
     /// `2017-04-15T03:00:50Z`.
@@ -105,26 +102,58 @@ enum GraphDateTime {
         format(utc, fraction: false) + "Z"
     }
 
-    private static func appendDate(_ date: CalendarDate, to bytes: inout [UInt8]) {
-        appendPadded(date.year, 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(date.month, 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendPadded(date.day, 2, to: &bytes)
+    /// The text `write` puts together, written where the string keeps it: gathered in an array
+    /// first, it was an allocation more a time (1,500 instructions of each event written to Graph,
+    /// whose start and end are two).
+    private static func text(_ write: (inout FixedText) -> Void) -> String {
+        String(unsafeUninitializedCapacity: FixedText.capacity) { buffer in
+            var text = FixedText(buffer)
+            write(&text)
+            return text.count
+        }
+    }
+
+    private static func appendDate(_ date: CalendarDate, to text: inout FixedText) {
+        appendPadded(date.year, 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(date.month, 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        appendPadded(date.day, 2, to: &text)
     }
 
     /// Decimal digits of a value, zero-padded to `width`; values that do not fit (or negative
     /// years) are written as they are.
-    private static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+    private static func appendPadded(_ value: Int, _ width: Int, to text: inout FixedText) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         guard value >= 0, value < divisor * 10 else {
-            bytes += Array(String(value).utf8)
+            for byte in String(value).utf8 { text.append(byte) }
             return
         }
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
+    }
+}
+
+/// Bytes put together in a string's storage, which holds the longest time `GraphDateTime` writes:
+/// six numbers of at most 20 characters (`Int.min`), their separators and a fraction.
+private struct FixedText {
+    static let capacity = 6 * 20 + 5 + 8
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ literal: StaticString) {
+        for index in 0..<literal.utf8CodeUnitCount { append(literal.utf8Start[index]) }
     }
 }
