@@ -165,7 +165,7 @@ public struct EntryOutput {
 
     /// The separator a continuing output writes before its first entry, to drop when the output it
     /// continues wrote none.
-    package static let firstSeparator = Array(",\n".utf8)
+    package static let firstSeparator = GraphEventWriter.entrySeparator
 
     /// Adds events: NDJSON lines, or Graph entries series by series; what writing lost is returned.
     public mutating func add(_ events: [Event]) -> [Diagnostic] {
@@ -194,18 +194,15 @@ public struct EntryOutput {
         }
         let writer = GraphEventWriter(style: format.kind == .graph ? .full : .post)
         var notes: [Diagnostic] = []
-        let written: GraphMapping<[JSONValue]>
+        let written: GraphMapping<Int>
+        let separatesFirst = entries > 0 || continues
         if let (expanded, expansionNotes) = format.expandingWhatGraphRefuses(series, timeZones: timeZones) {
             notes = expansionNotes
-            written = writer.write(expanded)
+            written = writer.write(expanded, appendingTo: &bytes, separatesFirst: separatesFirst)
         } else {
-            written = writer.write(series)
+            written = writer.write(series, appendingTo: &bytes, separatesFirst: separatesFirst)
         }
-        for value in written.output {
-            if entries > 0 || continues { bytes += Self.firstSeparator }
-            entries += 1
-            JSONWriter().write(value, into: &bytes)
-        }
+        entries += written.output
         return notes + written.diagnostics
     }
 

@@ -152,9 +152,15 @@ public struct GraphEventMapper: Sendable {
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
         var object = JSONObject()
         object.reserveCapacity(48)  // a full event has about forty members
+        return encode(event, &encoder, into: &object) ? object : nil
+    }
+
+    /// Puts the members of `event`'s Graph object into `object`: false, with some of them put,
+    /// when Graph refuses the event (a recurrence it cannot hold), which `encoder` then reports.
+    func encode(_ event: Event, _ encoder: inout GraphEncoder, into object: inout some JSONMemberSink) -> Bool {
         if encoder.style == .full {
-            if let id = event.graphExtra(.id) { object["id"] = .string(id) }
-            object["iCalUId"] = .string(event.uid)
+            if let id = event.graphExtra(.id) { object.set("id", .string(id)) }
+            object.set("iCalUId", .string(event.uid))
         }
         event.encodeGraphProperties(into: &object, encoder)
         event.encodeGraphExtras(into: &object, encoder)
@@ -165,11 +171,11 @@ public struct GraphEventMapper: Sendable {
         event.encodeGraphLocations(into: &object, encoder)
         do {
             let recurrence = try event.graphRecurrence(&encoder)
-            if let recurrence { object["recurrence"] = recurrence.json(style: encoder.style) }
+            if let recurrence { object.set("recurrence", recurrence.json(style: encoder.style)) }
         } catch {
             let refusal = event.graphRefusalDiagnostic(error)
             encoder.report(refusal.severity, refusal.code, refusal.message)
-            return nil
+            return false
         }
         event.encodeGraphParticipants(into: &object, encoder)
         event.encodeGraphOnlineMeeting(into: &object, &encoder)
@@ -184,10 +190,12 @@ public struct GraphEventMapper: Sendable {
                 .warning, "graph-properties-lost", "Graph has no place for \(lost.joined(separator: ", ")); left out")
         }
         if encoder.style == .full {
-            object["type"] = .string(
-                event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
+            object.set(
+                "type",
+                .string(event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
+            )
         }
-        return object
+        return true
     }
 
     private func notAnEvent(_ value: JSONNode, _ location: SourceLocation) -> Diagnostic {

@@ -38,65 +38,106 @@ public struct GraphEventWriter: Sendable {
     /// a POST, one `isCancelled` entry per EXDATE (a full event lists them in `cancelledOccurrences`).
     /// A series whose recurrence Graph cannot hold is left out with an error diagnostic.
     public func write(_ events: [Event]) -> GraphMapping<[JSONValue]> {
-        var written = GraphMapping<[JSONValue]>(output: [], diagnostics: [])
-        for series in CalendarDocument(events: events).series { append(series, to: &written) }
-        return written
+        var entries = EntryValues()
+        var diagnostics: [Diagnostic] = []
+        for series in CalendarDocument(events: events).series { append(series, to: &entries, &diagnostics) }
+        return GraphMapping(output: entries.values, diagnostics: diagnostics)
     }
 
     /// The entries of one series, as `write(_:)` writes them.
     public func write(_ series: consuming EventSeries) -> GraphMapping<[JSONValue]> {
-        var written = GraphMapping<[JSONValue]>(output: [], diagnostics: [])
-        append(series, to: &written)
-        return written
+        var entries = EntryValues()
+        var diagnostics: [Diagnostic] = []
+        append(series, to: &entries, &diagnostics)
+        return GraphMapping(output: entries.values, diagnostics: diagnostics)
     }
 
-    /// Appends the entries of `series` and what writing them reported. The master is moved out of
+    /// What `write(_:appendingTo:separatesFirst:)` writes between two entries.
+    public static let entrySeparator = Array(",\n".utf8)
+
+    /// The entries `write(_:)` makes of `events`, written as JSON text (as `JSONWriter` writes them)
+    /// at the end of `bytes`, `,\n` between them, and before the first too when `separatesFirst`
+    /// (the list goes on from entries written before): how many were written, and what writing
+    /// them reported. No tree is made, nor freed: an event's was most of writing it.
+    public func write(
+        _ events: [Event], appendingTo bytes: inout [UInt8], separatesFirst: Bool
+    ) -> GraphMapping<Int> {
+        var entries = EntryText(taking: &bytes, separatesFirst: separatesFirst)
+        var diagnostics: [Diagnostic] = []
+        for series in CalendarDocument(events: events).series { append(series, to: &entries, &diagnostics) }
+        entries.give(into: &bytes)
+        return GraphMapping(output: entries.count, diagnostics: diagnostics)
+    }
+
+    /// The entries of one series, written as `write(_:appendingTo:separatesFirst:)` writes them.
+    public func write(
+        _ series: consuming EventSeries, appendingTo bytes: inout [UInt8], separatesFirst: Bool
+    ) -> GraphMapping<Int> {
+        var entries = EntryText(taking: &bytes, separatesFirst: separatesFirst)
+        var diagnostics: [Diagnostic] = []
+        append(series, to: &entries, &diagnostics)
+        entries.give(into: &bytes)
+        return GraphMapping(output: entries.count, diagnostics: diagnostics)
+    }
+
+    /// Adds the entries of `series` and what writing them reported. The master is moved out of
     /// the series, and the overrides are read where they lie: an event is a few dozen references to
     /// retain and release, and copying each was a tenth of writing it.
-    private func append(_ series: consuming EventSeries, to written: inout GraphMapping<[JSONValue]>) {
+    private func append(
+        _ series: consuming EventSeries, to entries: inout some GraphEntries, _ diagnostics: inout [Diagnostic]
+    ) {
         let mapper = GraphEventMapper()
+        let overrides = series.overrides
         guard var master = series.master.take() else {
-            for override in series.overrides {
+            for override in overrides {
                 var encoder = GraphEncoder(style: style, uid: override.uid)
                 encoder.report(
                     .warning, "graph-override-without-master",
                     "an override without its series is written as a single event")
                 var single = identified(override, mapper)
                 single.recurrenceID = nil
-                if var object = mapper.encode(single, &encoder) {
+                entries.add { object in
+                    guard mapper.encode(single, &encoder, into: &object) else { return false }
                     finish(&object, for: single)
-                    written.output.append(.object(object))
+                    return true
                 }
-                written.diagnostics += encoder.diagnostics
+                diagnostics += encoder.diagnostics
             }
             return
         }
         if master.uid.isEmpty { master = identified(master, mapper) }
         var encoder = GraphEncoder(style: style, uid: master.uid)
-        guard var object = mapper.encode(master, &encoder) else {
-            written.diagnostics += encoder.diagnostics
+        let written = entries.add { object in
+            guard mapper.encode(master, &encoder, into: &object) else { return false }
+            if style == .full && !master.exceptionDates.isEmpty {
+                let seriesID = master.graphExtra(.id) ?? master.uid
+                object.set("cancelledOccurrences", .array(master.graphCancelledOccurrences(seriesID: seriesID)))
+            }
+            finish(&object, for: master)
+            return true
+        }
+        guard written else {
+            diagnostics += encoder.diagnostics
             return
         }
-        if style == .full && !master.exceptionDates.isEmpty {
-            let seriesID = master.graphExtra(.id) ?? master.uid
-            object["cancelledOccurrences"] = .array(master.graphCancelledOccurrences(seriesID: seriesID))
-        }
-        finish(&object, for: master)
-        written.output.append(.object(object))
-        for index in series.overrides.indices {
-            guard var entry = mapper.encode(series.overrides[index], &encoder) else { continue }
-            link(&entry, originalStart: series.overrides[index].recurrenceID?.time, of: master, &encoder)
-            finish(&entry, for: series.overrides[index])
-            written.output.append(.object(entry))
+        for index in overrides.indices {
+            entries.add { entry in
+                guard mapper.encode(overrides[index], &encoder, into: &entry) else { return false }
+                link(&entry, originalStart: overrides[index].recurrenceID?.time, of: master, &encoder)
+                finish(&entry, for: overrides[index])
+                return true
+            }
         }
         if style == .post {
             for exdate in master.exceptionDates {
-                var entry = JSONObject([JSONMember("isCancelled", true)])
-                link(&entry, originalStart: exdate, of: master, &encoder)
-                written.output.append(.object(entry))
+                entries.add { entry in
+                    entry.set("isCancelled", true)
+                    link(&entry, originalStart: exdate, of: master, &encoder)
+                    return true
+                }
             }
         }
-        written.diagnostics += encoder.diagnostics
+        diagnostics += encoder.diagnostics
     }
 
     /// `event`, or, when it has no UID (RFC 5545 requires one, not every producer writes one), the
@@ -116,15 +157,16 @@ public struct GraphEventWriter: Sendable {
     /// (POST) or `seriesMasterId` (full). In place: an object passed in and returned changed was
     /// copied, its members array and every reference in it.
     private func link(
-        _ entry: inout JSONObject, originalStart: CalendarTime?, of master: Event, _ encoder: inout GraphEncoder
+        _ entry: inout some JSONMemberSink, originalStart: CalendarTime?, of master: Event,
+        _ encoder: inout GraphEncoder
     ) {
         if style == .post {
-            entry[Self.seriesMasterAnnotation] = .string(transactionID(master))
+            entry.set(named: Self.seriesMasterAnnotation, .string(transactionID(master)))
         } else {
-            entry["seriesMasterId"] = .string(master.graphExtra(.id) ?? master.uid)
+            entry.set("seriesMasterId", .string(master.graphExtra(.id) ?? master.uid))
         }
         if let utc = originalStart?.graphUTC(allDayZone: master.graphExtra(.originalStartTimeZone)) {
-            entry["originalStart"] = .string(GraphDateTime.formatInstant(utc))
+            entry.set("originalStart", .string(GraphDateTime.formatInstant(utc)))
         } else {
             encoder.report(
                 .warning, "unknown-time-zone",
@@ -133,28 +175,85 @@ public struct GraphEventWriter: Sendable {
     }
 
     /// Adds the POST transactionId; a full event keeps the one it came with.
-    private func finish(_ object: inout JSONObject, for event: Event) {
+    private func finish(_ object: inout some JSONMemberSink, for event: Event) {
         switch style {
         case .post:
-            object["transactionId"] = .string(transactionID(event))
+            object.set("transactionId", .string(transactionID(event)))
             if annotatesIdentity { annotateIdentity(&object, of: event) }
-        case .full: if let original = event.graphExtra(.transactionID) { object["transactionId"] = .string(original) }
+        case .full:
+            if let original = event.graphExtra(.transactionID) { object.set("transactionId", .string(original)) }
         }
     }
 
-    private func annotateIdentity(_ object: inout JSONObject, of event: Event) {
-        object[IdentityAnnotation.uid.rawValue] = .string(event.uid)
+    private func annotateIdentity(_ object: inout some JSONMemberSink, of event: Event) {
+        object.set(named: IdentityAnnotation.uid.rawValue, .string(event.uid))
         if let recurrenceID = event.recurrenceID {
-            object[IdentityAnnotation.recurrenceID.rawValue] = .string(recurrenceID.time.transactionKey)
+            object.set(named: IdentityAnnotation.recurrenceID.rawValue, .string(recurrenceID.time.transactionKey))
         }
-        if let sequence = event.sequence { object[IdentityAnnotation.sequence.rawValue] = .number(Double(sequence)) }
+        if let sequence = event.sequence {
+            object.set(named: IdentityAnnotation.sequence.rawValue, .number(Double(sequence)))
+        }
         if let modified = event.lastModified {
-            object[IdentityAnnotation.lastModified.rawValue] = .string(modified.transactionKey)
+            object.set(named: IdentityAnnotation.lastModified.rawValue, .string(modified.transactionKey))
         }
-        if event.status == .cancelled { object[IdentityAnnotation.cancelled.rawValue] = true }
+        if event.status == .cancelled { object.set(named: IdentityAnnotation.cancelled.rawValue, true) }
     }
 
     private func transactionID(_ event: Event) -> String {
         GraphTransactionID.make(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey)
+    }
+}
+
+/// Where a writer puts the entries it makes: JSON values, or their text.
+private protocol GraphEntries {
+    associatedtype Object: JSONMemberSink
+    /// Adds the entry whose members `make` puts, unless it returns false (Graph refuses the event),
+    /// when nothing of it is kept: whether it was added.
+    @discardableResult
+    mutating func add(_ make: (inout Object) -> Bool) -> Bool
+}
+
+/// Entries as JSON values, for callers that read or change them (the importer).
+private struct EntryValues: GraphEntries {
+    var values: [JSONValue] = []
+
+    mutating func add(_ make: (inout JSONObject) -> Bool) -> Bool {
+        var object = JSONObject()
+        object.reserveCapacity(48)  // a full event has about forty members
+        guard make(&object) else { return false }
+        values.append(.object(object))
+        return true
+    }
+}
+
+/// Entries as JSON text, one after another.
+private struct EntryText: GraphEntries {
+    private var bytes: [UInt8] = []
+    private(set) var count = 0
+    private let separatesFirst: Bool
+
+    /// Entries after `bytes`, which it takes, leaving them empty.
+    init(taking bytes: inout [UInt8], separatesFirst: Bool) {
+        swap(&self.bytes, &bytes)
+        self.separatesFirst = separatesFirst
+    }
+
+    /// Gives the text back to `bytes`.
+    mutating func give(into bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+    }
+
+    mutating func add(_ make: (inout JSONObjectText) -> Bool) -> Bool {
+        let start = bytes.count
+        if count > 0 || separatesFirst { bytes += GraphEventWriter.entrySeparator }
+        var object = JSONObjectText(taking: &bytes)
+        guard make(&object) else {
+            object.abandon(into: &bytes)
+            bytes.removeSubrange(start...)
+            return false
+        }
+        object.close(into: &bytes)
+        count += 1
+        return true
     }
 }

@@ -200,3 +200,39 @@ private func standUp() -> [Event] {
         #expect(GraphEventWriter(style: .full).write([event]).output.first?["webLink"] == "https://example.com/e")
     }
 }
+
+/// Written as text (`write(_:appendingTo:separatesFirst:)`, what `convert --to graph` writes), the
+/// entries are the values `write(_:)` makes, as `JSONWriter` writes them, with `,\n` between them:
+/// a refused series leaves nothing, an override without its master and an event without a UID are
+/// written as they are there, and the diagnostics are the same.
+@Test(arguments: [GraphOutputStyle.post, .full], [false, true])
+func entriesWrittenAsTextAreTheValuesWritten(style: GraphOutputStyle, separatesFirst: Bool) {
+    var refused = Event(uid: "refused@example.com")
+    refused.start = .utc(LocalDateTime(year: 2026, month: 12, day: 1, hour: 9))
+    refused.recurrenceRules = [RecurrenceRule(frequency: .hourly)]
+    var orphan = standUp()[1]
+    orphan.uid = "orphan@example.com"
+    var meeting = Event(uid: "")
+    meeting.summary = "Review \"Q4\"\n(draft)"
+    meeting.description = "Agenda:\n1. Figures\t2. Risks"
+    meeting.start = .date(CalendarDate(year: 2026, month: 12, day: 4))
+    meeting.locations = [Location(name: "Room 1"), Location(name: "Room 2")]
+    meeting.organizer = Participant(address: "MAILTO:ana@example.com", commonName: "Ana")
+    meeting.attendees = [
+        Attendee(participant: Participant(address: "mailto:bo@example.com"), role: .optional),
+        Attendee(participant: Participant(address: "urn:uuid:room-1", commonName: "Room 1"), userType: .room),
+    ]
+    let events = standUp() + [refused, orphan, meeting]
+    let writer = GraphEventWriter(style: style, annotatesIdentity: style == .post)
+    let values = writer.write(events)
+    var bytes = Array("[\n".utf8)
+    let text = writer.write(events, appendingTo: &bytes, separatesFirst: separatesFirst)
+    let expected =
+        "[\n" + (separatesFirst ? ",\n" : "") + values.output.map { JSONWriter().string($0) }.joined(separator: ",\n")
+    // The stand-up's master, its moved occurrence and (a POST's) its cancelled one; the orphan; the meeting.
+    #expect(values.output.count == (style == .post ? 5 : 4))
+    #expect(text.output == values.output.count)
+    #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    #expect(text.diagnostics == values.diagnostics)
+    #expect(text.diagnostics.contains { $0.uid == "refused@example.com" && $0.severity == .error })
+}

@@ -22,11 +22,12 @@ extension Event {
     }
 
     /// Writes `body`, preferring the HTML description.
-    func encodeGraphBody(into object: inout JSONObject) {
-        if let htmlDescription {
-            object["body"] = ["contentType": "html", "content": .string(htmlDescription)]
-        } else if let description {
-            object["body"] = ["contentType": "text", "content": .string(description)]
+    func encodeGraphBody(into object: inout some JSONMemberSink) {
+        guard let (type, content) = htmlDescription.map({ ("html", $0) }) ?? description.map({ ("text", $0) })
+        else { return }
+        object.setObject("body") { body in
+            body.set("contentType", .string(type))
+            body.set("content", .string(content))
         }
     }
 }

@@ -26,39 +26,43 @@ extension Event {
 
     /// Writes `location` (the one place, or the names joined) and, for several places or a full
     /// event, `locations`.
-    func encodeGraphLocations(into object: inout JSONObject, _ encoder: GraphEncoder) {
+    func encodeGraphLocations<Object: JSONMemberSink>(into object: inout Object, _ encoder: GraphEncoder) {
         guard let first = locations.first else { return }
-        object["location"] =
-            locations.count == 1
-            ? Self.graphLocation(first, encoder.style)
-            : ["displayName": .string(locations.map(\.name).joined(separator: "; "))]
+        object.setObject("location") { location in
+            if locations.count == 1 {
+                Self.graphLocation(first, encoder.style, into: &location)
+            } else {
+                location.set("displayName", .string(locations.map(\.name).joined(separator: "; ")))
+            }
+        }
         if locations.count > 1 || encoder.style == .full {
-            object["locations"] = .array(locations.map { Self.graphLocation($0, encoder.style) })
+            object.setObjects("locations", locations) { Self.graphLocation($1, encoder.style, into: &$0) }
         }
     }
 
     /// A Graph `location`; Graph reserves `uniqueId` and `uniqueIdType` for itself, so a POST body
     /// leaves them out.
-    private static func graphLocation(_ location: Location, _ style: GraphOutputStyle) -> JSONValue {
-        var result = JSONObject([JSONMember("displayName", .string(location.name))])
+    private static func graphLocation(
+        _ location: Location, _ style: GraphOutputStyle, into result: inout some JSONMemberSink
+    ) {
+        result.set("displayName", .string(location.name))
         for (member, parameter) in locationParameters where style == .full || !member.description.hasPrefix("uniqueId")
         {
             if let value = location.parameters.first(where: { $0.name == parameter })?.values.first {
-                result[member.description] = .string(value)
+                result.set(member, .string(value))
             }
         }
-        if let uri = location.uri { result["locationUri"] = .string(uri) }
+        if let uri = location.uri { result.set("locationUri", .string(uri)) }
         if let address = location.address {
-            var fields = JSONObject()
-            for (member, path) in addressFields {
-                if let value = address[keyPath: path] { fields[member.description] = .string(value) }
+            result.setObject("address") { fields in
+                for (member, path) in addressFields {
+                    if let value = address[keyPath: path] { fields.set(member, .string(value)) }
+                }
             }
-            result["address"] = .object(fields)
         }
         if let point = location.coordinates {
-            result["coordinates"] = ["latitude": .number(point.latitude), "longitude": .number(point.longitude)]
+            result.set("coordinates", ["latitude": .number(point.latitude), "longitude": .number(point.longitude)])
         }
-        return .object(result)
     }
 
     /// Graph location members without a model field, kept as LOCATION parameters.

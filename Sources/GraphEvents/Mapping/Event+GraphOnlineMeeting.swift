@@ -21,20 +21,21 @@ extension Event {
 
     /// Writes `onlineMeeting` for a full event; the service creates meetings itself, so a POST body
     /// reports the link as lost (isOnlineMeeting and the provider are still sent).
-    func encodeGraphOnlineMeeting(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+    func encodeGraphOnlineMeeting(into object: inout some JSONMemberSink, _ encoder: inout GraphEncoder) {
         guard let conference = conferences.first else { return }
         guard encoder.style == .full else {
             encoder.report(
                 .warning, "graph-post-conference", "a POST cannot set a meeting link; \(conference.uri) is lost")
             return
         }
-        var meeting = JSONObject([JSONMember("joinUrl", .string(conference.uri))])
-        for (member, parameter) in Self.meetingParameters {
-            if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first {
-                meeting[member.description] = .string(value)
+        object.setObject("onlineMeeting") { meeting in
+            meeting.set("joinUrl", .string(conference.uri))
+            for (member, parameter) in Self.meetingParameters {
+                if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first {
+                    meeting.set(member, .string(value))
+                }
             }
         }
-        object["onlineMeeting"] = .object(meeting)
     }
 
     static let teamsURLProperty = "X-MICROSOFT-SKYPETEAMSMEETINGURL"

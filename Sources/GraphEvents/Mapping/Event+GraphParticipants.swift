@@ -26,27 +26,23 @@ extension Event {
     }
 
     /// Writes `organizer` and `attendees`; a POST body carries no responses (the service sets them).
-    func encodeGraphParticipants(into object: inout JSONObject, _ encoder: GraphEncoder) {
-        if let organizer { object["organizer"] = ["emailAddress": Self.emailAddress(organizer)] }
+    func encodeGraphParticipants<Object: JSONMemberSink>(into object: inout Object, _ encoder: GraphEncoder) {
+        if let organizer {
+            object.setObject("organizer") { $0.setObject("emailAddress") { Self.emailAddress(organizer, into: &$0) } }
+        }
         guard !attendees.isEmpty || encoder.style == .full else { return }
-        // Each object made with its members at once: grown member by member, its array was
-        // allocated twice and copied.
-        object["attendees"] = .array(
-            attendees.map { attendee in
-                var members = [JSONMember("type", .string(Self.graphAttendeeType(attendee)))]
-                members.reserveCapacity(3)
-                if encoder.style == .full, let response = Self.graphResponse(attendee) {
-                    members.append(JSONMember("status", ["response": .string(response)]))
-                }
-                members.append(JSONMember("emailAddress", Self.emailAddress(attendee.participant)))
-                return .object(JSONObject(distinct: members))
-            })
+        object.setObjects("attendees", attendees) { object, attendee in
+            object.set("type", .string(Self.graphAttendeeType(attendee)))
+            if encoder.style == .full, let response = Self.graphResponse(attendee) {
+                object.set("status", ["response": .string(response)])
+            }
+            object.setObject("emailAddress") { Self.emailAddress(attendee.participant, into: &$0) }
+        }
     }
 
-    private static func emailAddress(_ participant: Participant) -> JSONValue {
-        let address = JSONMember("address", .string(participant.emailAddress ?? participant.address))
-        guard let name = participant.commonName else { return .object(JSONObject(distinct: [address])) }
-        return .object(JSONObject(distinct: [JSONMember("name", .string(name)), address]))
+    private static func emailAddress(_ participant: Participant, into object: inout some JSONMemberSink) {
+        if let name = participant.commonName { object.set("name", .string(name)) }
+        object.set("address", .string(participant.emailAddress ?? participant.address))
     }
 
     /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.

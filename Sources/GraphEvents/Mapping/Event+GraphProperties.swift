@@ -24,18 +24,18 @@ extension Event {
 
     /// Writes the one-to-one members; the service sets webLink and the timestamps, so a POST body
     /// leaves them out.
-    func encodeGraphProperties(into object: inout JSONObject, _ encoder: GraphEncoder) {
-        if let summary { object["subject"] = .string(summary) }
+    func encodeGraphProperties(into object: inout some JSONMemberSink, _ encoder: GraphEncoder) {
+        if let summary { object.set("subject", .string(summary)) }
         if !categories.isEmpty || encoder.style == .full {
-            object["categories"] = .array(categories.map(JSONValue.string))
+            object.set("categories", .array(categories.map(JSONValue.string)))
         }
-        if let allowsNewTimeProposals { object["allowNewTimeProposals"] = .bool(allowsNewTimeProposals) }
+        if let allowsNewTimeProposals { object.set("allowNewTimeProposals", .bool(allowsNewTimeProposals)) }
         guard encoder.style == .full else { return }
-        if case .utc(let time)? = created { object["createdDateTime"] = .string(GraphDateTime.formatInstant(time)) }
+        if case .utc(let time)? = created { object.set("createdDateTime", .string(GraphDateTime.formatInstant(time))) }
         if case .utc(let time)? = lastModified ?? timestamp {
-            object["lastModifiedDateTime"] = .string(GraphDateTime.formatInstant(time))
+            object.set("lastModifiedDateTime", .string(GraphDateTime.formatInstant(time)))
         }
-        if let url { object["webLink"] = .string(url) }
+        if let url { object.set("webLink", .string(url)) }
     }
 }
 

@@ -13,10 +13,10 @@ extension Event {
 
     /// Writes the reminder from the first alarm that fires a whole number of minutes before the
     /// start; the other alarms are reported as lost, since Graph keeps one reminder.
-    func encodeGraphReminder(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+    func encodeGraphReminder(into object: inout some JSONMemberSink, _ encoder: inout GraphEncoder) {
         let minutes = alarms.lazy.compactMap(\.minutesBeforeStart).first
-        object["isReminderOn"] = .bool(minutes != nil)
-        if let minutes { object["reminderMinutesBeforeStart"] = .number(Double(minutes)) }
+        object.set("isReminderOn", .bool(minutes != nil))
+        if let minutes { object.set("reminderMinutesBeforeStart", .number(Double(minutes))) }
         let lost = alarms.count - (minutes == nil ? 0 : 1)
         if lost > 0 {
             encoder.report(

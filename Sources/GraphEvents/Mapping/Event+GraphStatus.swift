@@ -19,13 +19,13 @@ extension Event {
     }
 
     /// Writes the same members; a POST cannot cancel, so STATUS:CANCELLED is reported as lost there.
-    func encodeGraphStatus(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+    func encodeGraphStatus(into object: inout some JSONMemberSink, _ encoder: inout GraphEncoder) {
         if let showAs = busyStatus ?? transparency.map({ $0 == .transparent ? .free : .busy }) {
-            object["showAs"] = .string(Self.graphShowAs.name(of: showAs)!)
+            object.set("showAs", .string(Self.graphShowAs.name(of: showAs)!))
         }
         if let classification {
             if let name = Self.graphSensitivity.name(of: classification) {
-                object["sensitivity"] = .string(name)
+                object.set("sensitivity", .string(name))
             } else if case .other(let value) = classification {
                 // Only a class iCalendar spells its own way has no sensitivity; named as it was written.
                 let written = value.isEmpty ? "CLASS with an empty value" : "CLASS:\(value)"
@@ -33,14 +33,14 @@ extension Event {
             }
         }
         if let level = importance ?? priority.flatMap(Self.importance(forPriority:)) {
-            object["importance"] = .string(Self.graphImportance.name(of: level)!)
+            object.set("importance", .string(Self.graphImportance.name(of: level)!))
         }
         switch (status, encoder.style) {
-        case (.cancelled?, .full): object["isCancelled"] = true
+        case (.cancelled?, .full): object.set("isCancelled", true)
         case (.cancelled?, .post):
             encoder.report(
                 .warning, "graph-post-cancelled", "a POST cannot create a cancelled event; STATUS:CANCELLED is lost")
-        case (_, .full): object["isCancelled"] = false
+        case (_, .full): object.set("isCancelled", false)
         case (_, .post): break
         }
     }

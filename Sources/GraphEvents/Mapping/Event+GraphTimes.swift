@@ -36,14 +36,18 @@ extension Event {
     }
 
     /// Writes `start`, `end` and `isAllDay`.
-    func encodeGraphTimes(into object: inout JSONObject, _ encoder: inout GraphEncoder) {
+    func encodeGraphTimes<Object: JSONMemberSink>(into object: inout Object, _ encoder: inout GraphEncoder) {
         guard let start, let end = graphEnd else {
             encoder.report(.error, "graph-missing-start", "the event has no start, which Graph requires")
             return
         }
-        object["isAllDay"] = .bool(start.isDate)
-        object["start"] = encoder.dateTimeTimeZone(start, allDayZone: graphExtra(.originalStartTimeZone))
-        object["end"] = encoder.dateTimeTimeZone(end, allDayZone: graphExtra(.originalEndTimeZone))
+        object.set("isAllDay", .bool(start.isDate))
+        object.setObject("start") {
+            encoder.dateTimeTimeZone(start, allDayZone: graphExtra(.originalStartTimeZone), into: &$0)
+        }
+        object.setObject("end") {
+            encoder.dateTimeTimeZone(end, allDayZone: graphExtra(.originalEndTimeZone), into: &$0)
+        }
     }
 }
 
@@ -118,28 +122,25 @@ extension GraphDecoder {
 extension GraphEncoder {
     /// A `dateTimeTimeZone` object with a Windows zone name; dates are midnight in `allDayZone`
     /// (the Graph event's original zone, when it had one) or UTC.
-    mutating func dateTimeTimeZone(_ time: CalendarTime, allDayZone: String?) -> JSONValue {
-        let fraction = style == .full
+    mutating func dateTimeTimeZone(_ time: CalendarTime, allDayZone: String?, into object: inout some JSONMemberSink) {
+        let local: LocalDateTime
+        let zone: String
         switch time {
         case .date(let date):
-            let zone = allDayZone.flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
-            return [
-                "dateTime": .string(GraphDateTime.format(LocalDateTime(date: date), fraction: fraction)),
-                "timeZone": .string(zone),
-            ]
-        case .utc(let local):
-            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
-        case .floating(let local):
+            local = LocalDateTime(date: date)
+            zone = allDayZone.flatMap { GraphZones.windowsID(for: TimeZoneReference(name: $0)) } ?? "UTC"
+        case .utc(let utc):
+            (local, zone) = (utc, "UTC")
+        case .floating(let floating):
             report(
                 .warning, "graph-floating-time",
-                "Graph has no floating time; \(GraphDateTime.format(local, fraction: false)) is written as UTC")
-            return ["dateTime": .string(GraphDateTime.format(local, fraction: fraction)), "timeZone": "UTC"]
-        case .zoned(let local, let zone):
-            return [
-                "dateTime": .string(GraphDateTime.format(local, fraction: fraction)),
-                "timeZone": .string(windowsName(zone)),
-            ]
+                "Graph has no floating time; \(GraphDateTime.format(floating, fraction: false)) is written as UTC")
+            (local, zone) = (floating, "UTC")
+        case .zoned(let wall, let reference):
+            (local, zone) = (wall, windowsName(reference))
         }
+        object.set("dateTime", .string(GraphDateTime.format(local, fraction: style == .full)))
+        object.set("timeZone", .string(zone))
     }
 
     /// The Windows id for a zone, or its IANA name with a warning when none is known.

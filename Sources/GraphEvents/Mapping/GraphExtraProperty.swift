@@ -77,14 +77,14 @@ extension Event {
     }
 
     /// Writes the extra properties back as Graph members (only writable ones for a POST body).
-    func encodeGraphExtras(into object: inout JSONObject, _ encoder: GraphEncoder) {
+    func encodeGraphExtras(into object: inout some JSONMemberSink, _ encoder: GraphEncoder) {
         for property in GraphExtraProperty.allCases where encoder.style == .full || property.isWritable {
             // The id and transactionId are written by the writer, which knows the series.
             guard property != .id, property != .transactionID, let value = graphExtra(property) else { continue }
             if property == .responseStatus {
-                object[property.member.description] = ["response": .string(value)]
+                object.set(property.member, ["response": .string(value)])
             } else {
-                object[property.member.description] = property.isBoolean ? .bool(value == "TRUE") : .string(value)
+                object.set(property.member, property.isBoolean ? .bool(value == "TRUE") : .string(value))
             }
         }
     }

@@ -1,0 +1,125 @@
+/// Where an encoder puts an object's members as it makes them: a `JSONObject`, a tree for callers
+/// that read or change what was made (the importer), or `JSONObjectText`, the object's JSON text at
+/// once, for a writer that only writes it. An encoder sets each key once, in the order it is to be
+/// written; a tree would replace a repeated key where text cannot. Keys are literals (`JSONKey`),
+/// which need no escaping, but for names made at run time (`set(named:_:)`).
+protocol JSONMemberSink {
+    /// Adds a member.
+    mutating func set(_ key: JSONKey, _ value: JSONValue)
+    /// Adds a member whose name is made at run time.
+    mutating func set(named key: String, _ value: JSONValue)
+    /// Adds a member whose value is an object, its members put by `build`.
+    mutating func setObject(_ key: JSONKey, _ build: (inout Self) -> Void)
+    /// Adds a member whose value is an array of objects, the members of one for each element put
+    /// by `build`.
+    mutating func setObjects<Elements: Collection>(
+        _ key: JSONKey, _ elements: Elements, _ build: (inout Self, Elements.Element) -> Void)
+}
+
+extension JSONObject: JSONMemberSink {
+    mutating func set(_ key: JSONKey, _ value: JSONValue) {
+        self[key.description] = value
+    }
+
+    mutating func set(named key: String, _ value: JSONValue) {
+        self[key] = value
+    }
+
+    mutating func setObject(_ key: JSONKey, _ build: (inout JSONObject) -> Void) {
+        var object = JSONObject()
+        build(&object)
+        self[key.description] = .object(object)
+    }
+
+    mutating func setObjects<Elements: Collection>(
+        _ key: JSONKey, _ elements: Elements, _ build: (inout JSONObject, Elements.Element) -> Void
+    ) {
+        self[key.description] = .array(
+            elements.map { element in
+                var object = JSONObject()
+                build(&object, element)
+                return .object(object)
+            })
+    }
+}
+
+/// An object's JSON text, written as its members are put, as `JSONWriter` (compact) writes the
+/// `JSONObject` the same members make: writing a Graph event through a tree made, and freed, an
+/// array for each of its dozen objects and a reference for each of its members.
+struct JSONObjectText: JSONMemberSink {
+    /// The text so far: what was there before the object, its opening brace and its members.
+    private(set) var bytes: [UInt8]
+    private var isEmpty = true
+
+    /// An object opened at the end of `bytes`, which it takes, leaving them empty.
+    init(taking bytes: inout [UInt8]) {
+        self.bytes = []
+        swap(&self.bytes, &bytes)
+        self.bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object and gives the text back to `bytes`. (Swapped, not returned: a text handed
+    /// out while this one still held it was copied at the next append, the whole output each time.)
+    mutating func close(into bytes: inout [UInt8]) {
+        self.bytes.append(UInt8(ascii: "}"))
+        swap(&self.bytes, &bytes)
+    }
+
+    /// Gives the text back to `bytes` as it is, the object left open: for a writer that cuts it off.
+    mutating func abandon(into bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+    }
+
+    mutating func set(_ key: JSONKey, _ value: JSONValue) {
+        open(key)
+        JSONWriter().write(value, into: &bytes)
+    }
+
+    mutating func set(named key: String, _ value: JSONValue) {
+        separate()
+        JSONWriter.writeString(key, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        JSONWriter().write(value, into: &bytes)
+    }
+
+    mutating func setObject(_ key: JSONKey, _ build: (inout JSONObjectText) -> Void) {
+        open(key)
+        appendObject(build)
+    }
+
+    mutating func setObjects<Elements: Collection>(
+        _ key: JSONKey, _ elements: Elements, _ build: (inout JSONObjectText, Elements.Element) -> Void
+    ) {
+        open(key)
+        bytes.append(UInt8(ascii: "["))
+        for (position, element) in elements.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendObject { build(&$0, element) }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// The separator before a member, and its key, copied as it is: escaping each literal key again
+    /// was a sixth of writing an event.
+    private mutating func open(_ key: JSONKey) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: key.bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func separate() {
+        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
+        isEmpty = false
+    }
+
+    /// An object made by `build`, written in the same buffer (moved to the nested text and back,
+    /// not copied).
+    private mutating func appendObject(_ build: (inout JSONObjectText) -> Void) {
+        var nested = JSONObjectText(taking: &bytes)
+        build(&nested)
+        nested.close(into: &bytes)
+    }
+
+}
