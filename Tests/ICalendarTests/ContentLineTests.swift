@@ -170,3 +170,15 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         written({ $0.parameter("ROLE", token: AttendeeRole.other("X-A;B")) }, .raw("v")) == "X;ROLE=\"X-A;B\":v\r\n")
     #expect(AttendeeRole(token: "x-a;b") == .other("x-a;b"))
 }
+
+/// What a property keeps of its parameters once the model has read some (DTSTART reads VALUE and
+/// TZID, RFC 5545 §3.8.2.4): the others, in the order written; names compare case-insensitively
+/// (RFC 5545 §3.2), as code may spell them.
+@Test func aLineKeepsTheParametersTheModelDoesNotRead() throws {
+    let start = try line("DTSTART;X-A=1;TZID=Europe/Berlin;X-B=2;VALUE=DATE-TIME:20261201T090000")
+    #expect(start.parameters(excluding: ["VALUE", "TZID"]).map(\.name) == ["X-A", "X-B"])
+    #expect(start.parameters(excluding: ["value", "tzid", "x-a"]).map(\.name) == ["X-B"])
+    #expect(start.parameters(excluding: []).map(\.name) == ["X-A", "TZID", "X-B", "VALUE"])
+    #expect(start.parameters(excluding: ["X-A", "X-B", "TZID", "VALUE"]).isEmpty)
+    #expect(try line("SUMMARY:Plain").parameters(excluding: ["LANGUAGE"]).isEmpty)
+}
