@@ -10,14 +10,22 @@ public enum SHA256 {
 
     /// The 32-byte digest of the bytes of `message`.
     public static func hash(_ message: UnsafeRawBufferPointer) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: Int(SHA256_DIGEST_LENGTH)) { digest, count in
+        withDigest(of: message) { Array($0) }
+    }
+
+    /// Calls `body` with the 32-byte digest of `message`, made on the stack: for a caller that
+    /// only reads it (an identifier made of it), an array for it was an allocation more.
+    public static func withDigest<Result>(
+        of message: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
             var length: UInt32 = 0
             // EVP_Digest with the algorithm fetched once: libcrypto 3's one-shot `SHA256()` fetches it by
             // name on every call, a lock and a table lookup for each event's transactionId.
             let done = EVP_Digest(message.baseAddress, message.count, digest.baseAddress, &length, algorithm, nil)
             // It fails only when libcrypto cannot allocate a context: nothing to recover.
             precondition(done == 1 && length == SHA256_DIGEST_LENGTH, "libcrypto could not compute SHA-256")
-            count = Int(length)
+            return body(UnsafeBufferPointer(digest))
         }
     }
 

@@ -7,7 +7,7 @@ public enum GraphTransactionID {
     /// The key is the UID, or `UID` + `/` + the RECURRENCE-ID as a UTC basic-format time
     /// (`20261202T160000Z`) or date (`20261202`) for an override.
     public static func make(uid: String, recurrenceID: String? = nil) -> String {
-        DerivedIdentifier.uuid(of: (recurrenceID.map { uid + "/" + $0 } ?? uid).utf8)
+        DerivedIdentifier.uuid(of: recurrenceID.map { uid + "/" + $0 } ?? uid)
     }
 
     /// A UID for an event that has none, derived from its Graph JSON: the same content gives the
