@@ -144,3 +144,28 @@ private func unfolded(_ text: String) -> [String] {
     }
     #expect(starts == ["2026-06-01", "2026-06-09", "2026-06-15", "2026-06-22"])
 }
+
+/// What writing Graph finds about an event (it knows only the UID) names the file the event came
+/// from; a UID in two files is the first's.
+@Test func whatWritingGraphFindsNamesTheEventsFile() throws {
+    let directory = try temporaryDirectory()
+    func calendar(_ name: String, _ events: [(uid: String, rule: String?)]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        let body = events.map { event in
+            ["BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z"]
+                + (event.rule.map { ["RRULE:\($0)"] } ?? []) + ["SUMMARY:\(event.uid)", "END:VEVENT"]
+        }
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"] + body.flatMap { $0 } + ["END:VCALENDAR"]
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+    // Graph has no hourly recurrence: writing refuses each series with an error naming its UID.
+    let first = try calendar("first.ics", [("plain", nil), ("hourly-both", "FREQ=HOURLY;COUNT=2")])
+    let second = try calendar(
+        "second.ics", [("hourly-second", "FREQ=HOURLY;COUNT=2"), ("hourly-both", "FREQ=HOURLY;COUNT=3")])
+    let run = runCalport(["convert", "--to", "graph-post", first, second])
+    let refusals = run.errors.split(separator: "\n").filter { $0.contains("error:") && $0.contains("hourly") }
+    #expect(refusals.contains { $0.hasPrefix("\(second):") && $0.contains("hourly-second") }, "\(run.errors)")
+    #expect(refusals.contains { $0.hasPrefix("\(first):") && $0.contains("hourly-both") }, "\(run.errors)")
+    #expect(!refusals.contains { $0.hasPrefix("\(second):") && $0.contains("hourly-both") }, "\(run.errors)")
+}
