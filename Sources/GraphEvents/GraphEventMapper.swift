@@ -151,9 +151,12 @@ public struct GraphEventMapper: Sendable {
 
     func encode(_ event: Event, _ encoder: inout GraphEncoder) -> JSONObject? {
         var object = JSONObject()
-        object.reserveCapacity(48)  // a full event has about forty members
+        object.reserveCapacity(Self.eventMembers)
         return encode(event, &encoder, into: &object) ? object : nil
     }
+
+    /// Room for an event's members at once: a full event has about forty.
+    static let eventMembers = 48
 
     /// Puts the members of `event`'s Graph object into `object`: false, with some of them put,
     /// when Graph refuses the event (a recurrence it cannot hold), which `encoder` then reports.

@@ -219,7 +219,7 @@ private struct EntryValues: GraphEntries {
 
     mutating func add(_ make: (inout JSONObject) -> Bool) -> Bool {
         var object = JSONObject()
-        object.reserveCapacity(48)  // a full event has about forty members
+        object.reserveCapacity(GraphEventMapper.eventMembers)
         guard make(&object) else { return false }
         values.append(.object(object))
         return true

@@ -48,7 +48,7 @@ extension JSONObject: JSONMemberSink {
 /// array for each of its dozen objects and a reference for each of its members.
 struct JSONObjectText: JSONMemberSink {
     /// The text so far: what was there before the object, its opening brace and its members.
-    private(set) var bytes: [UInt8]
+    private var bytes: [UInt8]
     private var isEmpty = true
 
     /// An object opened at the end of `bytes`, which it takes, leaving them empty.
@@ -100,7 +100,7 @@ struct JSONObjectText: JSONMemberSink {
     }
 
     /// The separator before a member, and its key, copied as it is: escaping each literal key again
-    /// was a sixth of writing an event.
+    /// was a tenth of writing an event.
     private mutating func open(_ key: JSONKey) {
         separate()
         bytes.append(UInt8(ascii: "\""))
@@ -121,5 +121,4 @@ struct JSONObjectText: JSONMemberSink {
         build(&nested)
         nested.close(into: &bytes)
     }
-
 }
