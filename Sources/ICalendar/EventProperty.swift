@@ -75,19 +75,31 @@ enum EventProperty: CaseIterable {
         var parametersRead: [String]
     }
 
-    /// The reading of a property name, nil for a property the model does not read.
-    static func reading(_ name: String) -> Reading? { readings[name] }
+    /// The reading of a property name, nil for a property the model does not read. Found among
+    /// the names of its length, compared whole: hashing the name for a dictionary was 330
+    /// instructions a line.
+    static func reading(_ name: String) -> Reading? {
+        let length = name.utf8.count
+        guard length < readingsByLength.count else { return nil }
+        return readingsByLength[length].withUnsafeBufferPointer { candidates in
+            candidates.first { $0.name == name }?.reading
+        }
+    }
 
     /// The bit of a singleton.
-    static func bit(of property: EventProperty) -> UInt32 { readings[property.name]?.bit ?? 0 }
+    static func bit(of property: EventProperty) -> UInt32 { reading(property.name)?.bit ?? 0 }
 
-    private static let readings: [String: Reading] = {
+    /// The readings by the length of their name (a few names each).
+    private static let readingsByLength: [[(name: String, reading: Reading)]] = {
         var next: UInt32 = 1
-        var table: [String: Reading] = [:]
+        var table: [[(name: String, reading: Reading)]] = []
         for property in allCases {
-            table[property.name] = Reading(
+            let reading = Reading(
                 property: property, bit: property.isSingleton ? next : 0, parametersRead: property.parametersRead)
             if property.isSingleton { next <<= 1 }
+            let length = property.name.utf8.count
+            if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
+            table[length].append((property.name, reading))
         }
         return table
     }()
