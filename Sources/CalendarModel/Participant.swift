@@ -27,14 +27,12 @@ public struct Participant: Hashable, Sendable, Codable {
 
     private static func mailtoPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let scheme: StaticString = "mailto:"
-        guard bytes.count >= scheme.utf8CodeUnitCount else { return nil }
-        for index in 0..<scheme.utf8CodeUnitCount {
-            let (byte, expected) = (bytes[index], scheme.utf8Start[index])
-            guard byte == expected || (expected >= 0x61 && expected <= 0x7A && byte == expected - 0x20) else {
-                return nil
-            }
-        }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[scheme.utf8CodeUnitCount...]), as: UTF8.self)
+        let length = scheme.utf8CodeUnitCount
+        guard bytes.count >= length,
+            UnsafeBufferPointer(rebasing: bytes[..<length]).caseInsensitiveEquals(
+                UnsafeBufferPointer(start: scheme.utf8Start, count: length))
+        else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[length...]), as: UTF8.self)
     }
 }
 
