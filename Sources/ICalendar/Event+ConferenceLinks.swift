@@ -1,4 +1,6 @@
 import CalendarModel
+// memchr, for finding links.
+import Foundation
 
 /// The meeting services whose join links clients put in DESCRIPTION, LOCATION or Google's
 /// X-GOOGLE-CONFERENCE rather than in an RFC 7986 CONFERENCE.
@@ -63,13 +65,21 @@ enum ConferenceProvider: CaseIterable {
     }
 
     private static let scheme = Array("https://".utf8)
+    /// `https://` as the little-endian word its eight bytes make.
+    private static let schemeWord = scheme.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
 
-    /// Where the next `https://` starts. A plain loop: the standard library's `firstRange(of:)`
-    /// made ics→ics 45 % slower here.
+    /// Where the next `https://` starts: each `h` found by C's `memchr`, then the eight bytes from it
+    /// compared as one word. A loop comparing each byte with the scheme's first was most of the 4,400
+    /// instructions an event that looking for links took.
     private static func firstScheme(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard bytes.count >= scheme.count + from else { return nil }
-        for start in from...(bytes.count - scheme.count) where bytes[start] == scheme[0] {
-            if (1..<scheme.count).allSatisfy({ bytes[start + $0] == scheme[$0] }) { return start }
+        guard let base = bytes.baseAddress else { return nil }
+        var start = from
+        while bytes.count - start >= scheme.count,
+            let found = memchr(base + start, Int32(scheme[0]), bytes.count - start - scheme.count + 1)
+        {
+            let index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == schemeWord { return index }
+            start = index + 1
         }
         return nil
     }
@@ -96,10 +106,18 @@ enum ConferenceProvider: CaseIterable {
 extension Event {
     /// Adds, as RFC 7986 conferences, the Teams, Zoom and Meet links found in X-GOOGLE-CONFERENCE,
     /// LOCATION and DESCRIPTION that no CONFERENCE already holds.
+    /// The texts are looked at where they are, in that order: gathering them into arrays first was
+    /// three allocations an event.
     mutating func adoptConferenceLinks() {
-        let google = extraProperties.filter { $0.name == "X-GOOGLE-CONFERENCE" }.map(\.value)
-        let texts = google + locations.map(\.name) + [description ?? ""]
-        for link in texts.flatMap(ConferenceProvider.links(in:)) {
+        for property in extraProperties where property.name == "X-GOOGLE-CONFERENCE" {
+            adoptConferenceLinks(in: property.value)
+        }
+        for location in locations { adoptConferenceLinks(in: location.name) }
+        if let description { adoptConferenceLinks(in: description) }
+    }
+
+    private mutating func adoptConferenceLinks(in text: String) {
+        for link in ConferenceProvider.links(in: text) {
             guard let provider = ConferenceProvider(link: link), !conferences.contains(where: { $0.uri == link })
             else { continue }
             conferences.append(Conference(uri: link, label: provider.label, features: ["AUDIO", "VIDEO"]))

@@ -70,6 +70,26 @@ private func roundTrips(_ input: [UInt8]) -> Bool {
     #expect(roundTrips(input))
 }
 
+/// A link is found after false starts (`h`, `http://`, a scheme cut short) and at the very end of
+/// its text, and texts are looked at in the order X-GOOGLE-CONFERENCE, LOCATION, DESCRIPTION.
+@Test func linksAreFoundAfterFalseStartsAndAtTheEndOfTheirText() throws {
+    let zoom = "https://zoom.us/j/123"
+    let meet = "https://meet.google.com/xyz-abcd-efg"
+    let teams = "https://teams.live.com/meet/9"
+    let input = calendar(event: [
+        "UID:e", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+        "DESCRIPTION:hhhh http://zoom.us/j/1 https:/ httpsx://a \(zoom)",
+        "LOCATION:h https:// \(teams)", "X-GOOGLE-CONFERENCE:\(meet)",
+    ])
+    let (event, _) = written(input)
+    #expect(
+        event?.conferences == [
+            Conference(uri: meet, label: "Google Meet", features: ["AUDIO", "VIDEO"]),
+            Conference(uri: teams, label: "Microsoft Teams Meeting", features: ["AUDIO", "VIDEO"]),
+            Conference(uri: zoom, label: "Zoom Meeting", features: ["AUDIO", "VIDEO"]),
+        ])
+}
+
 @Test func aLinkAlreadyInAConferenceIsNotAddedTwiceAndGetsItsLabel() throws {
     let zoom = "https://us02web.zoom.us/j/81234567890?pwd=abc"
     let input = calendar(event: [
