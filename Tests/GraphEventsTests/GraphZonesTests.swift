@@ -33,6 +33,22 @@ import TimeZones
         for answers in rounds { #expect(answers == expected) }
     }
 
+    /// The Windows id follows the IANA id a name comes with (two files' VTIMEZONEs may give one name
+    /// different rules), asked in either order and again; CLDR's windowsZones.xml maps Europe/Berlin
+    /// to W. Europe Standard Time and America/New_York to Eastern Standard Time.
+    @Test func aWindowsIDFollowsTheIANAIDItsNameComesWith() {
+        let berlin = TimeZoneReference(name: "Office Time", ianaIdentifier: "Europe/Berlin")
+        let newYork = TimeZoneReference(name: "Office Time", ianaIdentifier: "America/New_York")
+        let unresolved = TimeZoneReference(name: "Office Time")
+        for _ in 0..<2 {
+            #expect(GraphZones.windowsID(for: berlin) == "W. Europe Standard Time")
+            #expect(GraphZones.windowsID(for: newYork) == "Eastern Standard Time")
+            #expect(GraphZones.windowsID(for: unresolved) == nil)
+            #expect(GraphZones.windowsID(for: newYork) == "Eastern Standard Time")
+        }
+        #expect(GraphZones.windowsID(for: TimeZoneReference(name: "eastern standard time")) == "Eastern Standard Time")
+    }
+
     @Test func knownAliasAndUnknownNames() {
         for _ in 0..<2 {
             #expect(GraphZones.ianaIdentifier(forGraphName: "W. Europe Standard Time") == "Europe/Berlin")

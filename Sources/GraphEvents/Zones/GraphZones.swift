@@ -14,9 +14,24 @@ enum GraphZones {
 
     /// The Windows id to send Graph for `zone`, from its IANA id or its name.
     static func windowsID(for zone: TimeZoneReference) -> String? {
+        // Asked twice an event of a handful of zones: looking it up lower-cased a name and hashed two,
+        // 2,200 instructions. Remembered by name, for the IANA id the name came with; a name that comes
+        // with another (two files' VTIMEZONEs) is looked up again.
+        let known = windowsIDs.answer(for: zone.name) { _ in
+            WindowsAnswer(ianaIdentifier: zone.ianaIdentifier, windowsID: lookUpWindowsID(for: zone))
+        }
+        return known.ianaIdentifier == zone.ianaIdentifier ? known.windowsID : lookUpWindowsID(for: zone)
+    }
+
+    private static func lookUpWindowsID(for zone: TimeZoneReference) -> String? {
         if let windows = WindowsZones.canonicalWindowsID(zone.name) { return windows }
         return (zone.ianaIdentifier ?? ianaIdentifier(forGraphName: zone.name)).flatMap(
             WindowsZones.windowsID(forIANA:))
+    }
+
+    private struct WindowsAnswer: Sendable {
+        var ianaIdentifier: String?
+        var windowsID: String?
     }
 
     /// The UTC instant (seconds since 1970) at which `local` is the wall time in `ianaID`.
@@ -32,6 +47,8 @@ enum GraphZones {
     private static let resolver = TimeZoneResolver(definitions: [], calendarHint: nil, years: 1970...2037)
     /// IANA ids by zone name; nil answers remember names nothing resolves.
     private static let names = Answers<String?>()
+    /// Windows ids by zone name.
+    private static let windowsIDs = Answers<WindowsAnswer>()
     /// Rules by IANA id; nil answers remember ids tzdata does not know.
     private static let rulesByID = Answers<ZoneRules?>()
 
