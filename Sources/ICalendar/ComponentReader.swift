@@ -36,6 +36,8 @@ struct ComponentReader {
     private let parsedNames: PropertyNames?
     /// The line being read, from the line reader or from `replayed`: one array for every line.
     private var scratch: [UInt8] = []
+    /// The names of properties and parameters met so far.
+    private var names = ContentNames()
     /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END: where
     /// each is in `skimmedBytes`.
     private var skimmedLines: [LineReader.LogicalLine] = []
@@ -129,6 +131,10 @@ struct ComponentReader {
     /// The next calendar property or complete top-level component, or nil at the end.
     mutating func next() -> Item? {
         defer { takeLineDiagnostics() }
+        // Taken out while lines are parsed from `scratch`, which is borrowed meanwhile.
+        var names = self.names
+        self.names = ContentNames()
+        defer { self.names = names }
         if !lifted.isEmpty {
             let (component, offset) = lifted.removeFirst()
             componentOffset = offset
@@ -148,7 +154,7 @@ struct ComponentReader {
             do {
                 line = try ContentLineParser.parse(
                     scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
-                    recovered: &recovered)
+                    names: &names, recovered: &recovered)
             } catch {
                 report(
                     .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column

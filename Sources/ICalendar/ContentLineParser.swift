@@ -24,10 +24,11 @@ enum ContentLineParser {
     /// `unfoldedValue` is the rest of the value when the line reader kept it apart (a long ATTACH's,
     /// `LineReader.LogicalLine.value`).
     static func parse(
-        _ bytes: Span<UInt8>, unfoldedValue: String? = nil, line: Int, recovered: inout [SyntaxError]
+        _ bytes: Span<UInt8>, unfoldedValue: String? = nil, line: Int, names: inout ContentNames,
+        recovered: inout [SyntaxError]
     ) throws(SyntaxError) -> ContentLine {
         var index = 0
-        let name = readName(bytes, &index)
+        let name = readName(bytes, &index, &names)
         guard !name.isEmpty else {
             let found = bytes.withUnsafeBufferPointer { String(decoding: $0.prefix(20), as: UTF8.self) }
             throw SyntaxError(column: index + 1, message: "expected a property name, found '\(found)'")
@@ -37,7 +38,7 @@ enum ContentLineParser {
         if index < bytes.count, bytes[index] == semicolon { parameters.reserveCapacity(4) }
         while index < bytes.count, bytes[index] == semicolon {
             index += 1
-            let parameterName = readName(bytes, &index)
+            let parameterName = readName(bytes, &index, &names)
             guard !parameterName.isEmpty else {
                 // `DTSTART;;VALUE=DATE-TIME:…` (icalendar's broken_ical.ics): an empty parameter holds
                 // nothing, so the line is read without it, as Radicale does, rather than lost whole.
@@ -79,14 +80,17 @@ enum ContentLineParser {
     }
 
     /// A name (iana-token or x-name), upper-cased: names compare case-insensitively (RFC 5545 §2).
-    private static func readName(_ bytes: Span<UInt8>, _ index: inout Int) -> String {
+    private static func readName(_ bytes: Span<UInt8>, _ index: inout Int, _ names: inout ContentNames) -> String {
         let start = index
         var hasLowercase = false
         while index < bytes.count, isNameByte(bytes[index]) {
             if bytes[index] >= UInt8(ascii: "a") { hasLowercase = true }
             index += 1
         }
-        return name(bytes, start..<index, hasLowercase: hasLowercase)
+        guard let key = ContentNames.Key(bytes, start..<index) else {
+            return name(bytes, start..<index, hasLowercase: hasLowercase)
+        }
+        return names.name(for: key) { name(bytes, start..<index, hasLowercase: hasLowercase) }
     }
 
     /// Whether `byte` belongs to a name: an ASCII letter, digit or '-' (RFC 5545 §3.1). A name is
@@ -134,5 +138,87 @@ enum ContentLineParser {
             raw = start..<index
         }
         return ParameterCodec.decode(String(validUTF8: bytes.extracting(raw)))
+    }
+}
+
+/// The property and parameter names a reader has met, so that a name met again is not made into a
+/// string again: a calendar uses a few dozen names, each on every event, and making each a `String`
+/// (checking it for ASCII, copying it) was some 200 instructions a name, 30 names an event.
+///
+/// A small table indexed by a hash of the name's bytes, one name a slot: a name whose slot holds
+/// another replaces it. Names longer than `Key.capacity` bytes are not kept.
+struct ContentNames {
+    /// A name of at most sixteen bytes, upper-cased, as two little-endian words, zero past its end:
+    /// name bytes are never zero, so names of different lengths differ.
+    struct Key: Equatable {
+        var low: UInt64
+        var high: UInt64
+
+        /// The key of the name in `range` of `bytes`, which holds only name bytes; nil when it is
+        /// longer than sixteen. Read a word at a time where the line goes on for sixteen bytes.
+        init?(_ bytes: Span<UInt8>, _ range: Range<Int>) {
+            guard !range.isEmpty, range.count <= 16 else { return nil }
+            let start = range.lowerBound
+            (low, high) = bytes.withUnsafeBufferPointer { buffer in
+                guard start + 16 <= buffer.count, let base = buffer.baseAddress else {
+                    var words: (UInt64, UInt64) = (0, 0)
+                    for offset in 0..<range.count {
+                        let byte = UInt64(buffer[start + offset])
+                        if offset < 8 {
+                            words.0 |= byte &<< (offset * 8)
+                        } else {
+                            words.1 |= byte &<< (offset * 8 - 64)
+                        }
+                    }
+                    return words
+                }
+                let words = UnsafeRawPointer(base + start)
+                return (words.loadUnaligned(as: UInt64.self), words.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            low = Self.upperCased(low) & Self.mask(range.count)
+            high = Self.upperCased(high) & Self.mask(range.count - 8)
+        }
+
+        /// No name: what the table's empty slots hold.
+        static let none = Key(low: 0, high: 0)
+
+        private init(low: UInt64, high: UInt64) {
+            self.low = low
+            self.high = high
+        }
+
+        /// The bytes of the first `count` (all for 8 or more, none for 0 or fewer).
+        private static func mask(_ count: Int) -> UInt64 {
+            count >= 8 ? ~0 : count <= 0 ? 0 : (1 &<< (count * 8)) &- 1
+        }
+
+        /// Name bytes upper-cased: of letters, digits and `-`, only lower-case letters have both
+        /// 0x40 and 0x20 set, and lose 0x20.
+        private static func upperCased(_ word: UInt64) -> UInt64 {
+            word & ~((word >> 1) & word & 0x2020_2020_2020_2020)
+        }
+
+        /// A slot in a table of 64.
+        var slot: Int { Int(truncatingIfNeeded: ((low ^ (high &* 31)) &* 0x9E37_79B9_7F4A_7C15) >> 58) }
+    }
+
+    /// Empty until a name is kept: an empty table is made for nothing (`ComponentReader` takes its
+    /// table out of itself while it parses).
+    private var keys: [Key] = []
+    private var names: [String] = []
+
+    /// The name `key` holds, from `make` when it is not in the table.
+    @inline(__always)
+    mutating func name(for key: Key, _ make: () -> String) -> String {
+        let slot = key.slot
+        if !keys.isEmpty, keys[slot] == key { return names[slot] }
+        let name = make()
+        if keys.isEmpty {
+            keys = Array(repeating: .none, count: 64)
+            names = Array(repeating: "", count: 64)
+        }
+        keys[slot] = key
+        names[slot] = name
+        return name
     }
 }

@@ -5,7 +5,8 @@ import Testing
 
 private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> ContentLine {
     var recovered: [ContentLineParser.SyntaxError] = []
-    return try ContentLineParser.parse(Array(text.utf8).span, line: 1, recovered: &recovered)
+    var names = ContentNames()
+    return try ContentLineParser.parse(Array(text.utf8).span, line: 1, names: &names, recovered: &recovered)
 }
 
 @Test func quotedParameterValuesMayHoldSeparators() throws {
@@ -181,4 +182,45 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(start.parameters(excluding: []).map(\.name) == ["X-A", "TZID", "X-B", "VALUE"])
     #expect(start.parameters(excluding: ["X-A", "X-B", "TZID", "VALUE"]).isEmpty)
     #expect(try line("SUMMARY:Plain").parameters(excluding: ["LANGUAGE"]).isEmpty)
+}
+
+/// Names are upper-cased whatever their length and wherever the line ends (RFC 5545 §2: names are
+/// case-insensitive), also when one table of names met (`ContentNames`) reads many lines, so that
+/// a name met before and a name whose slot another took come back as written.
+@Test func namesComeBackUpperCasedFromOneTableOfNamesMet() throws {
+    var names = ContentNames()
+    func parsed(_ text: String) throws -> ContentLine {
+        var recovered: [ContentLineParser.SyntaxError] = []
+        return try ContentLineParser.parse(Array(text.utf8).span, line: 1, names: &names, recovered: &recovered)
+    }
+    // Lengths 1 to 20 (a key holds 16 bytes), lines shorter and longer than 16 bytes after the name.
+    let alphabet = Array("abcdefghij-0123456789XYZ")
+    let generated = (1...20).map { length in String((0..<length).map { alphabet[($0 * 7 + length) % alphabet.count] }) }
+    let spellings = generated.map { "X" + $0 } + ["dtstart", "DtStart", "DTSTART", "uid", "UID", "x-a", "X-A"]
+    for _ in 0..<3 {
+        for spelling in spellings {
+            for value in ["1", "a value longer than sixteen bytes"] {
+                let line = try parsed("\(spelling);\(spelling.lowercased())=p:\(value)")
+                #expect(line.name == spelling.uppercased())
+                #expect(line.parameters.map { $0.name } == [spelling.uppercased()])
+                #expect(line.value == value)
+            }
+        }
+    }
+    // Names that differ only in their last byte are told apart at every length.
+    for length in 1...20 {
+        let stem = String(repeating: "Q", count: length - 1)
+        for _ in 0..<2 {
+            for last in ["a", "b", "-", "1"] {
+                #expect(try parsed("\(stem)\(last):v").name == (stem + last).uppercased())
+            }
+        }
+    }
+    // Names that differ only past their eighth or sixteenth byte are told apart.
+    #expect(try parsed("X-SAME-PREFIX-A:1").name == "X-SAME-PREFIX-A")
+    #expect(try parsed("X-SAME-PREFIX-B:1").name == "X-SAME-PREFIX-B")
+    #expect(try parsed("X-SAME-PREFIX-ABC-1:1").name == "X-SAME-PREFIX-ABC-1")
+    #expect(try parsed("X-SAME-PREFIX-ABC-2:1").name == "X-SAME-PREFIX-ABC-2")
+    #expect(try parsed("X-SAMEPREFIX:1").name == "X-SAMEPREFIX")
+    #expect(try parsed("X-SAMEPREFI:1").name == "X-SAMEPREFI")
 }
