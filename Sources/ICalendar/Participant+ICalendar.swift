@@ -117,14 +117,17 @@ private struct ParticipantParameters {
         for parameter in line.parameters {
             // Parsed names are upper-case already; names set by code may not be.
             let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
-            switch hasLowercase ? parameter.name.uppercased() : parameter.name {
-            case "CN": read(&commonName, &met.commonName, parameter)
-            case "ROLE": read(&role, &met.role, parameter)
-            case "PARTSTAT": read(&participationStatus, &met.status, parameter)
-            case "RSVP": read(&rsvp, &met.rsvp, parameter)
-            case "CUTYPE": read(&userType, &met.userType, parameter)
-            case "DELEGATED-TO": if delegatedTo == nil { delegatedTo = parameter.values }
-            case "DELEGATED-FROM": if delegatedFrom == nil { delegatedFrom = parameter.values }
+            let name = hasLowercase ? parameter.name.uppercased() : parameter.name
+            // Told apart by length before they are compared: comparing two strings that differ is a
+            // call, and a `switch` over the names made up to five an attendee.
+            switch name.utf8.count {
+            case 2 where name == "CN": read(&commonName, &met.commonName, parameter)
+            case 4 where name == "ROLE": read(&role, &met.role, parameter)
+            case 8 where name == "PARTSTAT": read(&participationStatus, &met.status, parameter)
+            case 4 where name == "RSVP": read(&rsvp, &met.rsvp, parameter)
+            case 6 where name == "CUTYPE": read(&userType, &met.userType, parameter)
+            case 12 where name == "DELEGATED-TO": if delegatedTo == nil { delegatedTo = parameter.values }
+            case 14 where name == "DELEGATED-FROM": if delegatedFrom == nil { delegatedFrom = parameter.values }
             default: kept.append(parameter)
             }
         }
