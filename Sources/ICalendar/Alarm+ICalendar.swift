@@ -22,21 +22,39 @@ extension Alarm {
         }
         self.init(action: Action(token: actionLine.value), trigger: trigger)
         for line in component.properties {
-            let unread = line.parameters(excluding: ["VALUE", "RELATED"])
+            // The parameters kept of a property the model reads (ACTION and TRIGGER: all but those it
+            // reads, VALUE and RELATED); looked at only when the line has any
+            // (an array made and names compared for every line were a third of reading an alarm).
+            var keptParameters: [Parameter] { line.parameters(excluding: ["VALUE", "RELATED"]) }
+            let readsSomeParameters: Bool
             switch line.name {
             case "ACTION", "TRIGGER":
-                if !unread.isEmpty { propertyParameters[line.name] = unread }
-            case "SUMMARY": summary = TextCodec.unescape(line.value)
-            case "DESCRIPTION": description = TextCodec.unescape(line.value)
-            case "REPEAT": repeatCount = context.integer(line)
-            case "DURATION": repeatInterval = context.duration(line)
-            case "ATTENDEE": attendees.append(Participant(line: line))
-            case "ATTACH": attachments.append(Attachment(line: line))
-            default: extraProperties.append(ExtraProperty(line))
+                readsSomeParameters = true
+            case "SUMMARY":
+                summary = TextCodec.unescape(line.value)
+                readsSomeParameters = false
+            case "DESCRIPTION":
+                description = TextCodec.unescape(line.value)
+                readsSomeParameters = false
+            case "REPEAT":
+                repeatCount = context.integer(line)
+                readsSomeParameters = false
+            case "DURATION":
+                repeatInterval = context.duration(line)
+                readsSomeParameters = false
+            case "ATTENDEE":
+                attendees.append(Participant(line: line))
+                continue
+            case "ATTACH":
+                attachments.append(Attachment(line: line))
+                continue
+            default:
+                extraProperties.append(ExtraProperty(line))
+                continue
             }
-            if ["SUMMARY", "DESCRIPTION", "REPEAT", "DURATION"].contains(line.name) && !line.parameters.isEmpty {
-                propertyParameters[line.name] = line.parameters
-            }
+            guard !line.parameters.isEmpty else { continue }
+            let kept = readsSomeParameters ? keptParameters : line.parameters
+            if !kept.isEmpty { propertyParameters[line.name] = kept }
         }
         extraComponents = component.components.map(ExtraComponent.init)
     }

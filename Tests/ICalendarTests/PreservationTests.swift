@@ -193,3 +193,32 @@ func rfc5545RecurrenceRulesReadAndWriteBack(text: String, expected: RecurrenceRu
     #expect(event.organizer?.commonName == "Boss")
     #expect(event.organizer?.parameters == [Parameter(name: "X-A", values: ["1"])])
 }
+
+/// The parameters of a VALARM's properties survive a round trip (RFC 5545 §3.2 allows any on any
+/// property): all of a SUMMARY's or DESCRIPTION's, and those of ACTION and TRIGGER other than the
+/// VALUE and RELATED the model reads; a property without any gains none.
+@Test func alarmPropertiesKeepTheirParameters() throws {
+    let input = ics([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+        "BEGIN:VEVENT", "UID:alarm@example.com", "DTSTAMP:20260101T000000Z", "DTSTART:20260105T100000Z",
+        "BEGIN:VALARM", "ACTION;X-A=2:DISPLAY", "TRIGGER;RELATED=END;X-T=1:-PT5M",
+        "DESCRIPTION;LANGUAGE=en:bye", "SUMMARY:plain", "REPEAT;X-R=3:2", "DURATION:PT1M", "END:VALARM",
+        "END:VEVENT", "END:VCALENDAR",
+    ])
+    let first = parse(input)
+    #expect(first.diagnostics.isEmpty, "\(first.diagnostics)")
+    let alarm = try #require(first.document.events.first?.alarms.first)
+    #expect(alarm.propertyParameters["ACTION"] == [Parameter(name: "X-A", values: ["2"])])
+    #expect(alarm.propertyParameters["TRIGGER"] == [Parameter(name: "X-T", values: ["1"])])
+    #expect(alarm.propertyParameters["DESCRIPTION"] == [Parameter(name: "LANGUAGE", values: ["en"])])
+    #expect(alarm.propertyParameters["REPEAT"] == [Parameter(name: "X-R", values: ["3"])])
+    #expect(alarm.propertyParameters["SUMMARY"] == nil)
+    #expect(alarm.propertyParameters["DURATION"] == nil)
+    let lines = unfoldedLines(serialize(first.document))
+    for expected in [
+        "ACTION;X-A=2:DISPLAY", "TRIGGER;RELATED=END;X-T=1:-PT5M", "DESCRIPTION;LANGUAGE=en:bye", "SUMMARY:plain",
+        "REPEAT;X-R=3:2", "DURATION:PT1M",
+    ] {
+        #expect(lines.contains(expected), "missing \(expected)")
+    }
+}
