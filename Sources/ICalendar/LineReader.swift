@@ -378,17 +378,26 @@ private enum LineBytes {
             byte: { $0 >= 0x7F || isControl($0) })
     }
 
-    /// The first CR or LF at or after `start`: the first LF, then the first CR before it. C's `memchr`
-    /// reads 32 bytes at a time where a word at a time took 160 instructions a physical line; a CRLF
-    /// line is read twice, and that is still less.
+    /// The first CR or LF at or after `start`: in a window of the next bytes, the first LF, then the
+    /// first CR before it. C's `memchr` reads 32 bytes at a time where a word at a time took 160
+    /// instructions a physical line; a CRLF line is read twice, and that is still less. The window
+    /// keeps a file whose lines end in CR alone from having each line's search for an LF run to the
+    /// end of the buffer (a 4 MB file took 3.7 s instead of 0.07).
     static func firstLineBreak(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
-        var end = bytes.count
-        if let lineFeed = memchr(base + start, 0x0A, bytes.count - start) {
-            end = UnsafeRawPointer(lineFeed) - UnsafeRawPointer(base)
+        guard let base = bytes.baseAddress else { return bytes.count }
+        var from = start
+        while from < bytes.count {
+            let windowEnd = min(bytes.count, from + 512)
+            var end = windowEnd
+            let lineFeed = memchr(base + from, 0x0A, windowEnd - from)
+            if let lineFeed { end = UnsafeRawPointer(lineFeed) - UnsafeRawPointer(base) }
+            if let carriageReturn = memchr(base + from, 0x0D, end - from) {
+                return UnsafeRawPointer(carriageReturn) - UnsafeRawPointer(base)
+            }
+            if lineFeed != nil { return end }
+            from = windowEnd
         }
-        guard let carriageReturn = memchr(base + start, 0x0D, end - start) else { return end }
-        return UnsafeRawPointer(carriageReturn) - UnsafeRawPointer(base)
+        return bytes.count
     }
 
     static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {

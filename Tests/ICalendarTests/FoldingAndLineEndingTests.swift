@@ -44,6 +44,30 @@ import Testing
     }
 }
 
+/// Physical lines longer than the reader's search window for a line end (512 bytes), ending in LF,
+/// CR or CRLF, each ending mixed with a lone CR inside another line's neighbours, are read whole.
+@Test func longLinesAreReadWholeWhateverTheirEnding() {
+    let long = String(repeating: "0123456789", count: 130)
+    let lines = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTART:20260105T100000Z",
+        "SUMMARY:\(long)", "DESCRIPTION:\(long)x", " \(long)y", "END:VEVENT", "END:VCALENDAR",
+    ]
+    for ending in ["\n", "\r", "\r\n"] {
+        let result = parse(ics(lines, ending: ending))
+        #expect(result.diagnostics.isEmpty, "ending \(ending.debugDescription): \(result.diagnostics)")
+        #expect(result.document.events.first?.summary == long)
+        #expect(result.document.events.first?.description == long + "x" + long + "y")
+    }
+    // A CR alone ends a line in a file of LF ends too, past a window's worth of bytes.
+    let mixed = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DTSTART:20260105T100000Z",
+        "DESCRIPTION:\(long)x\rX-A:1", "END:VEVENT", "END:VCALENDAR",
+    ]
+    let read = parse(ics(mixed, ending: "\n"))
+    #expect(read.document.events.first?.description == long + "x")
+    #expect(read.document.events.first?.extraProperties.map(\.name) == ["X-A"])
+}
+
 @Test func lineNumbersCountPhysicalLines() {
     let bytes = ics([
         "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:1", "DESCRIPTION:a", " b", " c",
