@@ -73,21 +73,19 @@ private func roundTrips(_ input: [UInt8]) -> Bool {
 /// A link is found after false starts (`h`, `http://`, a scheme cut short) and at the very end of
 /// its text, and texts are looked at in the order X-GOOGLE-CONFERENCE, LOCATION, DESCRIPTION.
 @Test func linksAreFoundAfterFalseStartsAndAtTheEndOfTheirText() throws {
-    let zoom = "https://zoom.us/j/123"
-    let meet = "https://meet.google.com/xyz-abcd-efg"
-    let teams = "https://teams.live.com/meet/9"
-    let input = calendar(event: [
-        "UID:e", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
-        "DESCRIPTION:hhhh http://zoom.us/j/1 https:/ httpsx://a \(zoom)",
-        "LOCATION:h https:// \(teams)", "X-GOOGLE-CONFERENCE:\(meet)",
-    ])
-    let (event, _) = written(input)
-    #expect(
-        event?.conferences == [
-            Conference(uri: meet, label: "Google Meet", features: ["AUDIO", "VIDEO"]),
-            Conference(uri: teams, label: "Microsoft Teams Meeting", features: ["AUDIO", "VIDEO"]),
-            Conference(uri: zoom, label: "Zoom Meeting", features: ["AUDIO", "VIDEO"]),
+    let links = (
+        meet: "https://meet.google.com/xyz-abcd-efg", teams: "https://teams.live.com/meet/9",
+        zoom: "https://zoom.us/j/123"
+    )
+    let event = written(
+        calendar(event: [
+            "UID:e", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "X-GOOGLE-CONFERENCE:\(links.meet)",
+            "DESCRIPTION:hhhh http://zoom.us/j/1 https:/ httpsx://a \(links.zoom)",
+            "LOCATION:h https:// \(links.teams)",
         ])
+    ).0
+    #expect(event?.conferences.map(\.uri) == [links.meet, links.teams, links.zoom])
+    #expect(event?.conferences.map(\.label) == ["Google Meet", "Microsoft Teams Meeting", "Zoom Meeting"])
 }
 
 @Test func aLinkAlreadyInAConferenceIsNotAddedTwiceAndGetsItsLabel() throws {
