@@ -21,40 +21,32 @@ extension Alarm {
             trigger = .relative(duration, relatedToEnd: triggerLine.parameter("RELATED")?.uppercased() == "END")
         }
         self.init(action: Action(token: actionLine.value), trigger: trigger)
+        // A line's parameters are looked at only when it has some: an array made and names compared
+        // for every line were a third of reading an alarm.
+        func keepParameters(of line: ContentLine, excluding read: [String] = []) {
+            guard !line.parameters.isEmpty else { return }
+            let kept = line.parameters(excluding: read)
+            if !kept.isEmpty { propertyParameters[line.name] = kept }
+        }
         for line in component.properties {
-            // The parameters kept of a property the model reads (ACTION and TRIGGER: all but those it
-            // reads, VALUE and RELATED); looked at only when the line has any
-            // (an array made and names compared for every line were a third of reading an alarm).
-            var keptParameters: [Parameter] { line.parameters(excluding: ["VALUE", "RELATED"]) }
-            let readsSomeParameters: Bool
             switch line.name {
-            case "ACTION", "TRIGGER":
-                readsSomeParameters = true
+            case "ACTION", "TRIGGER": keepParameters(of: line, excluding: ["VALUE", "RELATED"])
             case "SUMMARY":
                 summary = TextCodec.unescape(line.value)
-                readsSomeParameters = false
+                keepParameters(of: line)
             case "DESCRIPTION":
                 description = TextCodec.unescape(line.value)
-                readsSomeParameters = false
+                keepParameters(of: line)
             case "REPEAT":
                 repeatCount = context.integer(line)
-                readsSomeParameters = false
+                keepParameters(of: line)
             case "DURATION":
                 repeatInterval = context.duration(line)
-                readsSomeParameters = false
-            case "ATTENDEE":
-                attendees.append(Participant(line: line))
-                continue
-            case "ATTACH":
-                attachments.append(Attachment(line: line))
-                continue
-            default:
-                extraProperties.append(ExtraProperty(line))
-                continue
+                keepParameters(of: line)
+            case "ATTENDEE": attendees.append(Participant(line: line))
+            case "ATTACH": attachments.append(Attachment(line: line))
+            default: extraProperties.append(ExtraProperty(line))
             }
-            guard !line.parameters.isEmpty else { continue }
-            let kept = readsSomeParameters ? keptParameters : line.parameters
-            if !kept.isEmpty { propertyParameters[line.name] = kept }
         }
         extraComponents = component.components.map(ExtraComponent.init)
     }
