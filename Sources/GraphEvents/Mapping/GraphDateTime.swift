@@ -86,20 +86,17 @@ enum GraphDateTime {
     /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
     static func format(_ local: LocalDateTime, fraction: Bool) -> String {
         text { text in
-            appendDate(local.date, to: &text)
-            text.append(UInt8(ascii: "T"))
-            appendPadded(local.hour, 2, to: &text)
-            text.append(UInt8(ascii: ":"))
-            appendPadded(local.minute, 2, to: &text)
-            text.append(UInt8(ascii: ":"))
-            appendPadded(local.second, 2, to: &text)
+            appendDateTime(local, to: &text)
             if fraction { text.append(".0000000") }
         }
     }
 
-    /// `2017-04-15T03:00:50Z`.
+    /// `2017-04-15T03:00:50Z`, in one string (the time and then the `Z` added were two).
     static func formatInstant(_ utc: LocalDateTime) -> String {
-        format(utc, fraction: false) + "Z"
+        text { text in
+            appendDateTime(utc, to: &text)
+            text.append(UInt8(ascii: "Z"))
+        }
     }
 
     /// The text `write` puts together, written where the string keeps it: gathered in an array
@@ -111,6 +108,16 @@ enum GraphDateTime {
             write(&text)
             return text.count
         }
+    }
+
+    private static func appendDateTime(_ local: LocalDateTime, to text: inout FixedText) {
+        appendDate(local.date, to: &text)
+        text.append(UInt8(ascii: "T"))
+        appendPadded(local.hour, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(local.minute, 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendPadded(local.second, 2, to: &text)
     }
 
     private static func appendDate(_ date: CalendarDate, to text: inout FixedText) {
@@ -138,7 +145,7 @@ enum GraphDateTime {
 }
 
 /// Bytes put together in a string's storage, which holds the longest time `GraphDateTime` writes:
-/// six numbers of at most 20 characters (`Int.min`), their separators and a fraction.
+/// six numbers of at most 20 characters (`Int.min`), their separators and a fraction (or a `Z`).
 private struct FixedText {
     static let capacity = 6 * 20 + 5 + 8
     private let buffer: UnsafeMutableBufferPointer<UInt8>
