@@ -4,19 +4,58 @@ public struct Parameter: Hashable, Sendable, Codable {
     /// The parameter's name, upper-cased when read from iCalendar (`LANGUAGE`, `X-CALPORT-URI`), since
     /// iCalendar names compare case-insensitively.
     public var name: String
+    /// The first value, held apart from the others: most parameters have one, and an array of one
+    /// was an allocation for each of an event's fifteen parameters read. Nil only without values.
+    public private(set) var firstValue: String?
+    /// The values after the first, in order; empty when `firstValue` is nil.
+    package private(set) var otherValues: [String]
+
     /// Its values, decoded: a parameter can have several, comma-separated (`MEMBER`, `DELEGATED-TO`,
     /// RFC 5545 §3.2); most have one.
-    public var values: [String]
+    public var values: [String] {
+        get { firstValue.map { otherValues.isEmpty ? [$0] : [$0] + otherValues } ?? [] }
+        set {
+            firstValue = newValue.first
+            otherValues = Array(newValue.dropFirst())
+        }
+    }
 
     /// The parameter `name` with all of `values`.
     public init(name: String, values: [String]) {
         self.name = name
-        self.values = values
+        firstValue = values.first
+        otherValues = Array(values.dropFirst())
     }
 
     /// The parameter `name` with the single value `value`: `Parameter("LANGUAGE", "en")`.
     public init(_ name: String, _ value: String) {
-        self.init(name: name, values: [value])
+        self.name = name
+        firstValue = value
+        otherValues = []
+    }
+
+    /// The parameter `name` with `first` and then `others`, as a parser finds them.
+    package init(name: String, first: String, others: [String]) {
+        self.name = name
+        firstValue = first
+        otherValues = others
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, values
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            values: try container.decode([String].self, forKey: .values))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(values, forKey: .values)
     }
 }
 
@@ -43,7 +82,7 @@ public struct ExtraProperty: Hashable, Sendable, Codable {
 
     /// The first value of the named parameter (names compare case-insensitively).
     public func parameter(_ name: String) -> String? {
-        parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
+        parameters.first { $0.name.caseInsensitiveEquals(name) }?.firstValue
     }
 }
 

@@ -20,7 +20,7 @@ struct ContentLine: Hashable, Sendable {
 
     /// The first value of a parameter, matched case-insensitively.
     func parameter(_ name: String) -> String? {
-        parameters.first { $0.name.caseInsensitiveEquals(name) }?.values.first
+        parameters.first { $0.name.caseInsensitiveEquals(name) }?.firstValue
     }
 
     /// The parameters other than the named ones, which are a few short upper-case literals compared

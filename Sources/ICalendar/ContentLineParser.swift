@@ -61,14 +61,14 @@ enum ContentLineParser {
             }
             index += 1
             if index < bytes.count, bytes[index] == comma { index += 1 }
-            // Made with its first value: appended to an empty array, each value was an array grown
-            // (an event's fifteen parameters, 2,000 instructions of reading it).
-            var values = [try readParameterValue(bytes, &index, parameter: parameterName)]
+            // The first value apart: the others, which most parameters lack, make an array.
+            let first = try readParameterValue(bytes, &index, parameter: parameterName)
+            var others: [String] = []
             while index < bytes.count && bytes[index] == comma {
                 index += 1
-                values.append(try readParameterValue(bytes, &index, parameter: parameterName))
+                others.append(try readParameterValue(bytes, &index, parameter: parameterName))
             }
-            parameters.append(Parameter(name: parameterName, values: values))
+            parameters.append(Parameter(name: parameterName, first: first, others: others))
         }
         guard index < bytes.count, bytes[index] == colon else {
             let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"

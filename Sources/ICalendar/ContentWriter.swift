@@ -142,8 +142,10 @@ struct ContentWriter: ~Copyable {
     mutating func parameters(_ list: [Parameter]) {
         for parameter in list {
             parameter.name.withUTF8Bytes { appendParameterName($0) }
-            for (index, value) in parameter.values.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+            guard let first = parameter.firstValue else { continue }
+            appendParameterValue(first)
+            for value in parameter.otherValues {
+                output.append(UInt8(ascii: ","))
                 appendParameterValue(value)
             }
         }

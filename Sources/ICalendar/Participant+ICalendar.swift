@@ -111,7 +111,7 @@ private struct ParticipantParameters {
         // Which names were met: a later parameter of a name met is not read (`CN=a;CN=b` has CN a).
         var met = (commonName: false, role: false, status: false, rsvp: false, userType: false)
         func read(_ slot: inout String?, _ wasMet: inout Bool, _ parameter: Parameter) {
-            if !wasMet { slot = parameter.values.first }
+            if !wasMet { slot = parameter.firstValue }
             wasMet = true
         }
         for parameter in line.parameters {

@@ -48,7 +48,7 @@ extension Event {
         result.set("displayName", .string(location.name))
         for (member, parameter) in locationParameters where style == .full || !member.description.hasPrefix("uniqueId")
         {
-            if let value = location.parameters.first(where: { $0.name == parameter })?.values.first {
+            if let value = location.parameters.first(where: { $0.name == parameter })?.firstValue {
                 result.set(member, .string(value))
             }
         }

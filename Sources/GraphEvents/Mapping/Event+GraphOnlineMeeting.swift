@@ -31,7 +31,7 @@ extension Event {
         object.setObject("onlineMeeting") { meeting in
             meeting.set("joinUrl", .string(conference.uri))
             for (member, parameter) in Self.meetingParameters {
-                if let value = conference.parameters.first(where: { $0.name == parameter })?.values.first {
+                if let value = conference.parameters.first(where: { $0.name == parameter })?.firstValue {
                     meeting.set(member, .string(value))
                 }
             }

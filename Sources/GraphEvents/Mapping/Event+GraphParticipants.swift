@@ -47,7 +47,7 @@ extension Event {
 
     /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.
     private static func graphResponse(_ attendee: Attendee) -> String? {
-        if let original = attendee.participant.parameters.first(where: { $0.name == responseParameter })?.values.first {
+        if let original = attendee.participant.parameters.first(where: { $0.name == responseParameter })?.firstValue {
             return original
         }
         switch attendee.participationStatus {

@@ -19,7 +19,7 @@ struct FileToAttach: Sendable, Hashable {
         let names = ["FILENAME", "X-FILENAME", "X-APPLE-FILENAME"]
         name =
             names.lazy.compactMap { wanted in
-                attachment.parameters.first { $0.name.uppercased() == wanted }?.values.first
+                attachment.parameters.first { $0.name.uppercased() == wanted }?.firstValue
             }.first ?? "attachment"
         mediaType = attachment.mediaType ?? "application/octet-stream"
         base64 = text
