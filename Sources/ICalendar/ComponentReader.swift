@@ -270,8 +270,9 @@ struct ComponentReader {
         }
         openedAt.append(lineOffset)
         var component = ContentComponent(name: name, line: line.line)
-        // An event's lines, at once: grown one by one, the array was made and copied six times.
-        if name == "VEVENT" { component.properties.reserveCapacity(32) }
+        // An event's lines, at once: grown one by one, the array was made and copied six times (an
+        // alarm's three, three times).
+        component.properties.reserveCapacity(name == "VEVENT" ? 32 : 8)
         stack.append(component)
     }
 

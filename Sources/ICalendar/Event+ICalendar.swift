@@ -172,7 +172,10 @@ extension Event {
             if locations.isEmpty { locations.append(Location(name: "")) }
             locations[0].coordinates = geo
         case .organizer?: organizer = Participant(line: line)
-        case .attendee?: attendees.append(Attendee(line: line))
+        case .attendee?:
+            // Room for a few at once: grown one by one, three attendees made the array three times.
+            if attendees.isEmpty { attendees.reserveCapacity(4) }
+            attendees.append(Attendee(line: line))
         case .status?: status = EventStatus(token: line.value)
         case .transparency?: transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
         case .busyStatus?: busyStatus = BusyStatus(token: line.value)
