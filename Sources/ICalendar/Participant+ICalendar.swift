@@ -3,7 +3,7 @@ import CalendarModel
 extension Participant {
     init(line: ContentLine) {
         let read = ParticipantParameters(line)
-        self.init(address: line.value, commonName: read.commonName, parameters: read.kept)
+        self.init(address: line.value, commonName: read.value(read.commonName, of: line), parameters: read.kept)
     }
 
     /// Writes the participant as a `name` line (ORGANIZER, ATTENDEE).
@@ -29,12 +29,14 @@ extension Attendee {
     init(line: ContentLine) {
         let read = ParticipantParameters(line)
         self.init(
-            participant: Participant(address: line.value, commonName: read.commonName, parameters: read.kept),
-            role: read.role.map(AttendeeRole.init(token:)),
-            participationStatus: read.participationStatus.map(ParticipationStatus.init(token:)),
-            rsvp: read.rsvp.map { $0.caseInsensitiveEquals("TRUE") },
-            userType: read.userType.map(CalendarUserType.init(token:)),
-            delegatedTo: read.delegatedTo ?? [], delegatedFrom: read.delegatedFrom ?? [])
+            participant: Participant(
+                address: line.value, commonName: read.value(read.commonName, of: line), parameters: read.kept),
+            role: read.value(read.role, of: line).map(AttendeeRole.init(token:)),
+            participationStatus: read.value(read.participationStatus, of: line).map(ParticipationStatus.init(token:)),
+            rsvp: read.value(read.rsvp, of: line).map { $0.caseInsensitiveEquals("TRUE") },
+            userType: read.value(read.userType, of: line).map(CalendarUserType.init(token:)),
+            delegatedTo: read.delegatedTo.map { line.parameters[$0].values } ?? [],
+            delegatedFrom: read.delegatedFrom.map { line.parameters[$0].values } ?? [])
     }
 
     /// The ATTENDEE line: CN, then the parameters the model has for an attendee, then those kept.
@@ -96,41 +98,50 @@ extension ICalendarToken {
 /// one pass over the line's parameters: each the first of its name's, as `ContentLine.parameter(_:)`
 /// reads it, and every one of those names left out of the parameters kept. Asked by name, one
 /// parameter at a time, they were a fifteenth of reading an event with three attendees (issue 24).
+/// Each is held as its place among the line's parameters, not as its text: strings held here were
+/// copied in and out and released (2,000 instructions an attendee).
 private struct ParticipantParameters {
-    var commonName: String?
-    var role: String?
-    var participationStatus: String?
-    var rsvp: String?
-    var userType: String?
-    var delegatedTo: [String]?
-    var delegatedFrom: [String]?
+    var commonName: Int?
+    var role: Int?
+    var participationStatus: Int?
+    var rsvp: Int?
+    var userType: Int?
+    var delegatedTo: Int?
+    var delegatedFrom: Int?
     /// The parameters of the line the model does not read, in their order.
     var kept: [Parameter] = []
 
     init(_ line: ContentLine) {
-        // Which names were met: a later parameter of a name met is not read (`CN=a;CN=b` has CN a).
-        var met = (commonName: false, role: false, status: false, rsvp: false, userType: false)
-        func read(_ slot: inout String?, _ wasMet: inout Bool, _ parameter: Parameter) {
-            if !wasMet { slot = parameter.firstValue }
-            wasMet = true
-        }
-        for parameter in line.parameters {
-            // Parsed names are upper-case already; names set by code may not be.
+        for (index, parameter) in line.parameters.enumerated() where !note(index, named: parameter.name) {
+            // Parsed names are upper-case already, and a name with a lower-case letter matched
+            // none above; names set by code may have one.
             let hasLowercase = parameter.name.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
-            let name = hasLowercase ? parameter.name.uppercased() : parameter.name
-            // Told apart by length before they are compared: comparing two strings that differ is a
-            // call, and a `switch` over the names made up to five an attendee.
-            switch name.utf8.count {
-            case 2 where name == "CN": read(&commonName, &met.commonName, parameter)
-            case 4 where name == "ROLE": read(&role, &met.role, parameter)
-            case 8 where name == "PARTSTAT": read(&participationStatus, &met.status, parameter)
-            case 4 where name == "RSVP": read(&rsvp, &met.rsvp, parameter)
-            case 6 where name == "CUTYPE": read(&userType, &met.userType, parameter)
-            case 12 where name == "DELEGATED-TO": if delegatedTo == nil { delegatedTo = parameter.values }
-            case 14 where name == "DELEGATED-FROM": if delegatedFrom == nil { delegatedFrom = parameter.values }
-            default: kept.append(parameter)
-            }
+            if !hasLowercase || !note(index, named: parameter.name.uppercased()) { kept.append(parameter) }
         }
+    }
+
+    /// Notes the parameter at `index` when `name`, upper-case, is one of those modelled: false when
+    /// it is not. Told apart by length before they are compared: comparing two strings that differ
+    /// is a call, and a `switch` over the names made up to five an attendee. A later parameter of a
+    /// name met is not read (`CN=a;CN=b` has CN a).
+    private mutating func note(_ index: Int, named name: String) -> Bool {
+        switch name.utf8.count {
+        case 2 where name == "CN": if commonName == nil { commonName = index }
+        case 4 where name == "ROLE": if role == nil { role = index }
+        case 8 where name == "PARTSTAT": if participationStatus == nil { participationStatus = index }
+        case 4 where name == "RSVP": if rsvp == nil { rsvp = index }
+        case 6 where name == "CUTYPE": if userType == nil { userType = index }
+        case 12 where name == "DELEGATED-TO": if delegatedTo == nil { delegatedTo = index }
+        case 14 where name == "DELEGATED-FROM": if delegatedFrom == nil { delegatedFrom = index }
+        default: return false
+        }
+        return true
+    }
+
+    /// The first value of the parameter at `index` of `line`'s, the line these were found in.
+    func value(_ index: Int?, of line: ContentLine) -> String? {
+        guard let index else { return nil }
+        return line.parameters[index].firstValue
     }
 }
 

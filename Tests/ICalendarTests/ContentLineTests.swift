@@ -224,3 +224,34 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(try parsed("X-SAMEPREFIX:1").name == "X-SAMEPREFIX")
     #expect(try parsed("X-SAMEPREFI:1").name == "X-SAMEPREFI")
 }
+
+/// The parameters an ATTENDEE line's model has fields for (RFC 5545 §3.8.4.1: CN, ROLE, PARTSTAT,
+/// RSVP, CUTYPE, DELEGATED-TO, DELEGATED-FROM) are read from the first of each name, as
+/// `ContentLine.parameter(_:)` reads them; every other parameter is kept, in order, and no second
+/// copy of a modelled one is.
+@Test func anAttendeeReadsTheFirstOfEachModelledParameterAndKeepsTheRest() throws {
+    let parsed = try line(
+        #"ATTENDEE;X-A=1;CN="Doe, Jo";ROLE=CHAIR;cn=Other;PARTSTAT=ACCEPTED;LANGUAGE=de;RSVP=TRUE;CUTYPE=ROOM;"#
+            + #"DELEGATED-TO="mailto:a@example.com","mailto:b@example.com";DELEGATED-TO="mailto:c@example.com";"#
+            + #"DELEGATED-FROM="mailto:d@example.com":mailto:jo@example.com"#)
+    let attendee = Attendee(line: parsed)
+    #expect(attendee.participant.address == "mailto:jo@example.com")
+    #expect(attendee.participant.commonName == "Doe, Jo")
+    #expect(attendee.role == .chair)
+    #expect(attendee.participationStatus == .accepted)
+    #expect(attendee.rsvp == true)
+    #expect(attendee.userType == .room)
+    #expect(attendee.delegatedTo == ["mailto:a@example.com", "mailto:b@example.com"])
+    #expect(attendee.delegatedFrom == ["mailto:d@example.com"])
+    #expect(attendee.participant.parameters == [Parameter("X-A", "1"), Parameter("LANGUAGE", "de")])
+
+    // A line made by code may name its parameters in lower case; they compare case-insensitively
+    // (RFC 5545 §2).
+    let made = ContentLine(
+        name: "ORGANIZER",
+        parameters: [Parameter("cn", "Ana"), Parameter("Sent-By", "mailto:s@example.com"), Parameter("CN", "Not")],
+        value: "mailto:ana@example.com")
+    let organizer = Participant(line: made)
+    #expect(organizer.commonName == "Ana")
+    #expect(organizer.parameters == [Parameter("Sent-By", "mailto:s@example.com")])
+}
