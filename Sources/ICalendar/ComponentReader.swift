@@ -34,8 +34,11 @@ struct ComponentReader {
     /// line of such a VEVENT is kept (`skimmedLines`) for `parsedInFull(_:)`, unless it can be read
     /// again (`passesOver`).
     private let parsedNames: PropertyNames?
-    /// The line being read, from the line reader or from `replayed`: one array for every line.
+    /// The line being read, from the line reader or from `replayed`, after the lines read before it
+    /// until they fill `scratchSize`: one array for every line, emptied only now and then (emptied
+    /// for each line, it was some 140 instructions a line in `replaceSubrange`).
     private var scratch: [UInt8] = []
+    private static let scratchSize = 16 << 10
     /// The names of properties and parameters met so far.
     private var names = ContentNames()
     /// The lines of the last top-level VEVENT begun, when skimming, from its BEGIN to its END: where
@@ -185,7 +188,7 @@ struct ComponentReader {
     /// an event more).
     @inline(__always)
     private mutating func nextLine() -> LineReader.LogicalLine? {
-        Self.empty(&scratch)
+        if scratch.count >= Self.scratchSize { Self.empty(&scratch) }
         guard let replayed else {
             guard passesOver, stack.count == 1, stack[0].name == "VEVENT" else {
                 if passesOver && stack.count > 1 && Self.passesOverNestedLines(stack) {
@@ -201,8 +204,9 @@ struct ComponentReader {
         guard replayedCount < replayed.lines.count else { return nil }
         defer { replayedCount += 1 }
         var line = replayed.lines[replayedCount]
+        let start = scratch.count
         scratch.append(contentsOf: replayed.bytes[line.bytes])
-        line.bytes = 0..<scratch.count
+        line.bytes = start..<scratch.count
         return line
     }
 
