@@ -255,6 +255,10 @@ struct ComponentReader {
                 }
                 return .calendarProperty(line)
             }
+            // Room for four at the second line: an alarm's three made the array three times. Not at
+            // the first: a component holding one line or none (a calendar may hold a million) would
+            // hold room for more (issue 24's review: 163 MB → 1,008 MB).
+            if stack[stack.count - 1].properties.count == 1 { stack[stack.count - 1].properties.reserveCapacity(4) }
             stack[stack.count - 1].properties.append(line)
             return nil
         }
@@ -289,9 +293,8 @@ struct ComponentReader {
         }
         openedAt.append(lineOffset)
         var component = ContentComponent(name: name, line: line.line)
-        // An event's lines, at once: grown one by one, the array was made and copied six times (an
-        // alarm's three, three times).
-        component.properties.reserveCapacity(name == "VEVENT" ? 32 : 8)
+        // An event's lines, at once: grown one by one, the array was made and copied six times.
+        if name == "VEVENT" { component.properties.reserveCapacity(32) }
         stack.append(component)
     }
 

@@ -173,8 +173,9 @@ extension Event {
             locations[0].coordinates = geo
         case .organizer?: organizer = Participant(line: line)
         case .attendee?:
-            // Room for a few at once: grown one by one, three attendees made the array three times.
-            if attendees.isEmpty { attendees.reserveCapacity(4) }
+            // Room for four at the second: grown one by one, three attendees made the array three
+            // times. Not at the first, which most events' only attendee would leave unused.
+            if attendees.count == 1 { attendees.reserveCapacity(4) }
             attendees.append(Attendee(line: line))
         case .status?: status = EventStatus(token: line.value)
         case .transparency?: transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
