@@ -265,7 +265,7 @@ struct ComponentReader {
     }
 
     private mutating func begin(_ line: ContentLine) {
-        let name = line.value.uppercased()
+        let name = Self.componentName(line.value)
         if skippingDepth > 0 {
             skippingDepth += 1
             return
@@ -299,7 +299,7 @@ struct ComponentReader {
     }
 
     private mutating func end(_ line: ContentLine) -> Item? {
-        let name = line.value.uppercased()
+        let name = Self.componentName(line.value)
         if skippingDepth > 0 {
             skippingDepth -= 1
             return nil
@@ -327,6 +327,13 @@ struct ComponentReader {
             closeTop()
         }
         return closeTop()
+    }
+
+    /// The name a BEGIN or END line's value gives, upper-cased: an event's and an alarm's compared
+    /// first, as they are nearly always written (`uppercased()` was some 150 instructions a line,
+    /// four lines an event in each pass).
+    private static func componentName(_ value: String) -> String {
+        value == "VEVENT" || value == "VALARM" ? value : value.uppercased()
     }
 
     @discardableResult

@@ -121,3 +121,20 @@ import Testing
     #expect(inner[0].properties.capacity == 0)
     #expect(inner[1].properties.capacity < 4)
 }
+
+/// BEGIN and END name their component in any case (RFC 5545 §2: names are case-insensitive), and
+/// each END closes the BEGIN of its name however either was written.
+@Test func componentNamesAreReadInAnyCase() {
+    let result = parse(
+        ics([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+            "begin:vevent", "UID:a", "DTSTART:20260101T100000Z",
+            "Begin:Valarm", "ACTION:DISPLAY", "DESCRIPTION:r", "TRIGGER:-PT5M", "END:valarm",
+            "end:VEvent",
+            "BEGIN:vEvent", "UID:b", "DTSTART:20260102T100000Z", "END:VEVENT",
+            "END:vcalendar",
+        ]))
+    #expect(result.document.events.map(\.uid) == ["a", "b"])
+    #expect(result.document.events.first?.alarms.count == 1)
+    #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty)
+}
