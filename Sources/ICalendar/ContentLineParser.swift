@@ -150,7 +150,7 @@ enum ContentLineParser {
 /// (checking it for ASCII, copying it) was some 200 instructions a name, 30 names an event.
 ///
 /// A small table indexed by a hash of the name's bytes, one name a slot: a name whose slot holds
-/// another replaces it. Names longer than `Key.capacity` bytes are not kept.
+/// another replaces it. Names longer than sixteen bytes are not kept.
 struct ContentNames {
     /// A name of at most sixteen bytes, upper-cased, as two little-endian words, zero past its end:
     /// name bytes are never zero, so names of different lengths differ.
