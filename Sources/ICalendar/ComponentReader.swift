@@ -152,23 +152,34 @@ struct ComponentReader {
                 lineOffset = logical.offset
                 continue
             }
-            var recovered: [ContentLineParser.SyntaxError] = []
-            let line: ContentLine
-            do {
-                line = try ContentLineParser.parse(
-                    scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
-                    names: &names, recovered: &recovered)
-            } catch {
-                report(
-                    .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column
-                )
-                continue
+            let item: Item?
+            if let (isBegin, name) = Self.eventOrAlarmBoundary(scratch[logical.bytes]) {
+                lineOffset = logical.offset
+                if isBegin {
+                    begin(name, line: logical.line)
+                    item = nil
+                } else {
+                    item = end(name, line: logical.line)
+                }
+            } else {
+                var recovered: [ContentLineParser.SyntaxError] = []
+                let line: ContentLine
+                do {
+                    line = try ContentLineParser.parse(
+                        scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
+                        names: &names, recovered: &recovered)
+                } catch {
+                    report(
+                        .error, "syntax", error.message + "; the line was dropped", line: logical.line,
+                        column: error.column)
+                    continue
+                }
+                for problem in recovered {
+                    report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
+                }
+                lineOffset = logical.offset
+                item = consume(line)
             }
-            for problem in recovered {
-                report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
-            }
-            lineOffset = logical.offset
-            let item = consume(line)
             if parsedNames != nil && !passesOver && !inSkimmedEvent && stack.count == 1 && stack[0].name == "VEVENT" {
                 skimmedLines.removeAll(keepingCapacity: true)
                 Self.empty(&skimmedBytes)
@@ -246,10 +257,10 @@ struct ComponentReader {
         // and comparing two strings that differ is a call (2,500 instructions an event).
         switch line.name.utf8.count {
         case 5 where line.name == "BEGIN":
-            begin(line)
+            begin(Self.componentName(line.value), line: line.line)
             return nil
         case 3 where line.name == "END":
-            return end(line)
+            return end(Self.componentName(line.value), line: line.line)
         case 11 where line.name == "X-LIC-ERROR":
             // Written by libical-based tools (Evolution, older calport peers) into files they saved.
             report(.warning, "libical-error", "libical reported: \(TextCodec.unescape(line.value))", line: line.line)
@@ -272,15 +283,15 @@ struct ComponentReader {
         }
     }
 
-    private mutating func begin(_ line: ContentLine) {
-        let name = Self.componentName(line.value)
+    /// Opens the component `name` (upper-case) begun on `line`.
+    private mutating func begin(_ name: String, line: Int) {
         if skippingDepth > 0 {
             skippingDepth += 1
             return
         }
         if name == "VCALENDAR" && stack.isEmpty {
             if insideCalendar {
-                report(.warning, "nested-calendar", "BEGIN:VCALENDAR inside a calendar; merged", line: line.line)
+                report(.warning, "nested-calendar", "BEGIN:VCALENDAR inside a calendar; merged", line: line)
             }
             calendarDepth += 1
             return
@@ -288,26 +299,26 @@ struct ComponentReader {
         if !insideCalendar && stack.isEmpty {
             report(
                 .warning, "outside-calendar", "BEGIN:\(name) outside BEGIN:VCALENDAR; read as part of a calendar",
-                line: line.line)
+                line: line)
             calendarDepth = 1
         }
         if stack.count >= limits.maximumDepth {
             report(
                 .error, "nesting-limit",
                 "components nest deeper than \(limits.maximumDepth); BEGIN:\(name) and its contents were skipped",
-                line: line.line)
+                line: line)
             skippingDepth = 1
             return
         }
         openedAt.append(lineOffset)
-        var component = ContentComponent(name: name, line: line.line)
+        var component = ContentComponent(name: name, line: line)
         // An event's lines, at once: grown one by one, the array was made and copied six times.
         if name == "VEVENT" { component.properties.reserveCapacity(32) }
         stack.append(component)
     }
 
-    private mutating func end(_ line: ContentLine) -> Item? {
-        let name = Self.componentName(line.value)
+    /// Closes the component `name` (upper-case) ended on `line`; the top-level component it completes.
+    private mutating func end(_ name: String, line: Int) -> Item? {
         if skippingDepth > 0 {
             skippingDepth -= 1
             return nil
@@ -316,7 +327,7 @@ struct ComponentReader {
             if name == "VCALENDAR" && insideCalendar {
                 calendarDepth -= 1
             } else {
-                report(.error, "unmatched-end", "END:\(name) without a matching BEGIN", line: line.line)
+                report(.error, "unmatched-end", "END:\(name) without a matching BEGIN", line: line)
             }
             return nil
         }
@@ -324,14 +335,14 @@ struct ComponentReader {
             report(
                 .error, "unmatched-end",
                 "END:\(name) does not close BEGIN:\(stack[stack.count - 1].name) of line \(stack[stack.count - 1].line)",
-                line: line.line)
+                line: line)
             return nil
         }
         while stack.count - 1 > depth {
             let open = stack[stack.count - 1]
             report(
                 .error, "missing-end", "missing END:\(open.name) for BEGIN of line \(open.line) before END:\(name)",
-                line: line.line)
+                line: line)
             closeTop()
         }
         return closeTop()
@@ -342,6 +353,45 @@ struct ComponentReader {
     /// four lines an event in each pass).
     private static func componentName(_ value: String) -> String {
         value == "VEVENT" || value == "VALARM" ? value : value.uppercased()
+    }
+
+    /// Whether `line` is `BEGIN:VEVENT`, `END:VEVENT`, `BEGIN:VALARM` or `END:VALARM` exactly, and
+    /// which: the four lines of every event that need no parsing, and whose `ContentLine` (a name from
+    /// the table, a value made a string, compared and dropped) cost some 600 instructions each, eight
+    /// an event read in two passes. Any other way of writing them is parsed as every line is.
+    /// Compared as two words, the line's first eight bytes and the rest.
+    @inline(__always)
+    private static func eventOrAlarmBoundary(_ line: ArraySlice<UInt8>) -> (isBegin: Bool, name: String)? {
+        guard line.count == 12 || line.count == 10 else { return nil }
+        let (first, rest) = line.withUnsafeBytes { bytes in
+            (
+                bytes.loadUnaligned(as: UInt64.self),
+                bytes.count == 12
+                    ? UInt64(bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                    : UInt64(bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+            )
+        }
+        let isBegin = line.count == 12
+        let words = isBegin ? boundaryWords.begin : boundaryWords.end
+        if first == words.event.first && rest == words.event.rest { return (isBegin, "VEVENT") }
+        if first == words.alarm.first && rest == words.alarm.rest { return (isBegin, "VALARM") }
+        return nil
+    }
+
+    /// The words `eventOrAlarmBoundary` compares with, made from the lines' text.
+    private static let boundaryWords = (
+        begin: (event: words("BEGIN:VEVENT"), alarm: words("BEGIN:VALARM")),
+        end: (event: words("END:VEVENT"), alarm: words("END:VALARM"))
+    )
+
+    /// The first eight bytes of `text`, and the rest (at most eight), as little-endian words.
+    private static func words(_ text: StaticString) -> (first: UInt64, rest: UInt64) {
+        var words: (first: UInt64, rest: UInt64) = (0, 0)
+        for index in 0..<text.utf8CodeUnitCount {
+            let byte = UInt64(text.utf8Start[index])
+            if index < 8 { words.first |= byte << (8 * index) } else { words.rest |= byte << (8 * (index - 8)) }
+        }
+        return words
     }
 
     @discardableResult
