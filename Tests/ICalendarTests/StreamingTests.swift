@@ -217,6 +217,58 @@ func scanningThatReadsPastUnparsedLinesFindsWhatKeepingThemFinds(sizes: [Int]) t
     #expect(outline.contains { $0.hasPrefix("event misplaced 2041 ") })
 }
 
+/// Lines a first pass reads past a run at a time while they are plain (ended by LF or CRLF, held
+/// whole, shorter than 512 bytes), beside every way a line can stop being plain: a lone CR ending,
+/// a blank line or a tab before a continuation, lines either side of 512 bytes, folded and not, a
+/// folded UID and BEGIN, an alarm's lines; read at the default limits, which let the run be read.
+private let plainRunInput = ics([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x",
+    "BEGIN:VEVENT", "UID:run", "DTSTAMP:20260101T000000Z", "SUMMARY:a",
+    "DESCRIPTION:" + String(repeating: "d", count: 498),
+    "LOCATION:" + String(repeating: "l", count: 503), " folded after the window", "\tX-TAB:tab", "\tcontinued by a tab",
+    "DTSTART:20260105T100000Z", "CATEGORIES:x", "", "", " after two blank lines", "COMMENT:y", " ",
+    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + String(repeating: "a", count: 600), "TRIGGER:-PT5M",
+    "END:VALARM", "X-LAST:z", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:fo", " ld", "DTSTART:20270105T100000Z",
+    "X-A:1", "X-B:2", "BEG", " IN:VALARM", "TRIGGER:-PT1M", "END:VALARM", "END:VEVENT",
+    "END:VCALENDAR",
+])
+
+/// `input` with its CRLF line ends made `ending`, or, for "mixed", each line's end one of LF, CRLF and CR
+/// in turn.
+private func withLineEnds(_ input: [UInt8], _ ending: String) -> [UInt8] {
+    let lines = String(decoding: input, as: UTF8.self).components(separatedBy: "\r\n").dropLast()
+    guard ending == "mixed" else { return ics(Array(lines), ending: ending) }
+    let ends = ["\n", "\r\n", "\r"]
+    return Array(lines.enumerated().map { $0.element + ends[$0.offset % 3] }.joined().utf8)
+}
+
+@Test(arguments: [[1 << 20], [7, 1 << 10], [1], [511, 513]])
+func readingPastPlainRunsOfLinesFindsWhatKeepingThemFinds(sizes: [Int]) throws {
+    let inputs = try [plainRunInput] + passOverInputs()
+    for input in inputs {
+        for ending in ["\r\n", "\n", "\r", "mixed"] {
+            let bytes = withLineEnds(input, ending)
+            let limits = ICalendarLimits()
+            let passing = scanOutline(bytes, sizes: sizes, limits: limits, rereading: true)
+            #expect(passing == scanOutline(bytes, sizes: sizes, limits: limits, rereading: false), "\(ending)")
+            let listed = listingOutline(bytes, sizes: sizes, limits: limits, rereading: true)
+            let kept = listingOutline(bytes, sizes: sizes, limits: limits, rereading: false)
+            #expect(listed.events == kept.events && listed.lines == kept.lines, "\(ending)")
+            #expect(listed.diagnostics == kept.diagnostics, "\(ending)")
+        }
+    }
+    // Worked out by hand: the events' UIDs and years; the physical lines are the input's 38, blank
+    // ones included, in each of the three line ends.
+    for ending in ["\r\n", "\n", "\r"] {
+        let outline = scanOutline(
+            withLineEnds(plainRunInput, ending), sizes: sizes, limits: ICalendarLimits(), rereading: true)
+        #expect(outline.contains { $0.hasPrefix("event run 2026 ") })
+        #expect(outline.contains { $0.hasPrefix("event fold 2027 ") })
+        #expect(outline.last?.hasPrefix("lines 38 top") == true, "\(ending): \(outline.last ?? "")")
+    }
+}
+
 /// A listing's events and every diagnostic it reported, with its line, reading past the lines it
 /// leaves unparsed (given the input again) or keeping them.
 private func listingOutline(_ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits, rereading: Bool) -> (
