@@ -125,11 +125,15 @@ extension Event {
     private mutating func decode(
         _ line: ContentLine, as reading: EventProperty.Reading?, context: inout DecodingContext
     ) -> Bool {
-        let unread = line.parameters.isEmpty ? [] : line.parameters(excluding: reading?.parametersRead ?? [])
-        if !unread.isEmpty, let reading, reading.bit != 0, reading.property != .location,
+        // The parameters a singleton's value does not hold are kept beside it; a location's and the
+        // organizer's go with their values, as do those of the properties that repeat (an attendee's)
+        // and of those the model does not read: for these they are not looked at here.
+        var unread: [Parameter] = []
+        if !line.parameters.isEmpty, let reading, reading.bit != 0, reading.property != .location,
             reading.property != .organizer
         {
-            propertyParameters[line.name] = unread
+            unread = line.parameters(excluding: reading.parametersRead)
+            if !unread.isEmpty { propertyParameters[line.name] = unread }
         }
         switch reading?.property {
         case .uid?: break
