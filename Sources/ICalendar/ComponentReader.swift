@@ -144,7 +144,18 @@ struct ComponentReader {
             lastComponentIsSkimmed = false
             return .component(component)
         }
-        while let logical = nextLine() {
+        while true {
+            if skims && passesOver && replayed == nil && stack.isEmpty && insideCalendar && skippingDepth == 0
+                && limits.maximumDepth >= 2
+            {
+                if scratch.count >= Self.scratchSize { Self.empty(&scratch) }
+                if let event = lines.nextPlainEvent(
+                    appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) })
+                {
+                    return skimmed(event, names: &names)
+                }
+            }
+            guard let logical = nextLine() else { break }
             // Asked only of a reader that leaves lines unparsed: comparing the name is a cost per line.
             let inSkimmedEvent = parsedNames != nil && stack.first?.name == "VEVENT"
             if inSkimmedEvent && !passesOver { keepSkimmed(logical) }
@@ -153,30 +164,16 @@ struct ComponentReader {
                 continue
             }
             let item: Item?
-            if let (isBegin, name) = Self.eventOrAlarmBoundary(scratch[logical.bytes]) {
+            if let boundary = BoundaryLine.of(scratch[logical.bytes]) {
                 lineOffset = logical.offset
-                if isBegin {
-                    begin(name, line: logical.line)
+                if boundary.isBegin {
+                    begin(boundary.name, line: logical.line)
                     item = nil
                 } else {
-                    item = end(name, line: logical.line)
+                    item = end(boundary.name, line: logical.line)
                 }
             } else {
-                var recovered: [ContentLineParser.SyntaxError] = []
-                let line: ContentLine
-                do {
-                    line = try ContentLineParser.parse(
-                        scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
-                        names: &names, recovered: &recovered)
-                } catch {
-                    report(
-                        .error, "syntax", error.message + "; the line was dropped", line: logical.line,
-                        column: error.column)
-                    continue
-                }
-                for problem in recovered {
-                    report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
-                }
+                guard let line = parsed(logical, names: &names) else { continue }
                 lineOffset = logical.offset
                 item = consume(line)
             }
@@ -192,6 +189,37 @@ struct ComponentReader {
             if !lifted.isEmpty { return next() }
         }
         return finish()
+    }
+
+    /// The line in `scratch` parsed, its problems reported; nil when it was dropped.
+    @inline(__always)
+    private mutating func parsed(_ logical: LineReader.LogicalLine, names: inout ContentNames) -> ContentLine? {
+        var recovered: [ContentLineParser.SyntaxError] = []
+        let line: ContentLine
+        do {
+            line = try ContentLineParser.parse(
+                scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
+                names: &names, recovered: &recovered)
+        } catch {
+            report(.error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column)
+            return nil
+        }
+        for problem in recovered {
+            report(.warning, problem.code, problem.message, line: logical.line, column: problem.column)
+        }
+        return line
+    }
+
+    /// The skimmed VEVENT the line reader read at once (`LineReader.nextPlainEvent`), as reading
+    /// it line by line makes it: its UID and DTSTART lines, and an empty VALARM for each of its alarms.
+    private mutating func skimmed(_ event: LineReader.PlainEvent, names: inout ContentNames) -> Item {
+        var component = ContentComponent(name: "VEVENT", line: event.line)
+        if let first = event.first, let line = parsed(first, names: &names) { component.properties.append(line) }
+        if let second = event.second, let line = parsed(second, names: &names) { component.properties.append(line) }
+        component.components = lines.plainEventAlarms.map { ContentComponent(name: "VALARM", line: $0) }
+        componentOffset = event.offset
+        lastComponentIsSkimmed = true
+        return .component(component)
     }
 
     /// The next logical line, in `scratch`: the line reader's, or the next of those read back.
@@ -353,45 +381,6 @@ struct ComponentReader {
     /// four lines an event in each pass).
     private static func componentName(_ value: String) -> String {
         value == "VEVENT" || value == "VALARM" ? value : value.uppercased()
-    }
-
-    /// Whether `line` is `BEGIN:VEVENT`, `END:VEVENT`, `BEGIN:VALARM` or `END:VALARM` exactly, and
-    /// which: the four lines of every event that need no parsing, and whose `ContentLine` (a name from
-    /// the table, a value made a string, compared and dropped) cost some 600 instructions each, eight
-    /// an event read in two passes. Any other way of writing them is parsed as every line is.
-    /// Compared as two words, the line's first eight bytes and the rest.
-    @inline(__always)
-    private static func eventOrAlarmBoundary(_ line: ArraySlice<UInt8>) -> (isBegin: Bool, name: String)? {
-        guard line.count == 12 || line.count == 10 else { return nil }
-        let (first, rest) = line.withUnsafeBytes { bytes in
-            (
-                bytes.loadUnaligned(as: UInt64.self),
-                bytes.count == 12
-                    ? UInt64(bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                    : UInt64(bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
-            )
-        }
-        let isBegin = line.count == 12
-        let words = isBegin ? boundaryWords.begin : boundaryWords.end
-        if first == words.event.first && rest == words.event.rest { return (isBegin, "VEVENT") }
-        if first == words.alarm.first && rest == words.alarm.rest { return (isBegin, "VALARM") }
-        return nil
-    }
-
-    /// The words `eventOrAlarmBoundary` compares with, made from the lines' text.
-    private static let boundaryWords = (
-        begin: (event: words("BEGIN:VEVENT"), alarm: words("BEGIN:VALARM")),
-        end: (event: words("END:VEVENT"), alarm: words("END:VALARM"))
-    )
-
-    /// The first eight bytes of `text`, and the rest (at most eight), as little-endian words.
-    private static func words(_ text: StaticString) -> (first: UInt64, rest: UInt64) {
-        var words: (first: UInt64, rest: UInt64) = (0, 0)
-        for index in 0..<text.utf8CodeUnitCount {
-            let byte = UInt64(text.utf8Start[index])
-            if index < 8 { words.first |= byte << (8 * index) } else { words.rest |= byte << (8 * (index - 8)) }
-        }
-        return words
     }
 
     @discardableResult

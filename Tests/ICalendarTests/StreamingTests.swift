@@ -328,3 +328,63 @@ func aListingThatReadsPastUnparsedLinesListsWhatKeepingThemLists(sizes: [Int]) t
     #expect(passing.diagnostics == keeping.diagnostics.filter { !readPast.contains($0) })
     #expect(passing.diagnostics.contains { $0.hasPrefix("10 ") })
 }
+
+/// Every item a skimming reader that can read its input again hands on, with where each component
+/// began, whether it was skimmed, and the lines read: comparable.
+private func skimmedItems(_ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits) -> [String] {
+    var reader = ComponentReader(
+        source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "x.ics", limits: limits, skimming: true,
+        rereading: { InMemoryByteSource(Array(bytes[$0...])) })
+    var items: [String] = []
+    while let item = reader.next() {
+        switch item {
+        case .calendarProperty(let line): items.append("property \(line)")
+        case .component(let component):
+            items.append("\(component) @\(reader.componentOffset) skimmed \(reader.lastComponentIsSkimmed)")
+        }
+    }
+    items.append("lines \(reader.physicalLinesRead) top \(reader.endedAtTopLevel)")
+    return items
+}
+
+/// Events a first pass reads at once when all their lines are plain (`LineReader.nextPlainEvent`),
+/// and, beside them, events that differ from such an event by one thing that makes them be read
+/// line by line.
+private let plainEventInputs: [[String]] = {
+    let plain = [
+        "BEGIN:VEVENT", "DTSTART;TZID=Europe/Berlin:20260105T100000", "UID;X-A=1:plain", "SUMMARY:s",
+        "DESCRIPTION:long", " folded", "BEGIN:VALARM", "UID:in-alarm", "TRIGGER:-PT5M", "END:VALARM",
+        "ATTENDEE;CN=A:mailto:a@example.com", "BEGIN:VALARM", "DTSTART:19990101T000000Z", "END:VALARM", "END:VEVENT",
+    ]
+    func changed(_ index: Int, to lines: [String]) -> [String] {
+        var event = plain
+        event.replaceSubrange(index...index, with: lines)
+        return event
+    }
+    return [
+        plain,
+        changed(3, to: ["SUMMARY:" + String(repeating: "s", count: 501)]),  // a 509-byte line
+        changed(3, to: ["SUMMARY:" + String(repeating: "s", count: 504)]),  // 512 bytes: read line by line
+        changed(2, to: ["uid:lower"]), changed(2, to: ["UID:fo", " lded"]), changed(2, to: ["UID:a", "UID:b"]),
+        changed(2, to: ["UID:caf\u{E9}"]), changed(2, to: ["UID:bell\u{07}"]), changed(3, to: ["", " SUMMARY:x"]),
+        changed(3, to: ["SUMMARY:x", "", " continued"]), changed(0, to: ["BEGIN:VEVENT", " X"]),
+        changed(14, to: ["END:VEVENT", " X"]), changed(14, to: ["END:VEVENT", "", " X"]),
+        changed(3, to: ["BEGIN:VEVENT", "UID:inner", "END:VEVENT"]), changed(3, to: ["BEGIN:X-THING", "END:X-THING"]),
+        changed(9, to: []), changed(6, to: ["BEGIN:VALARM", "BEGIN:VALARM", "END:VALARM"]),
+        changed(3, to: ["BROKEN LINE"]), changed(3, to: ["DTSTART:20270105T100000Z"]),
+        changed(7, to: ["begin:valarm"]), changed(3, to: ["END;X=1:VEVENT"]),
+    ]
+}()
+
+@Test(arguments: [[1 << 20], [7, 1 << 10], [300]])
+func aPlainEventReadAtOnceIsTheEventReadLineByLine(sizes: [Int]) {
+    for ending in ["\r\n", "\n"] {
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + plainEventInputs.joined() + ["END:VCALENDAR"]
+        let bytes = ics(lines, ending: ending)
+        // At a line limit under 512 bytes no event is read at once; the one line of 512 bytes, too long
+        // there, is a SUMMARY, which a first pass reads past whatever its length.
+        let atOnce = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits())
+        let lineByLine = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits(maximumLineLength: 511))
+        #expect(atOnce == lineByLine, "\(ending == "\n" ? "LF" : "CRLF") \(sizes)")
+    }
+}
