@@ -19,8 +19,11 @@ private struct ChunkedSource: ByteSource {
     }
 }
 
-private func readAll(_ bytes: [UInt8], sizes: [Int]) -> ([ICalendarItem], [Diagnostic]) {
-    var reader = ICalendarReader(source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "test.ics")
+private func readAll(_ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits = ICalendarLimits()) -> (
+    [ICalendarItem], [Diagnostic]
+) {
+    var reader = ICalendarReader(
+        source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "test.ics", limits: limits)
     var items: [ICalendarItem] = []
     while let item = reader.next() { items.append(item) }
     return (items, reader.takeDiagnostics())
@@ -386,5 +389,26 @@ func aPlainEventReadAtOnceIsTheEventReadLineByLine(sizes: [Int]) {
         let atOnce = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits())
         let lineByLine = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits(maximumLineLength: 511))
         #expect(atOnce == lineByLine, "\(ending == "\n" ? "LF" : "CRLF") \(sizes)")
+    }
+}
+
+/// Reading every line, a plain line (whole in the buffer with the line after it, under 512 bytes,
+/// ended by LF or CRLF, neither a continuation nor continued) is read at once; every other line, and
+/// every line at a line limit under 512 bytes, is read in parts. Both give the same events and
+/// diagnostics, on the inputs above without their long lines (unfolded, none is 512 bytes long).
+@Test(arguments: [[1 << 20], [7, 1 << 10], [300]])
+func aPlainLineReadAtOnceIsTheLineReadInParts(sizes: [Int]) throws {
+    let run = String(decoding: plainRunInput, as: UTF8.self).components(separatedBy: "\r\n").dropLast()
+    let events = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + plainEventInputs.joined() + ["END:VCALENDAR"]
+    for lines in [Array(run), events] {
+        let input = ics(lines.filter { $0.utf8.count < 400 })
+        for ending in ["\r\n", "\n", "\r", "mixed"] {
+            let bytes = withLineEnds(input, ending)
+            let atOnce = readAll(bytes, sizes: sizes)
+            let inParts = readAll(bytes, sizes: sizes, limits: ICalendarLimits(maximumLineLength: 511))
+            #expect(atOnce.0.map { "\($0)" } == inParts.0.map { "\($0)" }, "\(ending) \(sizes)")
+            #expect(atOnce.1 == inParts.1, "\(ending) \(sizes)")
+            #expect(atOnce.0.count >= 2)
+        }
     }
 }
