@@ -170,12 +170,6 @@ func untilBeforeStartIsAWarning(_ start: String, _ until: String, _ reported: Bo
     #expect(diagnostics.contains { $0.code == "until-before-start" && $0.severity == .warning } == reported)
 }
 
-/// A source that hands over prepared chunks, as a pipe would.
-private struct ChunkedSource: ByteSource {
-    var chunks: [[UInt8]]
-    mutating func nextChunk() -> [UInt8]? { chunks.isEmpty ? nil : chunks.removeFirst() }
-}
-
 @Test(.timeLimit(.minutes(1)))
 func aDateInYear9999DoesNotSlowTheVTimeZoneDown() {
     // Regression (fuzz-icalendar timeout): one EXDATE in a far year made the generated VTIMEZONE

@@ -54,16 +54,10 @@ private func attachments(in bytes: [UInt8], chunk: Int, limits: ICalendarLimits 
     [CalendarModel.Attachment], [String]
 ) {
     let chunks = stride(from: 0, to: bytes.count, by: chunk).map { Array(bytes[$0..<min($0 + chunk, bytes.count)]) }
-    var reader = ICalendarReader(source: Chunks(chunks: chunks), file: "long.ics", limits: limits)
+    var reader = ICalendarReader(source: ChunkedSource(chunks: chunks), file: "long.ics", limits: limits)
     var found: [CalendarModel.Attachment] = []
     while let item = reader.next() { if case .event(let event) = item { found += event.attachments } }
     return (found, reader.takeDiagnostics().map(\.code))
-}
-
-/// A source handing over prepared chunks, as a pipe would; it knows no length.
-private struct Chunks: ByteSource {
-    var chunks: [[UInt8]]
-    mutating func nextChunk() -> [UInt8]? { chunks.isEmpty ? nil : chunks.removeFirst() }
 }
 
 @Test(arguments: [

@@ -4,21 +4,6 @@ import Testing
 
 @testable import ICalendar
 
-/// Hands bytes over in small chunks of varying size, so that lines, folds and CRLFs straddle chunks.
-private struct ChunkedSource: ByteSource {
-    var bytes: ArraySlice<UInt8>
-    var sizes: [Int]
-    var index = 0
-
-    mutating func nextChunk() -> [UInt8]? {
-        guard !bytes.isEmpty else { return nil }
-        let size = sizes[index % sizes.count]
-        index += 1
-        defer { bytes = bytes.dropFirst(size) }
-        return Array(bytes.prefix(size))
-    }
-}
-
 private func readAll(_ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits = ICalendarLimits()) -> (
     [ICalendarItem], [Diagnostic]
 ) {

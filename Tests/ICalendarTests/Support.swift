@@ -36,3 +36,30 @@ var sharedDirectory: URL? {
     let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
     return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
 }
+
+/// A source that hands bytes over in chunks, as a pipe would (it knows no length): pieces of
+/// `bytes` of the sizes given, in turn, so that lines, folds and CRLFs straddle chunks, or chunks
+/// prepared whole.
+struct ChunkedSource: ByteSource {
+    private var bytes: ArraySlice<UInt8>
+    private var sizes: [Int]
+    private var index = 0
+
+    init(bytes: ArraySlice<UInt8>, sizes: [Int]) {
+        precondition(sizes.allSatisfy { $0 > 0 }, "a chunk holds at least a byte")
+        self.bytes = bytes
+        self.sizes = sizes
+    }
+
+    init(chunks: [[UInt8]]) {
+        self.init(bytes: Array(chunks.joined())[...], sizes: chunks.map(\.count).filter { $0 > 0 })
+    }
+
+    mutating func nextChunk() -> [UInt8]? {
+        guard !bytes.isEmpty else { return nil }
+        let size = sizes[index % sizes.count]
+        index += 1
+        defer { bytes = bytes.dropFirst(size) }
+        return Array(bytes.prefix(size))
+    }
+}
