@@ -150,7 +150,8 @@ struct ComponentReader {
             {
                 if scratch.count >= Self.scratchSize { Self.empty(&scratch) }
                 if let event = lines.nextPlainEvent(
-                    appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) })
+                    appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) },
+                    parsesInAlarm: { Self.structureNames.contains(name: $0) })
                 {
                     return skimmed(event, names: &names)
                 }
@@ -285,10 +286,10 @@ struct ComponentReader {
         // and comparing two strings that differ is a call (2,500 instructions an event).
         switch line.name.utf8.count {
         case 5 where line.name == "BEGIN":
-            begin(Self.componentName(line.value), line: line.line)
+            begin(line.value.uppercased(), line: line.line)
             return nil
         case 3 where line.name == "END":
-            return end(Self.componentName(line.value), line: line.line)
+            return end(line.value.uppercased(), line: line.line)
         case 11 where line.name == "X-LIC-ERROR":
             // Written by libical-based tools (Evolution, older calport peers) into files they saved.
             report(.warning, "libical-error", "libical reported: \(TextCodec.unescape(line.value))", line: line.line)
@@ -374,13 +375,6 @@ struct ComponentReader {
             closeTop()
         }
         return closeTop()
-    }
-
-    /// The name a BEGIN or END line's value gives, upper-cased: an event's and an alarm's compared
-    /// first, as they are nearly always written (`uppercased()` was some 150 instructions a line,
-    /// four lines an event in each pass).
-    private static func componentName(_ value: String) -> String {
-        value == "VEVENT" || value == "VALARM" ? value : value.uppercased()
     }
 
     @discardableResult

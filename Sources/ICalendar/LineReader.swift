@@ -136,7 +136,7 @@ struct LineReader {
         guard maximumLineLength >= Self.plainLineLength else { return nil }
         let found = buffer.withUnsafeBufferPointer { buffer -> (end: Int, next: Int)? in
             guard let (end, next) = LineBytes.plainLineEnd(in: buffer, from: position, within: Self.plainLineLength),
-                end > position, buffer[position] != 0x20, buffer[position] != 0x09,
+                end > position, !LineBytes.startsContinuation(buffer[position]),
                 !LineBytes.mayContinue(buffer, at: next)
             else { return nil }
             return (end, next)
@@ -175,7 +175,7 @@ struct LineReader {
                     break
                 }
                 // A continuation line goes on the line before, which was passed over, or is read by `next`.
-                if first != 0x20 && first != 0x09 {
+                if !LineBytes.startsContinuation(first) {
                     guard Self.passable(line, passesOver) else { break }
                 } else if passed == 0 {
                     break
@@ -204,7 +204,8 @@ struct LineReader {
     private(set) var plainEventAlarms: [Int] = []
 
     /// Reads at once the VEVENT whose `BEGIN:VEVENT` line is next, for a first pass that parses only
-    /// the lines of a few names (`parses`: UID, DTSTART, BEGIN and END), when all of it is plain:
+    /// the lines of a few names (`parses`: UID, DTSTART, BEGIN and END; `parsesInAlarm`: BEGIN and
+    /// END), when all of it is plain:
     /// held in the buffer, every physical line plain as `passOverPlainLines` reads them, no blank
     /// line and no continuation but of a line read past, its UID and DTSTART lines written so and
     /// once each with no byte that checking could change, and inside it nothing but VALARMs, their
@@ -213,7 +214,8 @@ struct LineReader {
     /// gives nil with nothing read, for `next` to read line by line. Line by line, a first pass
     /// spent some 17,000 instructions an event on what this reads in a few thousand.
     mutating func nextPlainEvent(
-        appendingTo storage: inout [UInt8], parses: (UnsafeBufferPointer<UInt8>) -> Bool
+        appendingTo storage: inout [UInt8], parses: (UnsafeBufferPointer<UInt8>) -> Bool,
+        parsesInAlarm: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> PlainEvent? {
         guard maximumLineLength >= Self.plainLineLength else { return nil }
         // An event a chunk ends inside is read line by line: the next chunk is read now if it is near.
@@ -235,7 +237,7 @@ struct LineReader {
                 read.end = next
                 read.lines += 1
                 guard let first = line.first else { return nil }
-                if first == 0x20 || first == 0x09 {
+                if LineBytes.startsContinuation(first) {
                     guard continues else { return nil }
                     continue
                 }
@@ -258,7 +260,7 @@ struct LineReader {
                 }
                 guard read.lines > 1, let nameLength = Self.wholeNameLength(line) else { return nil }
                 let name = UnsafeBufferPointer(rebasing: line[..<nameLength])
-                if inAlarm ? !Self.isStructure(name) : !parses(name) {
+                if inAlarm ? !parsesInAlarm(name) : !parses(name) {
                     continues = true
                     continue
                 }
@@ -319,11 +321,6 @@ struct LineReader {
             line[length] == UInt8(ascii: ":") || line[length] == UInt8(ascii: ";")
         else { return nil }
         return length
-    }
-
-    /// Whether `name` is BEGIN or END, in any case.
-    private static func isStructure(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.elementsEqual("BEGIN".utf8) { $0 & 0xDF == $1 } || name.elementsEqual("END".utf8) { $0 & 0xDF == $1 }
     }
 
     /// The longest physical line `passOverPlainLines` reads past (and the window it looks for the
@@ -504,7 +501,7 @@ struct LineReader {
             if current == 0x0A || byte(at: lookahead + 1) != 0x0A { skipped += 1 }
             lookahead += 1
         }
-        guard let next = byte(at: lookahead), next == 0x20 || next == 0x09 else { return false }
+        guard let next = byte(at: lookahead), LineBytes.startsContinuation(next) else { return false }
         position = lookahead
         physicalLine += skipped
         return true
@@ -633,11 +630,14 @@ private enum LineBytes {
     /// lines before one), or the buffer does not hold it to tell.
     static func mayContinue(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         guard index < bytes.count else { return true }
-        switch bytes[index] {
-        case 0x20, 0x09, 0x0D, 0x0A: return true
-        default: return false
-        }
+        let byte = bytes[index]
+        return startsContinuation(byte) || byte == 0x0D || byte == 0x0A
     }
+
+    /// Whether a physical line starting with `byte` continues the line before it: a space or a tab
+    /// (RFC 5545 §3.1).
+    @inline(__always)
+    static func startsContinuation(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstIndex(
