@@ -17,22 +17,29 @@ public struct Participant: Hashable, Sendable, Codable {
 
     /// The e-mail address without its `mailto:` scheme, when it is one.
     public var emailAddress: String? {
-        // The scheme compared in place, byte by byte, ignoring ASCII case: lower-casing the whole
-        // address to test it made a string for every participant (2,500 instructions each, a tenth
-        // of writing an event's attendees to Graph).
-        if let path = address.utf8.withContiguousStorageIfAvailable(Self.mailtoPath) { return path }
         var address = address
-        return address.withUTF8(Self.mailtoPath)
+        return address.withUTF8 { Self.mailtoPath(of: $0).map { String(decoding: $0, as: UTF8.self) } }
     }
 
-    private static func mailtoPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// Calls `body` with the UTF-8 of `emailAddress` when there is one, else of `address`: what a
+    /// writer of plain addresses writes, read in place (made into a `String` and freed, it was some
+    /// 400 instructions of each attendee written to Graph).
+    public func withEmailAddressOrAddress<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var address = address
+        return address.withUTF8 { body(Self.mailtoPath(of: $0) ?? $0) }
+    }
+
+    /// The bytes after a `mailto:` scheme at the start of `bytes`, compared in place ignoring ASCII
+    /// case: lower-casing the whole address to test it made a string for every participant (2,500
+    /// instructions each, a tenth of writing an event's attendees to Graph).
+    private static func mailtoPath(of bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         let scheme: StaticString = "mailto:"
         let length = scheme.utf8CodeUnitCount
         guard bytes.count >= length,
             UnsafeBufferPointer(rebasing: bytes[..<length]).caseInsensitiveEquals(
                 UnsafeBufferPointer(start: scheme.utf8Start, count: length))
         else { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[length...]), as: UTF8.self)
+        return UnsafeBufferPointer(rebasing: bytes[length...])
     }
 }
 

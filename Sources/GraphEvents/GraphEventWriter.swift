@@ -161,7 +161,8 @@ public struct GraphEventWriter: Sendable {
         _ encoder: inout GraphEncoder
     ) {
         if style == .post {
-            entry.set(named: Self.seriesMasterAnnotation, .string(transactionID(master)))
+            let masterID = withTransactionID(master) { String(decoding: $0, as: UTF8.self) }
+            entry.set(named: Self.seriesMasterAnnotation, .string(masterID))
         } else {
             entry.set("seriesMasterId", .string(master.graphExtra(.id) ?? master.uid))
         }
@@ -178,7 +179,7 @@ public struct GraphEventWriter: Sendable {
     private func finish(_ object: inout some JSONMemberSink, for event: Event) {
         switch style {
         case .post:
-            object.set("transactionId", .string(transactionID(event)))
+            withTransactionID(event) { object.set("transactionId", utf8: $0) }
             if annotatesIdentity { annotateIdentity(&object, of: event) }
         case .full:
             if let original = event.graphExtra(.transactionID) { object.set("transactionId", .string(original)) }
@@ -199,8 +200,9 @@ public struct GraphEventWriter: Sendable {
         if event.status == .cancelled { object.set(named: IdentityAnnotation.cancelled.rawValue, true) }
     }
 
-    private func transactionID(_ event: Event) -> String {
-        GraphTransactionID.make(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey)
+    /// The event's transactionId lent to `body` (written where it goes, without a `String` for it).
+    private func withTransactionID<Result>(_ event: Event, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        GraphTransactionID.withID(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey, body)
     }
 }
 

@@ -17,5 +17,8 @@ import Testing
         ("ana@example.com", nil),
     ] as [(String, String?)])
 func anEmailAddressIsTheMailtoPath(address: String, expected: String?) {
-    #expect(Participant(address: address).emailAddress == expected)
+    let participant = Participant(address: address)
+    #expect(participant.emailAddress == expected)
+    // What a writer of plain addresses lends: the path of a mailto URI, else the address whole.
+    #expect(participant.withEmailAddressOrAddress { String(decoding: $0, as: UTF8.self) } == expected ?? address)
 }

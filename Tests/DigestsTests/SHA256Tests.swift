@@ -29,5 +29,9 @@ import Testing
         // becomes 8 (cf → 8f), the variant bits of byte 8 become 10 (41 → 81); RFC 9562 §5.8.
         #expect(DerivedIdentifier.uuid(of: "abc".utf8) == "BA7816BF-8F01-8FEA-8141-40DE5DAE2223")
         #expect(DerivedIdentifier.uid(content: "abc") == "calport-BA7816BF-8F01-8FEA-8141-40DE5DAE2223")
+        let lent = Array("abc".utf8).withUnsafeBytes { bytes in
+            DerivedIdentifier.withUUID(of: bytes) { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(lent == "BA7816BF-8F01-8FEA-8141-40DE5DAE2223")
     }
 }

@@ -7,7 +7,19 @@ public enum GraphTransactionID {
     /// The key is the UID, or `UID` + `/` + the RECURRENCE-ID as a UTC basic-format time
     /// (`20261202T160000Z`) or date (`20261202`) for an override.
     public static func make(uid: String, recurrenceID: String? = nil) -> String {
-        DerivedIdentifier.uuid(of: recurrenceID.map { uid + "/" + $0 } ?? uid)
+        DerivedIdentifier.uuid(of: key(uid: uid, recurrenceID: recurrenceID))
+    }
+
+    /// `make(uid:recurrenceID:)`'s text lent to `body` from the stack, for a writer that copies it.
+    static func withID<Result>(
+        uid: String, recurrenceID: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var key = key(uid: uid, recurrenceID: recurrenceID)
+        return key.withUTF8 { DerivedIdentifier.withUUID(of: UnsafeRawBufferPointer($0), body) }
+    }
+
+    private static func key(uid: String, recurrenceID: String?) -> String {
+        recurrenceID.map { uid + "/" + $0 } ?? uid
     }
 
     /// A UID for an event that has none, derived from its Graph JSON: the same content gives the

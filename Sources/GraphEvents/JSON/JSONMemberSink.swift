@@ -8,6 +8,9 @@ protocol JSONMemberSink {
     mutating func set(_ key: JSONKey, _ value: JSONValue)
     /// Adds a member whose name is made at run time.
     mutating func set(named key: String, _ value: JSONValue)
+    /// Adds a string member from valid UTF-8 read in place: a time or an identifier formatted on
+    /// the stack, or an address within a URI, without a `String` made and freed for it.
+    mutating func set(_ key: JSONKey, utf8 text: UnsafeBufferPointer<UInt8>)
     /// Adds a member whose value is an object, its members put by `build`.
     mutating func setObject(_ key: JSONKey, _ build: (inout Self) -> Void)
     /// Adds a member whose value is an array of objects, the members of one for each element put
@@ -23,6 +26,10 @@ extension JSONObject: JSONMemberSink {
 
     mutating func set(named key: String, _ value: JSONValue) {
         self[key] = value
+    }
+
+    mutating func set(_ key: JSONKey, utf8 text: UnsafeBufferPointer<UInt8>) {
+        self[key.description] = .string(String(decoding: text, as: UTF8.self))
     }
 
     mutating func setObject(_ key: JSONKey, _ build: (inout JSONObject) -> Void) {
@@ -72,6 +79,8 @@ struct JSONObjectText: JSONMemberSink {
 
     mutating func set(_ key: JSONKey, _ value: JSONValue) {
         open(key)
+        // Most members are strings, written without the writer's walk over every kind of value.
+        if case .string(let text) = value { return JSONWriter.writeString(text, into: &bytes) }
         JSONWriter().write(value, into: &bytes)
     }
 
@@ -80,6 +89,11 @@ struct JSONObjectText: JSONMemberSink {
         JSONWriter.writeString(key, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
         JSONWriter().write(value, into: &bytes)
+    }
+
+    mutating func set(_ key: JSONKey, utf8 text: UnsafeBufferPointer<UInt8>) {
+        open(key)
+        JSONWriter.writeString(utf8: text, into: &bytes)
     }
 
     mutating func setObject(_ key: JSONKey, _ build: (inout JSONObjectText) -> Void) {

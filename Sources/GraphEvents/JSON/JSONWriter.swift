@@ -82,12 +82,17 @@ public struct JSONWriter: Sendable {
     /// `text` as a JSON string literal (RFC 8259 escaping) appended to `output`; runs of bytes that need
     /// no escape are copied whole.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
         // A native string lends its bytes in place; only a bridged one is copied to make them contiguous.
-        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
+        if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &output) }) == nil {
             var text = text
-            text.withUTF8 { writeEscaped($0, into: &output) }
+            text.withUTF8 { writeString(utf8: $0, into: &output) }
         }
+    }
+
+    /// The string whose valid UTF-8 is `text`, quoted and escaped, appended to `output`.
+    static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        writeEscaped(text, into: &output)
         output.append(UInt8(ascii: "\""))
     }
 

@@ -42,7 +42,7 @@ extension Event {
 
     private static func emailAddress(_ participant: Participant, into object: inout some JSONMemberSink) {
         if let name = participant.commonName { object.set("name", .string(name)) }
-        object.set("address", .string(participant.emailAddress ?? participant.address))
+        participant.withEmailAddressOrAddress { object.set("address", utf8: $0) }
     }
 
     /// The Graph response for an attendee: the one it came with, else the PARTSTAT's.

@@ -139,7 +139,7 @@ extension GraphEncoder {
         case .zoned(let wall, let reference):
             (local, zone) = (wall, windowsName(reference))
         }
-        object.set("dateTime", .string(GraphDateTime.format(local, fraction: style == .full)))
+        GraphDateTime.withFormatted(local, fraction: style == .full) { object.set("dateTime", utf8: $0) }
         object.set("timeZone", .string(zone))
     }
 

@@ -85,9 +85,18 @@ enum GraphDateTime {
 
     /// `2017-04-21T10:00:00`, with Graph's seven fraction digits when `fraction` is set.
     static func format(_ local: LocalDateTime, fraction: Bool) -> String {
-        text { text in
-            appendDateTime(local, to: &text)
-            if fraction { text.append(".0000000") }
+        text { appendDateTime(local, fraction: fraction, to: &$0) }
+    }
+
+    /// `format(_:fraction:)`'s text lent to `body` from the stack, for a writer that copies it
+    /// (a `String` made and freed for it was some 500 instructions; an event has two).
+    static func withFormatted<Result>(
+        _ local: LocalDateTime, fraction: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixedText.capacity) { buffer in
+            var text = FixedText(buffer)
+            appendDateTime(local, fraction: fraction, to: &text)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<text.count]))
         }
     }
 
@@ -108,6 +117,11 @@ enum GraphDateTime {
             write(&text)
             return text.count
         }
+    }
+
+    private static func appendDateTime(_ local: LocalDateTime, fraction: Bool, to text: inout FixedText) {
+        appendDateTime(local, to: &text)
+        if fraction { text.append(".0000000") }
     }
 
     private static func appendDateTime(_ local: LocalDateTime, to text: inout FixedText) {
