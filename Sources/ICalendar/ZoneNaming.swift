@@ -16,7 +16,15 @@ struct ZoneNaming {
     }
     /// The zone last asked about and the one it is written under: a calendar's events mostly name
     /// one or two zones, and comparing two names is cheaper than hashing one.
-    private var lastAsked: (zone: TimeZoneReference, written: TimeZoneReference)?
+    private var lastAsked: Renaming?
+
+    /// A zone and the one it is written under. A struct, not a tuple: an optional tuple is copied
+    /// and destroyed through the runtime's generic tuple functions (some 400 instructions of each
+    /// Graph event written as .ics).
+    private struct Renaming {
+        var zone: TimeZoneReference
+        var written: TimeZoneReference
+    }
     /// `isMicrosoftName` of the zone names asked about: a calendar names a few zones, each on most
     /// events, and the lookup lower-cases the name (a third of writing a Graph event's times).
     private var microsoftNames: [String: Bool] = [:]
@@ -30,7 +38,7 @@ struct ZoneNaming {
     mutating func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
         if let lastAsked, lastAsked.zone == zone { return lastAsked.written }
         let written = renamed(zone)
-        lastAsked = (zone, written)
+        lastAsked = Renaming(zone: zone, written: written)
         return written
     }
 
