@@ -120,6 +120,38 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(DurationText.format(EventDuration(weeks: 1, days: 1)) == "P8D")
 }
 
+@Test func durationsInTheRFCsGrammarAreReadAsLibicalReadsThem() {
+    // RFC 5545 §3.3.6's examples first, worked out from its text.
+    #expect(DurationText.strict("P15DT5H0M20S") == EventDuration(days: 15, hours: 5, minutes: 0, seconds: 20))
+    #expect(DurationText.strict("P7W") == EventDuration(weeks: 7))
+    #expect(DurationText.strict("-PT15M") == EventDuration(isNegative: true, minutes: 15))
+    // Every form of the grammar, each sign, numbers up to six digits: read here as libical reads them.
+    let numbers = [0, 1, 7, 15, 59, 60, 99, 100, 3_600, 999_999]
+    var forms: [String] = []
+    for number in numbers {
+        forms += ["P\(number)W", "P\(number)D"]
+        for time in ["\(number)H", "\(number)M", "\(number)S", "\(number)H1M", "1M\(number)S", "1H\(number)M2S"] {
+            forms += ["PT" + time, "P2DT" + time, "P\(number)DT" + time]
+        }
+    }
+    for sign in ["", "+", "-"] {
+        for form in forms {
+            let text = sign + form
+            #expect(DurationText.strict(text) != nil, "\(text)")
+            #expect(DurationText.strict(text) == Libical.parseDuration(text), "\(text)")
+        }
+    }
+    // Anything else is libical's to read (or refuse), as before.
+    for text in [
+        "", "P", "PT", "P1DT", "+", "-P", "P1H", "PT1H1S", "PT1M1H", "PT1S1M", "P1W1D", "P1WT1H", "P1D2D",
+        "pt15m", "Pt15M", "PT15m", "PT1234567S", "P1234567D", "P-1D", "PT+15M", " PT15M", "PT15M ", "PT15",
+        "P1.5D", "PT15M15M", "--PT1M", "P1DT1H1M1S1",
+    ] {
+        #expect(DurationText.strict(text) == nil, "\(text)")
+        #expect(DurationText.parse(text) == Libical.parseDuration(text), "\(text)")
+    }
+}
+
 @Test func foldingNeverSplitsACharacter() {
     // RFC 5545 §3.1: 75 octets a line, the leading space of a continuation counting; a character
     // that would pass the limit starts the next line whole.
