@@ -34,6 +34,11 @@ import Testing
         #expect(GraphDateTime.format(local, fraction: false) == "2026-12-01T08:05:00")
         #expect(GraphDateTime.formatInstant(local) == "2026-12-01T08:05:00Z")
         #expect(GraphDateTime.format(CalendarDate(year: 987, month: 1, day: 2)) == "0987-01-02")
+        #expect(GraphDateTime.format(CalendarDate(year: 5, month: 10, day: 31)) == "0005-10-31")
+        let last = LocalDateTime(year: 9_999, month: 12, day: 31, hour: 23, minute: 59, second: 59)
+        #expect(
+            GraphDateTime.withFormatted(last, fraction: false) { String(decoding: $0, as: UTF8.self) }
+                == "9999-12-31T23:59:59")
         // Years past four digits, or before year 0, are written as they are (ISO 8601's expanded
         // years need an agreed width; Graph's own never leave 0001-9999).
         #expect(GraphDateTime.format(CalendarDate(year: 12_345, month: 6, day: 7)) == "12345-06-07")
