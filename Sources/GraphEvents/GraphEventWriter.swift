@@ -161,8 +161,7 @@ public struct GraphEventWriter: Sendable {
         _ encoder: inout GraphEncoder
     ) {
         if style == .post {
-            let masterID = withTransactionID(master) { String(decoding: $0, as: UTF8.self) }
-            entry.set(named: Self.seriesMasterAnnotation, .string(masterID))
+            entry.set(named: Self.seriesMasterAnnotation, .string(GraphTransactionID.make(for: master)))
         } else {
             entry.set("seriesMasterId", .string(master.graphExtra(.id) ?? master.uid))
         }
@@ -179,7 +178,7 @@ public struct GraphEventWriter: Sendable {
     private func finish(_ object: inout some JSONMemberSink, for event: Event) {
         switch style {
         case .post:
-            withTransactionID(event) { object.set("transactionId", utf8: $0) }
+            GraphTransactionID.withID(for: event) { object.set("transactionId", utf8: $0) }
             if annotatesIdentity { annotateIdentity(&object, of: event) }
         case .full:
             if let original = event.graphExtra(.transactionID) { object.set("transactionId", .string(original)) }
@@ -198,11 +197,6 @@ public struct GraphEventWriter: Sendable {
             object.set(named: IdentityAnnotation.lastModified.rawValue, .string(modified.transactionKey))
         }
         if event.status == .cancelled { object.set(named: IdentityAnnotation.cancelled.rawValue, true) }
-    }
-
-    /// The event's transactionId lent to `body` (written where it goes, without a `String` for it).
-    private func withTransactionID<Result>(_ event: Event, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        GraphTransactionID.withID(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey, body)
     }
 }
 

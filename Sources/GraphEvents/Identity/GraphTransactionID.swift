@@ -1,3 +1,4 @@
+import CalendarModel
 import Digests
 
 /// The `transactionId` sent with a POST: derived from the UID (and, for an override, its
@@ -7,19 +8,24 @@ public enum GraphTransactionID {
     /// The key is the UID, or `UID` + `/` + the RECURRENCE-ID as a UTC basic-format time
     /// (`20261202T160000Z`) or date (`20261202`) for an override.
     public static func make(uid: String, recurrenceID: String? = nil) -> String {
-        DerivedIdentifier.uuid(of: key(uid: uid, recurrenceID: recurrenceID))
+        withID(uid: uid, recurrenceID: recurrenceID) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// `make(uid:recurrenceID:)`'s text lent to `body` from the stack, for a writer that copies it.
-    static func withID<Result>(
+    /// The transactionId of `event`: of its UID, and of its RECURRENCE-ID for an override.
+    static func make(for event: Event) -> String {
+        withID(for: event) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `make(for:)`'s text lent to `body` from the stack, for a writer that copies it.
+    static func withID<Result>(for event: Event, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withID(uid: event.uid, recurrenceID: event.recurrenceID?.time.transactionKey, body)
+    }
+
+    private static func withID<Result>(
         uid: String, recurrenceID: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {
-        var key = key(uid: uid, recurrenceID: recurrenceID)
+        var key = recurrenceID.map { uid + "/" + $0 } ?? uid
         return key.withUTF8 { DerivedIdentifier.withUUID(of: UnsafeRawBufferPointer($0), body) }
-    }
-
-    private static func key(uid: String, recurrenceID: String?) -> String {
-        recurrenceID.map { uid + "/" + $0 } ?? uid
     }
 
     /// A UID for an event that has none, derived from its Graph JSON: the same content gives the

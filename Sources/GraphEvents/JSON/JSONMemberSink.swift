@@ -92,6 +92,8 @@ struct JSONObjectText: JSONMemberSink {
     }
 
     mutating func set(_ key: JSONKey, utf8 text: UnsafeBufferPointer<UInt8>) {
+        // Written as they are (a JSONObject's string would repair them): callers lend valid UTF-8.
+        assert(String(validating: text, as: UTF8.self) != nil, "a member's bytes are not UTF-8")
         open(key)
         JSONWriter.writeString(utf8: text, into: &bytes)
     }
@@ -119,8 +121,7 @@ struct JSONObjectText: JSONMemberSink {
     /// instructions an event).
     private mutating func open(_ key: JSONKey) {
         let name = key.bytes
-        let separator = isEmpty ? 0 : 1
-        isEmpty = false
+        let separator = needsSeparator() ? 1 : 0
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { text in
             text[0] = UInt8(ascii: ",")
             text[1] = UInt8(ascii: "\"")
@@ -132,8 +133,14 @@ struct JSONObjectText: JSONMemberSink {
     }
 
     private mutating func separate() {
-        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
-        isEmpty = false
+        if needsSeparator() { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Whether a comma goes before the member about to be written (not before the first); every
+    /// member after it has one.
+    private mutating func needsSeparator() -> Bool {
+        defer { isEmpty = false }
+        return !isEmpty
     }
 
     /// An object made by `build`, written in the same buffer (moved to the nested text and back,
