@@ -199,8 +199,8 @@ struct ComponentReader {
         let line: ContentLine
         do {
             line = try ContentLineParser.parse(
-                scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, line: logical.line,
-                names: &names, recovered: &recovered)
+                scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, isASCII: logical.isASCII,
+                line: logical.line, names: &names, recovered: &recovered)
         } catch {
             report(.error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column)
             return nil
@@ -268,6 +268,7 @@ struct ComponentReader {
     }
 
     /// Keeps the line in `scratch` among the skimmed event's.
+    @inline(__always)
     private mutating func keepSkimmed(_ line: LineReader.LogicalLine) {
         var kept = line
         kept.bytes = skimmedBytes.count..<(skimmedBytes.count + line.bytes.count)

@@ -22,10 +22,10 @@ enum ContentLineParser {
     /// Parses a line of valid UTF-8 (as `LineReader` hands them on); `recovered` receives problems that
     /// were skipped over (a parameter without a value), which lose data and so must be reported.
     /// `unfoldedValue` is the rest of the value when the line reader kept it apart (a long ATTACH's,
-    /// `LineReader.LogicalLine.value`).
+    /// `LineReader.LogicalLine.value`); `isASCII` says every byte is known to be ASCII.
     static func parse(
-        _ bytes: Span<UInt8>, unfoldedValue: String? = nil, line: Int, names: inout ContentNames,
-        recovered: inout [SyntaxError]
+        _ bytes: Span<UInt8>, unfoldedValue: String? = nil, isASCII: Bool = false, line: Int,
+        names: inout ContentNames, recovered: inout [SyntaxError]
     ) throws(SyntaxError) -> ContentLine {
         var index = 0
         let name = readName(bytes, &index, &names)
@@ -62,11 +62,11 @@ enum ContentLineParser {
             index += 1
             if index < bytes.count, bytes[index] == comma { index += 1 }
             // The first value apart: the others, which most parameters lack, make an array.
-            let first = try readParameterValue(bytes, &index, parameter: parameterName)
+            let first = try readParameterValue(bytes, &index, parameter: parameterName, isASCII: isASCII)
             var others: [String] = []
             while index < bytes.count && bytes[index] == comma {
                 index += 1
-                others.append(try readParameterValue(bytes, &index, parameter: parameterName))
+                others.append(try readParameterValue(bytes, &index, parameter: parameterName, isASCII: isASCII))
             }
             parameters.append(Parameter(name: parameterName, first: first, others: others))
         }
@@ -74,7 +74,7 @@ enum ContentLineParser {
             let found = index < bytes.count ? "'\(Character(Unicode.Scalar(bytes[index])))'" : "end of line"
             throw SyntaxError(column: index + 1, message: "expected ':' before the value of \(name), found \(found)")
         }
-        var value = String(validUTF8: bytes.extracting((index + 1)...))
+        var value = String(validUTF8: bytes.extracting((index + 1)...), isASCII: isASCII)
         if let unfoldedValue { value = value.isEmpty ? unfoldedValue : value + unfoldedValue }
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
@@ -107,15 +107,15 @@ enum ContentLineParser {
 
     /// The name in `range` of `bytes`, which holds only ASCII letters, digits and '-'.
     private static func name(_ bytes: Span<UInt8>, _ range: Range<Int>, hasLowercase: Bool) -> String {
-        guard hasLowercase else { return String(validUTF8: bytes.extracting(range)) }
+        guard hasLowercase else { return String(validUTF8: bytes.extracting(range), isASCII: true) }
         let upper = bytes.extracting(range).withUnsafeBufferPointer { name in
             name.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
         }
-        return String(validUTF8: upper.span)
+        return String(validUTF8: upper.span, isASCII: true)
     }
 
     private static func readParameterValue(
-        _ bytes: Span<UInt8>, _ index: inout Int, parameter: String
+        _ bytes: Span<UInt8>, _ index: inout Int, parameter: String, isASCII: Bool
     ) throws(SyntaxError) -> String {
         let raw: Range<Int>
         if index < bytes.count, bytes[index] == quote {
@@ -139,7 +139,7 @@ enum ContentLineParser {
         }
         // Looked for in the bytes: asking the string whether it holds a caret took 150 instructions
         // a parameter, fifteen parameters an event.
-        let value = String(validUTF8: bytes.extracting(raw))
+        let value = String(validUTF8: bytes.extracting(raw), isASCII: isASCII)
         for index in raw where bytes[index] == UInt8(ascii: "^") { return ParameterCodec.decode(value) }
         return value
     }

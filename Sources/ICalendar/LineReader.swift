@@ -24,6 +24,8 @@ struct LineReader {
         var line: Int
         /// The byte offset in the input where the line starts.
         var offset: Int
+        /// Whether every byte of `bytes` is known to be ASCII (false when it was not looked at).
+        var isASCII = false
     }
 
     private var source: any ByteSource
@@ -120,8 +122,9 @@ struct LineReader {
                         location: SourceLocation(file: file, line: first.line)))
                 continue
             }
-            validate(&storage, from: start, line: first.line)
-            return LogicalLine(bytes: start..<storage.count, value: value, line: first.line, offset: first.offset)
+            let isASCII = validate(&storage, from: start, line: first.line)
+            return LogicalLine(
+                bytes: start..<storage.count, value: value, line: first.line, offset: first.offset, isASCII: isASCII)
         }
     }
 
@@ -147,8 +150,8 @@ struct LineReader {
         physicalLine += 1
         let offset = discarded + position
         position = found.next
-        validate(&storage, from: start, line: physicalLine)
-        return LogicalLine(bytes: start..<storage.count, line: physicalLine, offset: offset)
+        let isASCII = validate(&storage, from: start, line: physicalLine)
+        return LogicalLine(bytes: start..<storage.count, line: physicalLine, offset: offset, isASCII: isASCII)
     }
 
     /// Reads past the lines `passesOver` passes over, with their continuation lines, while each is a
@@ -278,7 +281,9 @@ struct LineReader {
             guard let key else { return nil }
             let start = storage.count
             storage.append(contentsOf: buffer[key.bytes])
-            return LogicalLine(bytes: start..<storage.count, line: key.line, offset: discarded + key.bytes.lowerBound)
+            // Its bytes were checked to need no validation: ASCII, without control characters.
+            return LogicalLine(
+                bytes: start..<storage.count, line: key.line, offset: discarded + key.bytes.lowerBound, isASCII: true)
         }
         let event = PlainEvent(
             line: firstLine, offset: discarded + position, first: appended(found.first), second: appended(found.second))
@@ -509,19 +514,19 @@ struct LineReader {
 
     /// Leaves the line from `start` of `storage` as it is when it is valid UTF-8 without control
     /// characters; else puts U+FFFD for invalid sequences and removes control characters, each with a
-    /// warning.
-    private mutating func validate(_ storage: inout [UInt8], from start: Int, line: Int) {
+    /// warning. Returns whether the line is ASCII, which it finds out on the way for most lines.
+    private mutating func validate(_ storage: inout [UInt8], from start: Int, line: Int) -> Bool {
         // Most lines are printable ASCII, which needs no closer look; it is found eight bytes at a time.
         let first = storage.withUnsafeBufferPointer {
             LineBytes.firstNonASCIIOrControl(in: UnsafeBufferPointer(rebasing: $0[start...]))
         }
-        guard start + first < storage.count else { return }
+        guard start + first < storage.count else { return true }
         let hasControl = storage.withUnsafeBufferPointer {
             let line = UnsafeBufferPointer(rebasing: $0[start...])
             return LineBytes.firstControl(in: line, from: first) < line.count
         }
         // Checked in place: a `String` made only to be thrown away would be an allocation per line.
-        if !hasControl, LineBytes.isValidUTF8(storage.span.extracting((start + first)...)) { return }
+        if !hasControl, LineBytes.isValidUTF8(storage.span.extracting((start + first)...)) { return false }
         var bytes = Array(storage[start...])
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
@@ -543,6 +548,7 @@ struct LineReader {
             bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
         }
         storage.replaceSubrange(start..., with: bytes)
+        return false
     }
 }
 
