@@ -28,7 +28,7 @@ extension DecodingContext {
             adopt(TextCodec.unescape(line.value), \.description, line, document: &document)
         case "REFRESH-INTERVAL" where line.parameters.count == 1 && value == "DURATION",
             "X-PUBLISHED-TTL" where plain:
-            guard let duration = DurationText.parse(line.value) else { fallthrough }
+            guard let duration = Libical.parseDuration(line.value) else { fallthrough }
             adopt(duration, \.refreshInterval, line, document: &document)
         case "SOURCE" where line.parameters.count == 1 && value == "URI":
             adopt(line.value, \.sourceURL, line, document: &document)

@@ -138,16 +138,10 @@ extension DurationText {
     /// The span of the years iCalendar dates can name, 0000 to 9999, in seconds: no event lasts longer.
     static let longestWritable = 10_000 * 366 * 86_400
 
-    /// A DURATION value read: the strict grammar of RFC 5545 §3.3.6 here, anything else (lower-case
-    /// letters, fields out of order or missing, numbers of more than six digits) by libical, which
-    /// reads some of it leniently. libical reads even `-PT15M` through `sscanf`, about 1,600
-    /// instructions of each alarm's TRIGGER; a test holds both readings to the same durations.
-    static func parse(_ text: String) -> EventDuration? {
-        strict(text) ?? Libical.parseDuration(text)
-    }
-
     /// `text` read by RFC 5545 §3.3.6's grammar, written in upper case with numbers of one to six
-    /// digits (so no sum can overflow libical's 32-bit fields); nil for any other text.
+    /// digits (so no sum can overflow libical's 32-bit fields); nil for any other text, which
+    /// `Libical.parseDuration` leaves to libical. libical reads even `-PT15M` through `sscanf`, about
+    /// 1,300 instructions of each alarm's TRIGGER; a test holds both readings to the same durations.
     static func strict(_ text: String) -> EventDuration? {
         var text = text
         return text.withUTF8 { bytes -> EventDuration? in

@@ -153,7 +153,7 @@ struct DecodingContext {
                 line: line.line)
             return clamped
         }
-        guard let duration = DurationText.parse(line.value) else {
+        guard let duration = Libical.parseDuration(line.value) else {
             let problem = "\(line.name) '\(line.value)' is not a valid DURATION"
             report(
                 recovery == nil ? .error : .warning, "invalid-value", problem + (recovery.map { "; \($0)" } ?? ""),

@@ -91,7 +91,7 @@ extension EventDuration {
 extension EventDuration {
     /// Reads an iCalendar DURATION value; nil when it is not one.
     public init?(iCalendarText text: String) {
-        guard let duration = DurationText.parse(text) else { return nil }
+        guard let duration = Libical.parseDuration(text) else { return nil }
         self = duration
     }
 }

@@ -64,7 +64,15 @@ enum Libical {
         return time
     }
 
+    /// A DURATION value: RFC 5545's strict grammar read by `DurationText.strict`, anything else by
+    /// libical, which reads some of it leniently.
     static func parseDuration(_ text: String) -> EventDuration? {
+        DurationText.strict(text) ?? libicalDuration(text)
+    }
+
+    /// libical's reading of a DURATION, for `parseDuration` and the tests that hold
+    /// `DurationText.strict` to it.
+    static func libicalDuration(_ text: String) -> EventDuration? {
         let value = icaldurationtype_from_string(text)
         guard icaldurationtype_is_bad_duration(value) == 0 else { return nil }
         return EventDuration(
