@@ -227,6 +227,9 @@ private struct EntryText: GraphEntries {
     private var bytes: [UInt8] = []
     private(set) var count = 0
     private let separatesFirst: Bool
+    /// Where an entry is written before it is appended to `bytes`, whole: the entry's many small
+    /// writes go to memory without an array's checks (`JSONText`), and one copy follows.
+    private let entry = JSONTextStorage(capacity: 1 << 12)
 
     /// Entries after `bytes`, which it takes, leaving them empty.
     init(taking bytes: inout [UInt8], separatesFirst: Bool) {
@@ -240,15 +243,12 @@ private struct EntryText: GraphEntries {
     }
 
     mutating func add(_ make: (inout JSONObjectText) -> Bool) -> Bool {
-        let start = bytes.count
+        var text = JSONText(writingInto: entry)
+        var object = JSONObjectText(continuing: text)
+        guard make(&object) else { return false }
+        object.close(into: &text)
         if count > 0 || separatesFirst { bytes += GraphEventWriter.entrySeparator }
-        var object = JSONObjectText(taking: &bytes)
-        guard make(&object) else {
-            object.abandon(into: &bytes)
-            bytes.removeSubrange(start...)
-            return false
-        }
-        object.close(into: &bytes)
+        bytes.append(contentsOf: text.bytes)
         count += 1
         return true
     }

@@ -55,40 +55,33 @@ extension JSONObject: JSONMemberSink {
 /// array for each of its dozen objects and a reference for each of its members.
 struct JSONObjectText: JSONMemberSink {
     /// The text so far: what was there before the object, its opening brace and its members.
-    private var bytes: [UInt8]
+    private var bytes: JSONText
     private var isEmpty = true
 
-    /// An object opened at the end of `bytes`, which it takes, leaving them empty.
-    init(taking bytes: inout [UInt8]) {
-        self.bytes = []
-        swap(&self.bytes, &bytes)
-        self.bytes.append(UInt8(ascii: "{"))
+    /// An object opened at the end of `text`, which it writes on until it is closed.
+    init(continuing text: JSONText) {
+        bytes = text
+        bytes.append(UInt8(ascii: "{"))
     }
 
-    /// Closes the object and gives the text back to `bytes`. (Swapped, not returned: a text handed
-    /// out while this one still held it was copied at the next append, the whole output each time.)
-    mutating func close(into bytes: inout [UInt8]) {
-        self.bytes.append(UInt8(ascii: "}"))
-        swap(&self.bytes, &bytes)
-    }
-
-    /// Gives the text back to `bytes` as it is, the object left open: for a writer that cuts it off.
-    mutating func abandon(into bytes: inout [UInt8]) {
-        swap(&self.bytes, &bytes)
+    /// Closes the object and hands the text on to `text`, to write after it.
+    mutating func close(into text: inout JSONText) {
+        bytes.append(UInt8(ascii: "}"))
+        text = bytes
     }
 
     mutating func set(_ key: JSONKey, _ value: JSONValue) {
         open(key)
         // Most members are strings, written without the writer's walk over every kind of value.
-        if case .string(let text) = value { return JSONWriter.writeString(text, into: &bytes) }
-        JSONWriter().write(value, into: &bytes)
+        if case .string(let text) = value { return JSONWriter.writeString(text, to: &bytes) }
+        JSONWriter().write(value, to: &bytes)
     }
 
     mutating func set(named key: String, _ value: JSONValue) {
         separate()
-        JSONWriter.writeString(key, into: &bytes)
+        JSONWriter.writeString(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        JSONWriter().write(value, into: &bytes)
+        JSONWriter().write(value, to: &bytes)
     }
 
     mutating func set(_ key: JSONKey, utf8 text: UnsafeBufferPointer<UInt8>) {
@@ -116,20 +109,9 @@ struct JSONObjectText: JSONMemberSink {
     }
 
     /// The separator before a member, and its key, copied as it is: escaping each literal key again
-    /// was a tenth of writing an event. Put together on the stack and appended at once: appended
-    /// piece by piece, each of the five asked whether the array was unique and had room (some 680
-    /// instructions an event).
+    /// was a tenth of writing an event.
     private mutating func open(_ key: JSONKey) {
-        let name = key.bytes
-        let separator = needsSeparator() ? 1 : 0
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { text in
-            text[0] = UInt8(ascii: ",")
-            text[1] = UInt8(ascii: "\"")
-            _ = UnsafeMutableBufferPointer(rebasing: text[2...]).initialize(fromContentsOf: name)
-            text[name.count + 2] = UInt8(ascii: "\"")
-            text[name.count + 3] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[(1 - separator)...]))
-        }
+        bytes.appendKey(key.bytes, separated: needsSeparator())
     }
 
     private mutating func separate() {
@@ -146,7 +128,7 @@ struct JSONObjectText: JSONMemberSink {
     /// An object made by `build`, written in the same buffer (moved to the nested text and back,
     /// not copied).
     private mutating func appendObject(_ build: (inout JSONObjectText) -> Void) {
-        var nested = JSONObjectText(taking: &bytes)
+        var nested = JSONObjectText(continuing: bytes)
         build(&nested)
         nested.close(into: &bytes)
     }

@@ -364,7 +364,7 @@ struct JSONScanner {
 
     /// Reads a string's bytes from after its opening quote to after its closing one, handing each
     /// decoded byte to `sink` (escapes decoded).
-    mutating func scanStringBody(decodingInto sink: inout some JSONStringSink) throws(JSONError) {
+    mutating func scanStringBody(decodingInto sink: inout some JSONByteSink) throws(JSONError) {
         let start = index
         while index < bytes.count {
             let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
@@ -402,7 +402,7 @@ struct JSONScanner {
         error("string longer than the limit of \(limits.maximumStringLength) bytes", at: offset)
     }
 
-    private mutating func appendEscape(to sink: inout some JSONStringSink) throws(JSONError) {
+    private mutating func appendEscape(to sink: inout some JSONByteSink) throws(JSONError) {
         guard index < bytes.count else { throw error("unterminated escape") }
         let byte = bytes[index]
         index += 1

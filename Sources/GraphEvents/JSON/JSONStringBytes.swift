@@ -60,21 +60,22 @@ enum JSONStringBytes {
     }
 }
 
-/// Where a JSON string's decoded bytes go: plain runs copied as they are, and the bytes escapes
-/// decode to.
-protocol JSONStringSink {
+/// Where bytes go, a run or a byte at a time: a JSON string's decoded bytes as the scanner reads
+/// them (plain runs copied as they are, and the bytes escapes decode to), or JSON text as the
+/// writer makes it.
+protocol JSONByteSink {
     var count: Int { get }
     mutating func append(_ run: UnsafeBufferPointer<UInt8>)
     mutating func append(_ decodedByte: UInt8)
 }
 
-extension [UInt8]: JSONStringSink {
+extension [UInt8]: JSONByteSink {
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) { append(contentsOf: run) }
 }
 
 /// A sink that keeps nothing: it measures the decoded string and notes whether it had escapes,
 /// which is all a reader needs before the string is asked for.
-struct DecodedLength: JSONStringSink {
+struct DecodedLength: JSONByteSink {
     private(set) var count = 0
     private(set) var hasEscapes = false
 

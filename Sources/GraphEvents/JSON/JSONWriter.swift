@@ -27,11 +27,16 @@ public struct JSONWriter: Sendable {
     /// `value` appended to `output` as if nested `depth` levels deep (pretty text indents its inner
     /// lines for that depth), so that a large array can be written element by element.
     public func write(_ value: JSONValue, depth: Int, into output: inout [UInt8]) {
+        write(value, depth: depth, to: &output)
+    }
+
+    /// `value` appended to `output`, as `write(_:depth:into:)` appends it to an array.
+    func write(_ value: JSONValue, depth: Int = 0, to output: inout some JSONByteSink) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: Self.append("null", to: &output)
+        case .bool(let flag): Self.append(flag ? "true" : "false", to: &output)
         case .number(let number): Self.writeNumber(number, into: &output)
-        case .string(let text): Self.writeString(text, into: &output)
+        case .string(let text): Self.writeString(text, to: &output)
         // Elements and members are read where they lie: iterated, each was copied (its references
         // retained and released).
         case .array(let elements):
@@ -40,7 +45,7 @@ public struct JSONWriter: Sendable {
                 for position in elements.indices {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
                     newline(depth + 1, into: &output)
-                    write(elements[position], depth: depth + 1, into: &output)
+                    write(elements[position], depth: depth + 1, to: &output)
                 }
             }
             if !elements.isEmpty { newline(depth, into: &output) }
@@ -51,10 +56,10 @@ public struct JSONWriter: Sendable {
                 for position in members.indices {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
                     newline(depth + 1, into: &output)
-                    Self.writeString(members[position].key, into: &output)
+                    Self.writeString(members[position].key, to: &output)
                     output.append(UInt8(ascii: ":"))
                     if pretty { output.append(UInt8(ascii: " ")) }
-                    write(members[position].value, depth: depth + 1, into: &output)
+                    write(members[position].value, depth: depth + 1, to: &output)
                 }
             }
             if !object.members.isEmpty { newline(depth, into: &output) }
@@ -62,26 +67,38 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    private func newline(_ depth: Int, into output: inout [UInt8]) {
+    private func newline(_ depth: Int, into output: inout some JSONByteSink) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        for _ in 0..<depth * 2 { output.append(UInt8(ascii: " ")) }
     }
 
     /// Integers up to 2^53 print without a fraction; JSON has no NaN or infinity, so those are null.
-    static func writeNumber(_ number: Double, into output: inout [UInt8]) {
+    static func writeNumber(_ number: Double, into output: inout some JSONByteSink) {
         if !number.isFinite {
-            output.append(contentsOf: "null".utf8)
+            append("null", to: &output)
         } else if abs(number) <= 9_007_199_254_740_992, let integer = Int(exactly: number) {
-            output.append(contentsOf: String(integer).utf8)
+            append(String(integer), to: &output)
         } else {
-            output.append(contentsOf: number.description.utf8)
+            append(number.description, to: &output)
         }
+    }
+
+    /// The UTF-8 of `text`, as it is, appended to `output`.
+    private static func append(_ text: String, to output: inout some JSONByteSink) {
+        var text = text
+        text.withUTF8 { output.append($0) }
     }
 
     /// `text` as a JSON string literal (RFC 8259 escaping) appended to `output`; runs of bytes that need
     /// no escape are copied whole.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
+        writeString(text, to: &output)
+    }
+
+    /// `text` as a JSON string literal appended to `output`, as `writeString(_:into:)` appends it to
+    /// an array.
+    static func writeString(_ text: String, to output: inout some JSONByteSink) {
         // A native string lends its bytes in place; only a bridged one is copied to make them contiguous.
         if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &output) }) == nil {
             var text = text
@@ -90,18 +107,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// The string whose valid UTF-8 is `text`, quoted and escaped, appended to `output`.
-    static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into output: inout some JSONByteSink) {
         output.append(UInt8(ascii: "\""))
         writeEscaped(text, into: &output)
         output.append(UInt8(ascii: "\""))
     }
 
     /// UTF-8 bytes escaped for a JSON string (without the quotes) appended to `output`.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout some JSONByteSink) {
         var index = 0
         while index < bytes.count {
             let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[index..<runEnd]))
             guard runEnd < bytes.count else { break }
             let byte = bytes[runEnd]
             // Byte by byte: an array literal of the escape was an allocation for each (three
