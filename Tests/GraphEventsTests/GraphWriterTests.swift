@@ -236,3 +236,32 @@ func entriesWrittenAsTextAreTheValuesWritten(style: GraphOutputStyle, separatesF
     #expect(text.diagnostics == values.diagnostics)
     #expect(text.diagnostics.contains { $0.uid == "refused@example.com" && $0.severity == .error })
 }
+
+/// An entry far longer than what an event usually makes (a 200 KB description, escapes throughout),
+/// between two short ones, is written as text whole and in its place: the text's memory grows under
+/// it without losing what was written before.
+@Test func aLongEntryIsWrittenAsTextWhole() {
+    var long = Event(uid: "long@example.com")
+    long.start = .date(CalendarDate(year: 2026, month: 12, day: 7))
+    long.description = String(repeating: "Line \"quoted\"\tand\u{1} é\n", count: 8_000)
+    var short = Event(uid: "short@example.com")
+    short.start = .date(CalendarDate(year: 2026, month: 12, day: 8))
+    short.summary = "Short"
+    var after = short
+    after.uid = "after@example.com"
+    let events = [short, long, after]
+    let writer = GraphEventWriter(style: .post)
+    var bytes: [UInt8] = []
+    let text = writer.write(events, appendingTo: &bytes, separatesFirst: false)
+    #expect(text.output == 3)
+    let expected = writer.write(events).output.map { JSONWriter().string($0) }.joined(separator: ",\n")
+    #expect(bytes.count > 200_000)
+    #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    // The description reads back as it was, each escape undone (RFC 8259 §7).
+    let entries = try? JSONParser.parse(Array(("[" + String(decoding: bytes, as: UTF8.self) + "]").utf8))
+    guard case .array(let values)? = entries, values.count == 3 else {
+        Issue.record("the entries are not a JSON array of three")
+        return
+    }
+    #expect(values[1]["body"]?["content"] == .string(long.description!))
+}
