@@ -83,15 +83,9 @@ enum ContentLineParser {
     /// A name (iana-token or x-name), upper-cased: names compare case-insensitively (RFC 5545 §2).
     private static func readName(_ bytes: Span<UInt8>, _ index: inout Int, _ names: inout ContentNames) -> String {
         let start = index
-        var hasLowercase = false
-        while index < bytes.count, isNameByte(bytes[index]) {
-            if bytes[index] >= UInt8(ascii: "a") { hasLowercase = true }
-            index += 1
-        }
-        guard let key = ContentNames.Key(bytes, start..<index) else {
-            return name(bytes, start..<index, hasLowercase: hasLowercase)
-        }
-        return names.name(for: key) { name(bytes, start..<index, hasLowercase: hasLowercase) }
+        while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+        guard let key = ContentNames.Key(bytes, start..<index) else { return name(bytes, start..<index) }
+        return names.name(for: key) { name(bytes, start..<index) }
     }
 
     /// Whether `byte` belongs to a name: an ASCII letter, digit or '-' (RFC 5545 §3.1). A name is
@@ -107,7 +101,12 @@ enum ContentLineParser {
     }
 
     /// The name in `range` of `bytes`, which holds only ASCII letters, digits and '-'.
-    private static func name(_ bytes: Span<UInt8>, _ range: Range<Int>, hasLowercase: Bool) -> String {
+    /// Whether it has a lower-case letter is asked here, of a name made, not of each name read: most
+    /// are met again and found in `ContentNames` (550 instructions an event).
+    private static func name(_ bytes: Span<UInt8>, _ range: Range<Int>) -> String {
+        let hasLowercase = bytes.extracting(range).withUnsafeBufferPointer { name in
+            name.contains { $0 >= UInt8(ascii: "a") }
+        }
         guard hasLowercase else { return String(validUTF8: bytes.extracting(range), isASCII: true) }
         let upper = bytes.extracting(range).withUnsafeBufferPointer { name in
             name.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }
