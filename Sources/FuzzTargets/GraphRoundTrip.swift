@@ -34,7 +34,8 @@ enum GraphRoundTrip {
         var bytes: [UInt8] = []
         _ = GraphEventWriter(style: .full).write(events, appendingTo: &bytes, separatesFirst: false)
         let text = String(decoding: bytes, as: UTF8.self)
-        let expected = values.map { JSONWriter().string($0) }.joined(separator: ",\n")
+        let separator = String(decoding: GraphEventWriter.entrySeparator, as: UTF8.self)
+        let expected = values.map { JSONWriter().string($0) }.joined(separator: separator)
         guard text == expected else {
             throw FuzzFinding(target: .graph, message: "entries written as text differ from their values:\n\(text)")
         }

@@ -228,7 +228,8 @@ private struct EntryText: GraphEntries {
     private(set) var count = 0
     private let separatesFirst: Bool
     /// Where an entry is written before it is appended to `bytes`, whole: the entry's many small
-    /// writes go to memory without an array's checks (`JSONText`), and one copy follows.
+    /// writes go to memory without an array's checks (`JSONText`), and one copy follows. One for
+    /// each call that writes entries (each series, when a file is streamed), reused by its entries.
     private let entry = JSONTextStorage(capacity: 1 << 12)
 
     /// Entries after `bytes`, which it takes, leaving them empty.

@@ -215,6 +215,7 @@ struct ComponentReader {
     /// it line by line makes it: its UID and DTSTART lines, and an empty VALARM for each of its alarms.
     private mutating func skimmed(_ event: LineReader.PlainEvent, names: inout ContentNames) -> Item {
         var component = ContentComponent(name: "VEVENT", line: event.line)
+        // Its UID and DTSTART lines in one array: grown, the second made another.
         component.properties.reserveCapacity(2)
         if let first = event.first, let line = parsed(first, names: &names) { component.properties.append(line) }
         if let second = event.second, let line = parsed(second, names: &names) { component.properties.append(line) }

@@ -119,7 +119,8 @@ enum ContentLineParser {
     ) throws(SyntaxError) -> String {
         let raw: Range<Int>
         // Looked for in the bytes as they are read: asking the string whether it holds a caret took
-        // 150 instructions a parameter, fifteen parameters an event, and a second look 25.
+        // 150 instructions a parameter, fifteen parameters an event, and a second loop over the
+        // value's bytes after it was read some 80.
         var hasCaret = false
         if index < bytes.count, bytes[index] == quote {
             let open = index

@@ -270,7 +270,7 @@ struct LineReader {
                 // Parsed: a UID or DTSTART written so, else (BEGIN and END of other components,
                 // names in other cases, an alarm's structure) the event is read line by line.
                 guard !inAlarm, Self.isName(name, "UID") || Self.isName(name, "DTSTART"),
-                    !LineBytes.needValidation(line), !LineBytes.mayContinue(buffer, at: next),
+                    !LineBytes.needsValidation(line), !LineBytes.mayContinue(buffer, at: next),
                     read.add(start..<end, line: number, isUID: name.count == 3)
                 else { return nil }
             }
@@ -399,7 +399,7 @@ struct LineReader {
             } while skipBlankLinesBeforeContinuation()
             guard !tooLong else { return 0 }
             let written = UnsafeBufferPointer(rebasing: storage[..<count])
-            plain = !LineBytes.needValidation(written)
+            plain = !LineBytes.needsValidation(written)
             if !plain { line.append(contentsOf: written) }
             return plain ? count : 0
         }
@@ -590,7 +590,7 @@ private enum LineBytes {
     /// Whether `bytes` hold one that `validate` must look at closer: one that may be part of an
     /// invalid UTF-8 sequence, or a control character. Eight bytes at a time: asked a byte at a time
     /// of a first pass's UID and DTSTART lines, it was 1,000 instructions an event.
-    static func needValidation(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func needsValidation(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         firstNonASCIIOrControl(in: bytes) < bytes.count
     }
 

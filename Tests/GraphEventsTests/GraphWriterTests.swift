@@ -237,13 +237,15 @@ func entriesWrittenAsTextAreTheValuesWritten(style: GraphOutputStyle, separatesF
     #expect(text.diagnostics.contains { $0.uid == "refused@example.com" && $0.severity == .error })
 }
 
-/// An entry far longer than what an event usually makes (a 200 KB description, escapes throughout),
-/// between two short ones, is written as text whole and in its place: the text's memory grows under
-/// it without losing what was written before.
+/// An entry far longer than what an event usually makes (a 200 KB description, escapes throughout,
+/// and a 40 KB location), between two short ones, is written as text whole and in its place: the
+/// text's memory grows under it, inside the nested `body` and `location` objects, without losing
+/// what was written before.
 @Test func aLongEntryIsWrittenAsTextWhole() {
     var long = Event(uid: "long@example.com")
     long.start = .date(CalendarDate(year: 2026, month: 12, day: 7))
     long.description = String(repeating: "Line \"quoted\"\tand\u{1} é\n", count: 8_000)
+    long.locations = [Location(name: String(repeating: "Room \\ 1, ", count: 4_000))]
     var short = Event(uid: "short@example.com")
     short.start = .date(CalendarDate(year: 2026, month: 12, day: 8))
     short.summary = "Short"
@@ -264,4 +266,5 @@ func entriesWrittenAsTextAreTheValuesWritten(style: GraphOutputStyle, separatesF
         return
     }
     #expect(values[1]["body"]?["content"] == .string(long.description!))
+    #expect(values[1]["location"]?["displayName"] == .string(long.locations[0].name))
 }

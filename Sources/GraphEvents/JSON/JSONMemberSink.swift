@@ -88,7 +88,7 @@ struct JSONObjectText: JSONMemberSink {
         // Written as they are (a JSONObject's string would repair them): callers lend valid UTF-8.
         assert(String(validating: text, as: UTF8.self) != nil, "a member's bytes are not UTF-8")
         open(key)
-        JSONWriter.writeString(utf8: text, into: &bytes)
+        JSONWriter.writeString(utf8: text, to: &bytes)
     }
 
     mutating func setObject(_ key: JSONKey, _ build: (inout JSONObjectText) -> Void) {
@@ -125,8 +125,9 @@ struct JSONObjectText: JSONMemberSink {
         return !isEmpty
     }
 
-    /// An object made by `build`, written in the same buffer (moved to the nested text and back,
-    /// not copied).
+    /// An object made by `build`, written in the same buffer: the text (a few words) is handed to
+    /// the nested object and back, its bytes are not copied. This object's own copy is stale until
+    /// `close` gives the text back, and is not written meanwhile.
     private mutating func appendObject(_ build: (inout JSONObjectText) -> Void) {
         var nested = JSONObjectText(continuing: bytes)
         build(&nested)

@@ -66,7 +66,7 @@ enum JSONStringBytes {
 protocol JSONByteSink {
     var count: Int { get }
     mutating func append(_ run: UnsafeBufferPointer<UInt8>)
-    mutating func append(_ decodedByte: UInt8)
+    mutating func append(_ byte: UInt8)
 }
 
 extension [UInt8]: JSONByteSink {
@@ -81,7 +81,7 @@ struct DecodedLength: JSONByteSink {
 
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) { count += run.count }
 
-    mutating func append(_ decodedByte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         count += 1
         hasEscapes = true
     }

@@ -37,6 +37,7 @@ struct JSONText: JSONByteSink {
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
+        assertCurrent()
         if count == capacity { grow(toHold: 1) }
         base[count] = byte
         count += 1
@@ -44,6 +45,7 @@ struct JSONText: JSONByteSink {
 
     @inline(__always)
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        assertCurrent()
         guard let source = run.baseAddress else { return }
         if capacity - count < run.count { grow(toHold: run.count) }
         (base + count).initialize(from: source, count: run.count)
@@ -54,6 +56,7 @@ struct JSONText: JSONByteSink {
     /// at once, where five appends each looked for room (560 instructions an event).
     @inline(__always)
     mutating func appendKey(_ name: UnsafeBufferPointer<UInt8>, separated: Bool) {
+        assertCurrent()
         let length = name.count + (separated ? 4 : 3)
         if capacity - count < length { grow(toHold: length) }
         var next = base + count
@@ -66,6 +69,13 @@ struct JSONText: JSONByteSink {
         (next + 1 + name.count).initialize(to: UInt8(ascii: "\""))
         (next + 2 + name.count).initialize(to: UInt8(ascii: ":"))
         count += length
+    }
+
+    /// Debug builds check that this is the text last handed on: a stale copy (an object's own,
+    /// while the object nested in it writes) may point at memory a growth freed.
+    @inline(__always)
+    private func assertCurrent() {
+        assert(base == storage.base, "a JSON text was written after it was handed on")
     }
 
     /// Moves the text to a storage at least twice as large, with room for `extra` bytes more.

@@ -35,7 +35,7 @@ public struct JSONWriter: Sendable {
         switch value {
         case .null: Self.append("null", to: &output)
         case .bool(let flag): Self.append(flag ? "true" : "false", to: &output)
-        case .number(let number): Self.writeNumber(number, into: &output)
+        case .number(let number): Self.writeNumber(number, to: &output)
         case .string(let text): Self.writeString(text, to: &output)
         // Elements and members are read where they lie: iterated, each was copied (its references
         // retained and released).
@@ -44,37 +44,45 @@ public struct JSONWriter: Sendable {
             elements.withUnsafeBufferPointer { elements in
                 for position in elements.indices {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
-                    newline(depth + 1, into: &output)
+                    newline(depth + 1, to: &output)
                     write(elements[position], depth: depth + 1, to: &output)
                 }
             }
-            if !elements.isEmpty { newline(depth, into: &output) }
+            if !elements.isEmpty { newline(depth, to: &output) }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
             object.members.withUnsafeBufferPointer { members in
                 for position in members.indices {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
-                    newline(depth + 1, into: &output)
+                    newline(depth + 1, to: &output)
                     Self.writeString(members[position].key, to: &output)
                     output.append(UInt8(ascii: ":"))
                     if pretty { output.append(UInt8(ascii: " ")) }
                     write(members[position].value, depth: depth + 1, to: &output)
                 }
             }
-            if !object.members.isEmpty { newline(depth, into: &output) }
+            if !object.members.isEmpty { newline(depth, to: &output) }
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    private func newline(_ depth: Int, into output: inout some JSONByteSink) {
+    private func newline(_ depth: Int, to output: inout some JSONByteSink) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        for _ in 0..<depth * 2 { output.append(UInt8(ascii: " ")) }
+        var indent = depth * 2
+        while indent > 0 {
+            let run = min(indent, Self.spaces.utf8CodeUnitCount)
+            output.append(UnsafeBufferPointer(start: Self.spaces.utf8Start, count: run))
+            indent -= run
+        }
     }
 
+    /// Spaces to indent with, appended a run at a time.
+    private static let spaces: StaticString = "                                "
+
     /// Integers up to 2^53 print without a fraction; JSON has no NaN or infinity, so those are null.
-    static func writeNumber(_ number: Double, into output: inout some JSONByteSink) {
+    static func writeNumber(_ number: Double, to output: inout some JSONByteSink) {
         if !number.isFinite {
             append("null", to: &output)
         } else if abs(number) <= 9_007_199_254_740_992, let integer = Int(exactly: number) {
@@ -100,21 +108,21 @@ public struct JSONWriter: Sendable {
     /// an array.
     static func writeString(_ text: String, to output: inout some JSONByteSink) {
         // A native string lends its bytes in place; only a bridged one is copied to make them contiguous.
-        if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &output) }) == nil {
+        if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, to: &output) }) == nil {
             var text = text
-            text.withUTF8 { writeString(utf8: $0, into: &output) }
+            text.withUTF8 { writeString(utf8: $0, to: &output) }
         }
     }
 
     /// The string whose valid UTF-8 is `text`, quoted and escaped, appended to `output`.
-    static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, into output: inout some JSONByteSink) {
+    static func writeString(utf8 text: UnsafeBufferPointer<UInt8>, to output: inout some JSONByteSink) {
         output.append(UInt8(ascii: "\""))
-        writeEscaped(text, into: &output)
+        writeEscaped(text, to: &output)
         output.append(UInt8(ascii: "\""))
     }
 
     /// UTF-8 bytes escaped for a JSON string (without the quotes) appended to `output`.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout some JSONByteSink) {
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout some JSONByteSink) {
         var index = 0
         while index < bytes.count {
             let runEnd = JSONStringBytes.plainRunEnd(in: bytes, from: index)

@@ -46,13 +46,16 @@ extension Event {
         _ location: Location, _ style: GraphOutputStyle, into result: inout some JSONMemberSink
     ) {
         result.set("displayName", .string(location.name))
-        // The member's name is looked at only for a parameter found: made a `String` for each member
-        // of each location, most of which have no parameters, it was 1,100 instructions an event.
-        for (member, parameter) in locationParameters where !location.parameters.isEmpty {
-            guard let value = location.parameters.first(where: { $0.name == parameter })?.firstValue,
-                style == .full || !member.description.hasPrefix("uniqueId")
-            else { continue }
-            result.set(member, .string(value))
+        // Looked for only where there are parameters, and a member's name only for a parameter
+        // found: made a `String` for each member of each location, most of which have no
+        // parameters, it was 1,100 instructions an event.
+        if !location.parameters.isEmpty {
+            for (member, parameter) in locationParameters {
+                guard let value = location.parameters.first(where: { $0.name == parameter })?.firstValue,
+                    style == .full || !member.description.hasPrefix("uniqueId")
+                else { continue }
+                result.set(member, .string(value))
+            }
         }
         if let uri = location.uri { result.set("locationUri", .string(uri)) }
         if let address = location.address {
