@@ -284,7 +284,7 @@ struct ComponentReader {
         if bytes.capacity > 1 << 20 { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
     }
 
-    private mutating func consume(_ line: ContentLine) -> Item? {
+    private mutating func consume(_ line: consuming ContentLine) -> Item? {
         // Names are told apart by length before they are compared: most lines are none of these,
         // and comparing two strings that differ is a call (2,500 instructions an event).
         switch line.name.utf8.count {
