@@ -29,8 +29,11 @@ extension Event {
         }
         // The singletons read so far, by their bits: a set of names cost a twentieth of reading an event.
         var seen: UInt32 = startIndex == nil ? 0 : Event.startBit
+        // Noted as the lines are read: looked for after them, each name was compared again.
+        var hasRecurrenceIDLine = false
         for (index, line) in component.properties.enumerated() where index != startIndex {
             let reading = EventProperty.reading(line.name)
+            if reading?.property == .recurrenceID { hasRecurrenceIDLine = true }
             if let reading, reading.bit != 0 {
                 let bit = reading.bit
                 // DTEND and DURATION fill one slot (RFC 5545 §3.6.1 allows one): the first one read wins.
@@ -54,7 +57,7 @@ extension Event {
             }
             guard decode(line, as: reading, context: &context) else { return nil }
         }
-        if recurrenceID == nil, component.properties.contains(where: { $0.name == "RECURRENCE-ID" }) {
+        if recurrenceID == nil, hasRecurrenceIDLine {
             // Under the series' UID it would be read as another version of the master, which it is not.
             let own = context.derivedUID(for: component)
             context.report(
@@ -132,7 +135,7 @@ extension Event {
         if !line.parameters.isEmpty, let reading, reading.bit != 0, reading.property != .location,
             reading.property != .organizer
         {
-            unread = line.parameters(excluding: reading.parametersRead)
+            unread = line.parameters(excluding: reading.property.parametersRead)
             if !unread.isEmpty { propertyParameters[line.name] = unread }
         }
         switch reading?.property {

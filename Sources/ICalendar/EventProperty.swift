@@ -67,12 +67,12 @@ enum EventProperty: CaseIterable {
         }
     }
 
-    /// What reading a line of a name needs: its property, its bit among the singletons (0 for the
-    /// others) and the parameters the model reads.
+    /// What reading a line of a name needs: its property and its bit among the singletons (0 for
+    /// the others). Without a reference in it, it is copied out of the table for nothing: holding
+    /// `parametersRead` too, it was retained and released for each line (600 instructions an event).
     struct Reading {
         var property: EventProperty
         var bit: UInt32
-        var parametersRead: [String]
     }
 
     /// The reading of a property name, nil for a property the model does not read. Found among
@@ -94,8 +94,7 @@ enum EventProperty: CaseIterable {
         var next: UInt32 = 1
         var table: [[(name: String, reading: Reading)]] = []
         for property in allCases {
-            let reading = Reading(
-                property: property, bit: property.isSingleton ? next : 0, parametersRead: property.parametersRead)
+            let reading = Reading(property: property, bit: property.isSingleton ? next : 0)
             if property.isSingleton { next <<= 1 }
             let length = property.name.utf8.count
             if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
