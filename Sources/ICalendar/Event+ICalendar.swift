@@ -183,7 +183,7 @@ extension Event {
             // Room for four at the second: grown one by one, three attendees made the array three
             // times. Not at the first, which most events' only attendee would leave unused.
             if attendees.count == 1 { attendees.reserveCapacity(4) }
-            attendees.append(Attendee(line: line))
+            attendees.append(.reading(line))
         case .status?: status = EventStatus(token: line.value)
         case .transparency?: transparency = line.value.caseInsensitiveEquals("TRANSPARENT") ? .transparent : .opaque
         case .busyStatus?: busyStatus = BusyStatus(token: line.value)

@@ -266,7 +266,7 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         #"ATTENDEE;X-A=1;CN="Doe, Jo";ROLE=CHAIR;cn=Other;PARTSTAT=ACCEPTED;LANGUAGE=de;RSVP=TRUE;CUTYPE=ROOM;"#
             + #"DELEGATED-TO="mailto:a@example.com","mailto:b@example.com";DELEGATED-TO="mailto:c@example.com";"#
             + #"DELEGATED-FROM="mailto:d@example.com":mailto:jo@example.com"#)
-    let attendee = Attendee(line: parsed)
+    let attendee = Attendee.reading(parsed)
     #expect(attendee.participant.address == "mailto:jo@example.com")
     #expect(attendee.participant.commonName == "Doe, Jo")
     #expect(attendee.role == .chair)
