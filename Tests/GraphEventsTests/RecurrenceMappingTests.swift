@@ -349,6 +349,19 @@ private func rule(_ json: String) throws -> (RecurrenceRule, Event) {
         )
     }
 
+    /// Of several positions Graph has no pattern for, the first the rule gives is named, in every run:
+    /// gathered into a `Set`, the one named followed the process's hash seed.
+    @Test func theFirstOfSeveralPositionsIsNamed() {
+        expectRefused(
+            RecurrenceRule(
+                frequency: .yearly,
+                byDay: [WeekdayNumber(.monday, ordinal: 10), WeekdayNumber(.thursday, ordinal: -10)]),
+            code: "graph-unsupported-ordinal",
+            message:
+                "RRULE:FREQ=YEARLY;BYDAY=10MO,-10TH cannot be written to Graph: Graph picks the first to fourth or the last weekday, not position 10; the series is left out"
+        )
+    }
+
     @Test func timesOfDayAndShapesGraphHasNoPatternFor() {
         expectRefused(
             RecurrenceRule(frequency: .daily, byHour: [9, 17]), code: "graph-unsupported-by-time",

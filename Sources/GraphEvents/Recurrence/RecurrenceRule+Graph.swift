@@ -73,8 +73,8 @@ extension RecurrenceRule {
             throw refusal(
                 "graph-interval-out-of-range", "Graph accepts an interval of 1 to \(limit) for this frequency")
         }
-        let ordinals = Set(byDay.map(\.ordinal)).union(bySetPosition.map { $0 })
-        if let bad = ordinals.compactMap({ $0 }).first(where: { ![1, 2, 3, 4, -1].contains($0) }) {
+        // The first in the rule's order: taken from a `Set`, which one was named changed from run to run.
+        if let bad = (byDay.compactMap(\.ordinal) + bySetPosition).first(where: { ![1, 2, 3, 4, -1].contains($0) }) {
             throw refusal(
                 "graph-unsupported-ordinal", "Graph picks the first to fourth or the last weekday, not position \(bad)")
         }
