@@ -174,7 +174,9 @@ public struct GraphEventMapper: Sendable {
         event.encodeGraphLocations(into: &object, encoder)
         do {
             let recurrence = try event.graphRecurrence(&encoder)
-            if let recurrence { object.set("recurrence", recurrence.json(style: encoder.style)) }
+            if let recurrence {
+                object.setObject("recurrence") { recurrence.encode(style: encoder.style, into: &$0) }
+            }
         } catch {
             let refusal = event.graphRefusalDiagnostic(error)
             encoder.report(refusal.severity, refusal.code, refusal.message)

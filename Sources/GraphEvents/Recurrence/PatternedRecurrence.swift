@@ -118,31 +118,35 @@ extension GraphDecoder {
 }
 
 extension PatternedRecurrence {
-    /// The `patternedRecurrence` JSON: every member as the service returns it for `.full`, only
-    /// the ones that matter for `.post`.
-    func json(style: GraphOutputStyle) -> JSONValue {
+    /// Puts the `patternedRecurrence` members: every one as the service returns it for `.full`, only
+    /// the ones that matter for `.post`. Put into the event's object as it is written: made as a
+    /// tree of values first, a recurring event's were 4,500 instructions more.
+    func encode(style: GraphOutputStyle, into object: inout some JSONMemberSink) {
         let full = style == .full
-        var pattern = JSONObject([
-            JSONMember("type", .string(type.rawValue)), JSONMember("interval", .number(Double(interval))),
-        ])
         let yearly = type == .absoluteYearly || type == .relativeYearly
         let absolute = type == .absoluteMonthly || type == .absoluteYearly
         let relative = type == .relativeMonthly || type == .relativeYearly
-        if full || yearly { pattern["month"] = .number(Double(yearly ? month : 0)) }
-        if full || absolute { pattern["dayOfMonth"] = .number(Double(absolute ? dayOfMonth : 0)) }
-        if full || !daysOfWeek.isEmpty { pattern["daysOfWeek"] = .array(daysOfWeek.map { .string($0.rawValue) }) }
-        if full || type == .weekly { pattern["firstDayOfWeek"] = .string(firstDayOfWeek.rawValue) }
-        if full || relative { pattern["index"] = .string(Self.indexNames.name(of: index)!) }
-
-        var range = JSONObject([JSONMember("type", .string(rangeType.rawValue))])
-        range["startDate"] = .string(GraphDateTime.format(startDate))
-        if let endDate, rangeType == .endDate {
-            range["endDate"] = .string(GraphDateTime.format(endDate))
-        } else if full {
-            range["endDate"] = "0001-01-01"
+        object.setObject("pattern") { pattern in
+            pattern.set("type", .string(type.rawValue))
+            pattern.set("interval", .number(Double(interval)))
+            if full || yearly { pattern.set("month", .number(Double(yearly ? month : 0))) }
+            if full || absolute { pattern.set("dayOfMonth", .number(Double(absolute ? dayOfMonth : 0))) }
+            if full || !daysOfWeek.isEmpty {
+                pattern.set("daysOfWeek", .array(daysOfWeek.map { .string($0.rawValue) }))
+            }
+            if full || type == .weekly { pattern.set("firstDayOfWeek", .string(firstDayOfWeek.rawValue)) }
+            if full || relative { pattern.set("index", .string(Self.indexNames.name(of: index)!)) }
         }
-        if let recurrenceTimeZone { range["recurrenceTimeZone"] = .string(recurrenceTimeZone) }
-        if full || rangeType == .numbered { range["numberOfOccurrences"] = .number(Double(numberOfOccurrences)) }
-        return ["pattern": .object(pattern), "range": .object(range)]
+        object.setObject("range") { range in
+            range.set("type", .string(rangeType.rawValue))
+            range.set("startDate", .string(GraphDateTime.format(startDate)))
+            if let endDate, rangeType == .endDate {
+                range.set("endDate", .string(GraphDateTime.format(endDate)))
+            } else if full {
+                range.set("endDate", .string("0001-01-01"))
+            }
+            if let recurrenceTimeZone { range.set("recurrenceTimeZone", .string(recurrenceTimeZone)) }
+            if full || rangeType == .numbered { range.set("numberOfOccurrences", .number(Double(numberOfOccurrences))) }
+        }
     }
 }
