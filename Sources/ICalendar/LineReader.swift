@@ -106,8 +106,10 @@ struct LineReader {
                     }
                 }
                 guard let continuation = nextPhysicalLine(limit: lengthLimit) else { break }
+                // The continuation's first byte (its space or tab) is not part of the unfolded line.
                 tooLong =
-                    tooLong || continuation.tooLong || storage.count - start + continuation.bytes.count > lengthLimit
+                    tooLong || continuation.tooLong
+                    || storage.count - start + max(continuation.bytes.count - 1, 0) > lengthLimit
                 if !tooLong { storage.append(contentsOf: buffer[continuation.bytes.dropFirst()]) }
                 // A long folded line (an inline attachment) would otherwise be held twice: folded in
                 // the buffer and unfolded in `storage`.
@@ -388,7 +390,8 @@ struct LineReader {
             line.removeSubrange(start...)
             repeat {
                 guard let continuation = nextPhysicalLine(limit: limit) else { break }
-                tooLong = tooLong || continuation.tooLong || count + continuation.bytes.count > capacity
+                // Its first byte, a space or tab, is not written (nor counted against the limit).
+                tooLong = tooLong || continuation.tooLong || count + max(continuation.bytes.count - 1, 0) > capacity
                 if !tooLong {
                     let piece = buffer[continuation.bytes.dropFirst()]
                     _ = UnsafeMutableBufferPointer(rebasing: storage[count..<(count + piece.count)]).initialize(

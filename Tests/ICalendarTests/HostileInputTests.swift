@@ -31,6 +31,28 @@ private func codes(_ result: ICalendarParser.Result) -> [String] { result.diagno
     #expect(codes(ICalendarParser(limits: ICalendarLimits(maximumLineLength: 100)).parse(bytes)).isEmpty)
 }
 
+/// The limit is on the unfolded line: a folded line of exactly the limit is kept, one of a byte more
+/// dropped; the space that begins a continuation is not counted (it was, for the last one).
+@Test func aFoldedLineOfExactlyTheLimitIsKept() {
+    func folded(_ count: Int) -> [String] {
+        // "DESCRIPTION:" is 12 bytes; physical lines of 75, then of a space and 74.
+        let line = "DESCRIPTION:" + String(repeating: "x", count: count)
+        var lines = [String(line.prefix(75))]
+        var rest = line.dropFirst(75)
+        while !rest.isEmpty {
+            lines.append(" " + rest.prefix(74))
+            rest = rest.dropFirst(74)
+        }
+        return lines
+    }
+    let parser = ICalendarParser(limits: ICalendarLimits(maximumLineLength: 600))
+    for (count, isKept) in [(588, true), (589, false)] {
+        let result = parser.parse(calendar(event: ["UID:1", "DTSTART:20260105T100000Z"] + folded(count)))
+        #expect(codes(result) == (isKept ? [] : ["line-too-long"]), "\(12 + count) bytes")
+        #expect(result.document.events.first?.description == (isKept ? String(repeating: "x", count: count) : nil))
+    }
+}
+
 @Test func aLongLineArrivingInChunksIsSkippedWithoutKeepingIt() {
     // A streamed reader sees the 3 MB line a kilobyte at a time; the limit still applies.
     let bytes = calendar(event: ["UID:1", "DESCRIPTION:" + String(repeating: "x", count: 3_000_000), "SUMMARY:s"])

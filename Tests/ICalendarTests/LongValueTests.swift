@@ -124,6 +124,22 @@ private func base64String(_ attachment: CalendarModel.Attachment) -> String {
     }
 }
 
+/// An attachment of exactly its limit, unfolded, is kept and dropped at a limit of one byte less: the
+/// spaces that begin its continuation lines are not part of it (the last one was counted).
+@Test func anAttachmentOfExactlyItsLimitIsKept() {
+    let base64 = Data(bytes(60_000)).base64EncodedString()
+    let line = attachHead + base64
+    let calendar = calendar(event: ["UID:1", refolded(line, first: 75, width: 74), "SUMMARY:s"])
+    for (limit, isKept) in [(line.utf8.count, true), (line.utf8.count - 1, false)] {
+        let limits = ICalendarLimits(maximumLineLength: 1_000, maximumAttachmentLength: limit)
+        for source in [calendar.count, 2_048] {
+            let (found, codes) = attachments(in: calendar, chunk: source, limits: limits)
+            #expect(codes == (isKept ? [] : ["line-too-long"]), "limit \(limit), chunks of \(source)")
+            #expect(found.map(\.content) == (isKept ? [.base64(base64)] : []))
+        }
+    }
+}
+
 @Test func sourcesSayHowMuchIsLeft() throws {
     var memory = InMemoryByteSource([1, 2, 3])
     #expect(memory.remainingByteCount == 3)
