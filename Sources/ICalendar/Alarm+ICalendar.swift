@@ -1,8 +1,9 @@
 import CalendarModel
 
 extension Alarm {
-    /// Reads a VALARM; nil (with an error) when it has no usable ACTION or TRIGGER.
-    init?(component: ContentComponent, context: inout DecodingContext) {
+    /// Reads a VALARM; nil (with an error) when it has no usable ACTION or TRIGGER. Made here and
+    /// returned: an `init` delegating to the model's made the alarm aside and copied it into place.
+    static func reading(_ component: ContentComponent, context: inout DecodingContext) -> Alarm? {
         guard let actionLine = component.properties.first(where: { $0.name == "ACTION" }),
             let triggerLine = component.properties.first(where: { $0.name == "TRIGGER" })
         else {
@@ -20,35 +21,36 @@ extension Alarm {
             guard let duration = context.duration(triggerLine) else { return nil }
             trigger = .relative(duration, relatedToEnd: triggerLine.parameter("RELATED")?.uppercased() == "END")
         }
-        self.init(action: Action(token: actionLine.value), trigger: trigger)
+        var alarm = Alarm(action: Action(token: actionLine.value), trigger: trigger)
         // A line's parameters are looked at only when it has some: an array made and names compared
         // for every line were a third of reading an alarm.
         func keepParameters(of line: ContentLine, excluding read: [String] = []) {
             guard !line.parameters.isEmpty else { return }
             let kept = line.parameters(excluding: read)
-            if !kept.isEmpty { propertyParameters[line.name] = kept }
+            if !kept.isEmpty { alarm.propertyParameters[line.name] = kept }
         }
         for line in component.properties {
             switch line.name {
             case "ACTION", "TRIGGER": keepParameters(of: line, excluding: ["VALUE", "RELATED"])
             case "SUMMARY":
-                summary = TextCodec.unescape(line.value)
+                alarm.summary = TextCodec.unescape(line.value)
                 keepParameters(of: line)
             case "DESCRIPTION":
-                description = TextCodec.unescape(line.value)
+                alarm.description = TextCodec.unescape(line.value)
                 keepParameters(of: line)
             case "REPEAT":
-                repeatCount = context.integer(line)
+                alarm.repeatCount = context.integer(line)
                 keepParameters(of: line)
             case "DURATION":
-                repeatInterval = context.duration(line)
+                alarm.repeatInterval = context.duration(line)
                 keepParameters(of: line)
-            case "ATTENDEE": attendees.append(Participant(line: line))
-            case "ATTACH": attachments.append(Attachment(line: line))
-            default: extraProperties.append(ExtraProperty(line))
+            case "ATTENDEE": alarm.attendees.append(Participant(line: line))
+            case "ATTACH": alarm.attachments.append(Attachment(line: line))
+            default: alarm.extraProperties.append(ExtraProperty(line))
             }
         }
-        extraComponents = component.components.map(ExtraComponent.init)
+        alarm.extraComponents = component.components.map(ExtraComponent.init)
+        return alarm
     }
 
     func write(to writer: inout ContentWriter) {

@@ -75,7 +75,7 @@ extension Event {
         guard context.reading == .whole else { return }
         adoptConferenceLinks()
         for child in component.components {
-            if child.name == "VALARM", let alarm = Alarm(component: child, context: &context) {
+            if child.name == "VALARM", let alarm = Alarm.reading(child, context: &context) {
                 alarms.append(alarm)
             } else if child.name != "VALARM" {
                 extraComponents.append(ExtraComponent(child))
