@@ -145,17 +145,6 @@ struct ComponentReader {
             return .component(component)
         }
         while true {
-            if skims && passesOver && replayed == nil && stack.isEmpty && insideCalendar && skippingDepth == 0
-                && limits.maximumDepth >= 2
-            {
-                if scratch.count >= Self.scratchSize { Self.empty(&scratch) }
-                if let event = lines.nextPlainEvent(
-                    appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) },
-                    parsesInAlarm: { Self.structureNames.contains(name: $0) })
-                {
-                    return skimmed(event, names: &names)
-                }
-            }
             guard let logical = nextLine() else { break }
             // Asked only of a reader that leaves lines unparsed: comparing the name is a cost per line.
             let inSkimmedEvent = parsedNames != nil && stack.first?.name == "VEVENT"
@@ -211,18 +200,49 @@ struct ComponentReader {
         return line
     }
 
-    /// The skimmed VEVENT the line reader read at once (`LineReader.nextPlainEvent`), as reading
-    /// it line by line makes it: its UID and DTSTART lines, and an empty VALARM for each of its alarms.
-    private mutating func skimmed(_ event: LineReader.PlainEvent, names: inout ContentNames) -> Item {
-        var component = ContentComponent(name: "VEVENT", line: event.line)
-        // Its UID and DTSTART lines in one array: grown, the second made another.
-        component.properties.reserveCapacity(2)
-        if let first = event.first, let line = parsed(first, names: &names) { component.properties.append(line) }
-        if let second = event.second, let line = parsed(second, names: &names) { component.properties.append(line) }
-        component.components = lines.plainEventAlarms.map { ContentComponent(name: "VALARM", line: $0) }
+    /// What a first pass needs of a top-level VEVENT read at once (`LineReader.nextPlainEvent`): the
+    /// values of its UID and DTSTART lines as written, nil where it has none or the line was dropped.
+    struct PlainEvent {
+        var uid: String?
+        var start: String?
+        /// The line of its BEGIN.
+        var line: Int
+    }
+
+    /// The next top-level VEVENT when a skimming reader that can read its input again can read it at
+    /// once, all of it plain; nil, having read nothing, for anything else, which `next` reads. Read so,
+    /// no component is made of it: the first pass needs only two values, and a component of their
+    /// lines, its alarms' and the item holding it, made and freed, were a third of its instructions.
+    /// Its offset is `componentOffset`, and it is a skimmed one for `parsedInFull(_:)` (with a
+    /// component of its line).
+    mutating func nextPlainEvent() -> PlainEvent? {
+        guard skims, passesOver, replayed == nil, stack.isEmpty, insideCalendar, skippingDepth == 0,
+            limits.maximumDepth >= 2, lifted.isEmpty
+        else { return nil }
+        defer { takeLineDiagnostics() }
+        if scratch.count >= Self.scratchSize { Self.empty(&scratch) }
+        guard
+            let event = lines.nextPlainEvent(
+                appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) },
+                parsesInAlarm: { Self.structureNames.contains(name: $0) })
+        else { return nil }
+        var names = self.names
+        self.names = ContentNames()
+        defer { self.names = names }
+        // Each written so (`nextPlainEvent` made sure): a line without parameters has its value after
+        // the name's colon; one with them is parsed as reading line by line parses it.
+        func value(_ logical: LineReader.LogicalLine?, nameLength: Int) -> String? {
+            guard let logical else { return nil }
+            let valueStart = logical.bytes.lowerBound + nameLength
+            guard scratch[valueStart] == UInt8(ascii: ":") else { return parsed(logical, names: &names)?.value }
+            let value = (valueStart + 1)..<logical.bytes.upperBound
+            return String(validUTF8: scratch.span.extracting(value), isASCII: true)
+        }
+        let plain = PlainEvent(
+            uid: value(event.uid, nameLength: 3), start: value(event.start, nameLength: 7), line: event.line)
         componentOffset = event.offset
         lastComponentIsSkimmed = true
-        return .component(component)
+        return plain
     }
 
     /// The next logical line, in `scratch`: the line reader's, or the next of those read back.

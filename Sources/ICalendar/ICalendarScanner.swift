@@ -73,7 +73,19 @@ public struct ICalendarScanner<Source: ByteSource> {
             components.clearDiagnostics()
             context.diagnostics.removeAll()
         }
-        while let item = components.next() {
+        while true {
+            if let event = components.nextPlainEvent() {
+                let start = event.start.flatMap { Libical.parseTime($0) }
+                let year = start.flatMap { $0.local.isValid ? $0.local.date.year : nil }
+                // The event's own component is made only to read it in full, which few need.
+                let uid = event.uid.map { TextCodec.unescape($0) } ?? ""
+                return ScannedComponent(
+                    kind: .event(
+                        uid: uid,
+                        startYear: year.flatMap { confirmed($0, ContentComponent(name: "VEVENT", line: event.line)) }),
+                    offset: components.componentOffset)
+            }
+            guard let item = components.next() else { return nil }
             switch item {
             case .calendarProperty(let line):
                 calendarPropertyCount += 1
@@ -99,6 +111,5 @@ public struct ICalendarScanner<Source: ByteSource> {
                 }
             }
         }
-        return nil
     }
 }

@@ -222,13 +222,10 @@ struct LineReader {
         /// The line and byte offset of its BEGIN.
         var line: Int
         var offset: Int
-        /// Its lines parsed (its UID and DTSTART, at most one of each), in `storage`, in the order read.
-        var first: LogicalLine?
-        var second: LogicalLine?
+        /// Its UID and DTSTART lines, in `storage`; nil where it has none.
+        var uid: LogicalLine?
+        var start: LogicalLine?
     }
-
-    /// The line of each VALARM's BEGIN in the event `nextPlainEvent` read last.
-    private(set) var plainEventAlarms: [Int] = []
 
     /// Reads at once the VEVENT whose `BEGIN:VEVENT` line is next, for a first pass that parses only
     /// the lines of a few names (`parses`: UID, DTSTART, BEGIN and END; `parsesInAlarm`: BEGIN and
@@ -247,10 +244,6 @@ struct LineReader {
         guard maximumLineLength >= Self.plainLineLength else { return nil }
         // An event a chunk ends inside is read line by line: the next chunk is read now if it is near.
         _ = byte(at: position + Self.plainEventLookahead)
-        var alarms: [Int] = []
-        swap(&alarms, &plainEventAlarms)
-        alarms.removeAll(keepingCapacity: true)
-        defer { swap(&alarms, &plainEventAlarms) }
         let firstLine = physicalLine + 1
         let found = buffer.withUnsafeBufferPointer { buffer -> PlainEventLines? in
             var read = PlainEventLines(end: position)
@@ -275,8 +268,7 @@ struct LineReader {
                         continue
                     }
                     switch (boundary.isBegin, boundary.isEvent, inAlarm) {
-                    case (true, false, false): alarms.append(number)
-                    case (false, false, true): break
+                    case (true, false, false), (false, false, true): break
                     case (false, true, false):
                         // Ended, unless the line after goes on this one, or the buffer does not tell.
                         return LineBytes.mayContinue(buffer, at: next) ? nil : read
@@ -310,7 +302,7 @@ struct LineReader {
                 bytes: start..<storage.count, line: key.line, offset: discarded + key.bytes.lowerBound, isASCII: true)
         }
         let event = PlainEvent(
-            line: firstLine, offset: discarded + position, first: appended(found.first), second: appended(found.second))
+            line: firstLine, offset: discarded + position, uid: appended(found.uid), start: appended(found.start))
         position = found.end
         physicalLine += found.lines
         compact()
@@ -322,16 +314,18 @@ struct LineReader {
     private struct PlainEventLines {
         var end: Int
         var lines = 0
-        var first: (bytes: Range<Int>, line: Int)?
-        var second: (bytes: Range<Int>, line: Int)?
-        var hasUID = false
-        var hasStart = false
+        var uid: (bytes: Range<Int>, line: Int)?
+        var start: (bytes: Range<Int>, line: Int)?
 
         /// Adds a UID or DTSTART line; false when the event has one already.
         mutating func add(_ bytes: Range<Int>, line: Int, isUID: Bool) -> Bool {
-            guard !(isUID ? hasUID : hasStart) else { return false }
-            if isUID { hasUID = true } else { hasStart = true }
-            if first == nil { first = (bytes, line) } else { second = (bytes, line) }
+            if isUID {
+                guard uid == nil else { return false }
+                uid = (bytes, line)
+            } else {
+                guard start == nil else { return false }
+                start = (bytes, line)
+            }
             return true
         }
     }

@@ -317,24 +317,6 @@ func aListingThatReadsPastUnparsedLinesListsWhatKeepingThemLists(sizes: [Int]) t
     #expect(passing.diagnostics.contains { $0.hasPrefix("10 ") })
 }
 
-/// Every item a skimming reader that can read its input again hands on, with where each component
-/// began, whether it was skimmed, and the lines read: comparable.
-private func skimmedItems(_ bytes: [UInt8], sizes: [Int], limits: ICalendarLimits) -> [String] {
-    var reader = ComponentReader(
-        source: ChunkedSource(bytes: bytes[...], sizes: sizes), file: "x.ics", limits: limits, skimming: true,
-        rereading: { InMemoryByteSource(Array(bytes[$0...])) })
-    var items: [String] = []
-    while let item = reader.next() {
-        switch item {
-        case .calendarProperty(let line): items.append("property \(line)")
-        case .component(let component):
-            items.append("\(component) @\(reader.componentOffset) skimmed \(reader.lastComponentIsSkimmed)")
-        }
-    }
-    items.append("lines \(reader.physicalLinesRead) top \(reader.endedAtTopLevel)")
-    return items
-}
-
 /// Events a first pass reads at once when all their lines are plain (`LineReader.nextPlainEvent`),
 /// and, beside them, events that differ from such an event by one thing that makes them be read
 /// line by line.
@@ -361,9 +343,12 @@ private let plainEventInputs: [[String]] = {
         changed(9, to: []), changed(6, to: ["BEGIN:VALARM", "BEGIN:VALARM", "END:VALARM"]),
         changed(3, to: ["BROKEN LINE"]), changed(3, to: ["DTSTART:20270105T100000Z"]),
         changed(7, to: ["begin:valarm"]), changed(3, to: ["END;X=1:VEVENT"]),
+        changed(2, to: ["UID:a\\,b"]), changed(1, to: ["DTSTART:20280105T100000Z"]),
     ]
 }()
 
+/// A first pass finds the same UIDs, start years, offsets and lines in an event it reads at once as
+/// in one it reads line by line (a component made of the lines it parses).
 @Test(arguments: [[1 << 20], [7, 1 << 10], [300]])
 func aPlainEventReadAtOnceIsTheEventReadLineByLine(sizes: [Int]) {
     for ending in ["\r\n", "\n"] {
@@ -371,9 +356,12 @@ func aPlainEventReadAtOnceIsTheEventReadLineByLine(sizes: [Int]) {
         let bytes = ics(lines, ending: ending)
         // At a line limit under 512 bytes no event is read at once; the one line of 512 bytes, too long
         // there, is a SUMMARY, which a first pass reads past whatever its length.
-        let atOnce = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits())
-        let lineByLine = skimmedItems(bytes, sizes: sizes, limits: ICalendarLimits(maximumLineLength: 511))
+        let atOnce = scanOutline(bytes, sizes: sizes, limits: ICalendarLimits(), rereading: true)
+        let lineByLine = scanOutline(
+            bytes, sizes: sizes, limits: ICalendarLimits(maximumLineLength: 511), rereading: true)
         #expect(atOnce == lineByLine, "\(ending == "\n" ? "LF" : "CRLF") \(sizes)")
+        #expect(atOnce.contains { $0.hasPrefix("event a,b 2026 @") }, "the UID unescaped")
+        #expect(atOnce.contains { $0.hasPrefix("event plain 2028 @") }, "a DTSTART without parameters read")
     }
 }
 
