@@ -34,6 +34,16 @@ protocol GraphObjectSink: Sendable {
     mutating func add(_ item: GraphInputItem, _ each: (Output) -> Void)
     /// Hands on what waited for objects that did not come.
     mutating func finish(_ each: (Output) -> Void)
+    /// Members of an event in an array or page that the sink never reads: recorded without them
+    /// (`JSONScanner.recordObject(into:depth:passingOver:)`), their bytes are only passed over.
+    static var passedOverMembers: [JSONKey] { get }
+    /// Whether an event recorded without `passedOverMembers` must be recorded whole after all.
+    static func needsWholeObject(_ object: JSONNode) -> Bool
+}
+
+extension GraphObjectSink {
+    static var passedOverMembers: [JSONKey] { [] }
+    static func needsWholeObject(_ object: JSONNode) -> Bool { false }
 }
 
 /// Walks the top level of Graph JSON one piece at a time, handing each event object to the
@@ -178,8 +188,19 @@ struct GraphDocumentWalker<Sink: GraphObjectSink> {
             place = inPage ? .pageTail : .top
             return true
         }
-        _ = scanner.peekSignificant()
-        try scanner.record(into: tape, depth: inPage ? 2 : 1)
+        let depth = inPage ? 2 : 1
+        if !Sink.passedOverMembers.isEmpty, scanner.peekSignificant() == UInt8(ascii: "{") {
+            let start = scanner.index
+            try scanner.recordObject(into: tape, depth: depth + 1, passingOver: Sink.passedOverMembers)
+            if Sink.needsWholeObject(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: 0)) {
+                tape.removeAll()
+                scanner.index = start
+                try scanner.record(into: tape, depth: depth)
+            }
+        } else {
+            _ = scanner.peekSignificant()
+            try scanner.record(into: tape, depth: depth)
+        }
         place = .events(inPage: inPage, position: position + 1)
         let path = Self.path(inPage ? "$.value[" : "$[", position)
         take(JSONNode(tokens: tape.tokens, bytes: scanner.bytes, index: 0), path: path, &scanner, each)

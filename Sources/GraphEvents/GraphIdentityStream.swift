@@ -48,6 +48,21 @@ struct GraphIdentityCollector: GraphObjectSink {
 
     var diagnostics: [Diagnostic] { [] }
 
+    /// What naming an event never reads (`name`, `add`, the times and recurrence they decode): the
+    /// larger part of most events' bytes, and of their tokens (a benchmark event's attendees are
+    /// half of both).
+    static let passedOverMembers: [JSONKey] = [
+        "attendees", "body", "bodyPreview", "organizer", "location", "locations", "subject", "categories",
+        "onlineMeeting", "responseStatus", "webLink", "attachments",
+    ]
+
+    /// An event with no identity of its own is named by a digest of all of its content
+    /// (`GraphEventMapper.uid(of:_:at:)`), so it is read whole.
+    static func needsWholeObject(_ object: JSONNode) -> Bool {
+        object["iCalUId"]?.stringValue == nil && object["id"]?.stringValue == nil
+            && object["transactionId"]?.stringValue == nil
+    }
+
     mutating func add(_ item: GraphInputItem, _ each: (GraphEventIdentity) -> Void) {
         guard let object = item.object.objectValue else { return }
         let own = Self.name(object, each)

@@ -100,4 +100,29 @@ import Testing
         #expect(years == ["a": 2025, "b": 2026])
         #expect(mapped(text) == ["a": 1, "b": 1])
     }
+    /// The members naming never reads are passed over (`GraphIdentityCollector.passedOverMembers`),
+    /// whatever they hold; an event without an identity of its own is read whole after all, since
+    /// its UID is derived from all of its content. Fed whole and in small chunks, which end inside
+    /// the members passed over.
+    @Test func membersPassedOverChangeNoName() {
+        let text = #"""
+            {"value": [
+            {"id": "a", "subject": "a \"quoted\" } ] subject \\", "body": {"contentType": "html", "content": "<p>{[\"x\"]}</p>"},
+             "attendees": [{"emailAddress": {"name": "Team ]", "address": "t@example.com"}, "status": {"response": "none"}}],
+             "organizer": null, "location": 5, "categories": [], "start": {"dateTime": "2026-12-01T09:00:00", "timeZone": "UTC"}},
+            {"subject": "a POST body", "body": {"content": "no identity"}, "start": {"dateTime": "2026-12-02T09:00:00", "timeZone": "UTC"}},
+            {"subject": "another POST body", "body": {"content": "no identity"}, "start": {"dateTime": "2026-12-02T09:00:00", "timeZone": "UTC"}},
+            {"id": "m", "iCalUId": "series@example.com", "attendees": [], \#(Self.weekly)},
+            {"id": "x1", "type": "exception", "seriesMasterId": "m", "subject": "}", "originalStart": "2026-12-08T09:00:00Z", "start": {"dateTime": "2026-12-08T11:00:00", "timeZone": "UTC"}}
+            ]}
+            """#
+        let mapped = mapped(text)
+        // The two POST bodies differ only in members passed over: their derived UIDs differ.
+        #expect(mapped.count == 4 && mapped["a"] == 1 && mapped["series@example.com"] == 2)
+        for chunk in [.max, 1, 5, 64] {
+            let named = names(text, chunk: chunk)
+            #expect(named.filter { $0.key != "x1" } == mapped, "in chunks of \(chunk)")
+            #expect(named["x1"] == 1)
+        }
+    }
 }

@@ -134,12 +134,29 @@ struct JSONScanner {
     }
 
     private mutating func recordObject(into tape: JSONTapeBuffer, depth: Int) throws(JSONError) {
+        try recordObject(into: tape, depth: depth, passingOver: [])
+    }
+
+    /// Records an object (its `{` next) at nesting `depth` as `record` does, except that the members
+    /// named in `passedOver` are passed over (`passOverValue`): neither their names nor their values
+    /// are recorded, so the object reads as one without them. Members inside its values are all
+    /// recorded. For a reader that needs a few members of large objects: the Graph identity pass
+    /// reads an event's identity and times, not its body and attendees (`GraphObjectSink`).
+    mutating func recordObject(into tape: JSONTapeBuffer, depth: Int, passingOver passedOver: [JSONKey])
+        throws(JSONError)
+    {
         var object = try beginObject(into: tape, depth: depth)
         do throws(JSONError) {
             if !consumeIf(UInt8(ascii: "}")) {
                 repeat {
                     let name = try recordMemberName(into: tape, of: &object)
-                    try recordMemberValue(into: tape, named: name, of: object, depth: depth)
+                    if !passedOver.isEmpty, Self.names(tape[name.token], passedOver, in: bytes) {
+                        // Its bit stays in the object's: a lookup of it then searches and finds nothing.
+                        tape.removeLast()
+                        try passOverValue(depth: depth)
+                    } else {
+                        try recordMemberValue(into: tape, named: name, of: object, depth: depth)
+                    }
                 } while try continueList(closer: UInt8(ascii: "}"))
             }
         } catch {
@@ -147,6 +164,77 @@ struct JSONScanner {
             throw error
         }
         end(object, in: tape)
+    }
+
+    /// Whether the name token `name` (its signature in `bits`) spells one of `keys`; an escaped
+    /// name never does.
+    private static func names(_ name: JSONToken, _ keys: [JSONKey], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !name.flags.contains(.escaped) else { return false }
+        return keys.contains { $0.signature == name.bits && $0.isSpelled(by: name, in: bytes) }
+    }
+
+    /// Moves past the value at `index` (whitespace first) of a member of an object at nesting
+    /// `depth`, recording nothing: a string to its closing quote, a container to the bracket that
+    /// closes it, a number or literal to the next delimiter. It checks less than `record` (escapes,
+    /// UTF-8, control characters, literals, numbers, which bracket closes which), and fails only
+    /// where `record` fails too (the end of the input, a value missing, nesting too deep): in a
+    /// document `record` reads, it ends where `record` would; in one it stops reading, it may read
+    /// on past the defect, never stop before it.
+    private mutating func passOverValue(depth: Int) throws(JSONError) {
+        var nesting = 0
+        repeat {
+            guard let byte = peekSignificant() else { throw unexpected("a value") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                try passOverString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth + nesting + 1 <= limits.maximumDepth else {
+                    throw error("nesting deeper than \(limits.maximumDepth)")
+                }
+                nesting += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard nesting > 0 else { throw unexpected("a value") }
+                nesting -= 1
+                index += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                guard nesting > 0 else { throw unexpected("a value") }
+                index += 1
+            default:
+                // A number or a literal (or a stray byte, which `record` refuses): up to a delimiter.
+                repeat { index += 1 } while index < bytes.count && !Self.endsScalar(bytes[index])
+                if moreMayFollow && index >= bytes.count { throw error("unexpected end of input in a value") }
+            }
+        } while nesting > 0
+    }
+
+    /// Moves past a string from its opening quote to after its closing one, escapes taken as a
+    /// backslash and the byte after it.
+    @inline(__always)
+    private mutating func passOverString() throws(JSONError) {
+        index += 1
+        while true {
+            index = JSONStringBytes.plainRunEnd(in: bytes, from: index)
+            guard index < bytes.count else { throw error("unexpected end of input in a string") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index = min(index + 2, bytes.count)
+            default: index += 1  // a control character
+            }
+        }
+    }
+
+    /// Whether `byte` ends a number or literal: JSON whitespace or structure.
+    @inline(__always)
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"),
+            UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
+            true
+        default: false
+        }
     }
 
     /// An object whose members are being read: its token's index, and the `bits` and flags of the

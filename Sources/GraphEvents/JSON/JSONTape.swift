@@ -112,6 +112,12 @@ final class JSONTapeBuffer {
     /// Forgets every token, keeping the storage.
     func removeAll() { count = 0 }
 
+    /// Forgets the last token.
+    func removeLast() {
+        precondition(count > 0, "no token to remove")
+        count -= 1
+    }
+
     private func grow() {
         let larger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
