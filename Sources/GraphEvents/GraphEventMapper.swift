@@ -170,7 +170,7 @@ public struct GraphEventMapper: Sendable {
         event.encodeGraphReminder(into: &object, &encoder)
         event.encodeGraphStatus(into: &object, &encoder)
         event.encodeGraphBody(into: &object)
-        event.encodeGraphTimes(into: &object, &encoder)
+        guard event.encodeGraphTimes(into: &object, &encoder) else { return false }
         event.encodeGraphLocations(into: &object, encoder)
         do {
             let recurrence = try event.graphRecurrence(&encoder)

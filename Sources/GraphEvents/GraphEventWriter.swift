@@ -107,11 +107,14 @@ public struct GraphEventWriter: Sendable {
         }
         if master.uid.isEmpty { master = identified(master, mapper) }
         var encoder = GraphEncoder(style: style, uid: master.uid)
+        var cancelled: [CalendarTime] = []
         let written = entries.add { object in
             guard mapper.encode(master, &encoder, into: &object) else { return false }
-            if style == .full && !master.exceptionDates.isEmpty {
+            if !master.exceptionDates.isEmpty { cancelled = master.graphCancelledStarts(&encoder) }
+            if style == .full && !cancelled.isEmpty {
                 let seriesID = master.graphExtra(.id) ?? master.uid
-                object.set("cancelledOccurrences", .array(master.graphCancelledOccurrences(seriesID: seriesID)))
+                object.set(
+                    "cancelledOccurrences", .array(master.graphCancelledOccurrences(cancelled, seriesID: seriesID)))
             }
             finish(&object, for: master)
             return true
@@ -121,6 +124,12 @@ public struct GraphEventWriter: Sendable {
             return
         }
         for index in overrides.indices {
+            if let recurrenceID = overrides[index].recurrenceID, recurrenceID.thisAndFuture {
+                encoder.report(
+                    .warning, "graph-this-and-future-lost",
+                    "the override of \(recurrenceID.time.transactionKey) has RANGE=THISANDFUTURE; Graph changes only "
+                        + "that occurrence, not the ones after it")
+            }
             entries.add { entry in
                 guard mapper.encode(overrides[index], &encoder, into: &entry) else { return false }
                 link(&entry, originalStart: overrides[index].recurrenceID?.time, of: master, &encoder)
@@ -129,7 +138,7 @@ public struct GraphEventWriter: Sendable {
             }
         }
         if style == .post {
-            for exdate in master.exceptionDates {
+            for exdate in cancelled {
                 entries.add { entry in
                     entry.set("isCancelled", true)
                     link(&entry, originalStart: exdate, of: master, &encoder)

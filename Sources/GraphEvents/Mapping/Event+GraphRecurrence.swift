@@ -110,9 +110,16 @@ extension Event {
         recurrence.recurrenceTimeZone = graphRecurrenceTimeZone(&encoder)
         if case .until(let until) = rule.end { recurrence.endDate = graphEndDate(until: until) }
         if recurrence.firstOccurrence(onOrAfter: start.date) != start.date {
+            // RFC 5545 §3.8.5.3 counts DTSTART as the first of COUNT's occurrences even when the rule
+            // does not give it; Graph counts the pattern's only, so one fewer of them are the rule's.
+            var counted = ""
+            if recurrence.rangeType == .numbered && recurrence.numberOfOccurrences > 1 {
+                recurrence.numberOfOccurrences -= 1
+                counted = "; numberOfOccurrences is \(recurrence.numberOfOccurrences), COUNT without it"
+            }
             encoder.report(
                 .warning, "graph-start-not-occurrence",
-                "DTSTART \(GraphDateTime.format(start.date)) does not match RRULE \(rule.rruleText); Graph will not repeat it as the first occurrence"
+                "DTSTART \(GraphDateTime.format(start.date)) does not match RRULE \(rule.rruleText); Graph will not repeat it as the first occurrence\(counted)"
             )
         }
         return recurrence
@@ -141,12 +148,40 @@ extension Event {
         return untilClock < startClock ? local.date.adding(days: -1) : local.date
     }
 
-    /// `cancelledOccurrences` of a full event, from the EXDATEs: `OID.<id>.<local date>`.
-    func graphCancelledOccurrences(seriesID: String) -> [JSONValue] {
-        exceptionDates.map { exdate in
-            let local = start.flatMap { start in exdate.graphUTC().flatMap { start.sameForm(atUTC: $0) } } ?? exdate
-            return .string("OID.\(seriesID).\(GraphDateTime.format(exdate.isDate ? exdate.date : local.date))")
+    /// `cancelledOccurrences` of a full event, from the occurrences its EXDATEs cancel
+    /// (`graphCancelledStarts`): `OID.<id>.<local date>`.
+    func graphCancelledOccurrences(_ cancelled: [CalendarTime], seriesID: String) -> [JSONValue] {
+        cancelled.map { .string("OID.\(seriesID).\(GraphDateTime.format($0.date))") }
+    }
+
+    /// The occurrences the EXDATEs cancel, each as its start in the form of DTSTART. Every
+    /// occurrence of a pattern Graph holds starts at DTSTART's wall time on its day, so an EXDATE
+    /// with a time cancels one only at that time (RFC 5545 §3.8.5.1 excludes the occurrence whose
+    /// start it is); at another time it cancels nothing, and is left out with a warning (written by
+    /// its day, it cancelled that day's occurrence). An EXDATE without a time cancels the day's
+    /// occurrence of a timed series, as Outlook and `expand` read it.
+    func graphCancelledStarts(_ encoder: inout GraphEncoder) -> [CalendarTime] {
+        guard let start else { return exceptionDates }
+        let clock = Self.secondsIntoDay(start.localDateTime)
+        return exceptionDates.compactMap { exdate in
+            if exdate.isDate {
+                return start.withLocalDateTime(LocalDateTime(date: exdate.date).adding(seconds: clock))
+            }
+            let local = exdate.graphUTC().flatMap { start.sameForm(atUTC: $0) } ?? exdate
+            guard start.isDate || Self.secondsIntoDay(local.localDateTime) == clock else {
+                encoder.report(
+                    .warning, "graph-exdate-not-an-occurrence",
+                    "EXDATE \(GraphDateTime.format(local.localDateTime, fraction: false)) is not when an occurrence "
+                        + "starts (each starts at \(GraphDateTime.format(start.localDateTime, fraction: false).suffix(8))), "
+                        + "so it cancels none (RFC 5545 §3.8.5.1); left out")
+                return nil
+            }
+            return local
         }
+    }
+
+    private static func secondsIntoDay(_ local: LocalDateTime) -> Int {
+        local.secondsSinceEpoch - local.date.daysSinceEpoch * 86_400
     }
 }
 

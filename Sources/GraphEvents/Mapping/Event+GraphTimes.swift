@@ -31,15 +31,26 @@ extension Event {
             }
             return shifted.withLocalDateTime(shifted.localDateTime.adding(seconds: duration.exactSeconds))
         case nil:
-            return start.isDate ? .date(start.date.adding(days: 1)) : start
+            return Event.graphEnd(after: start)
         }
     }
 
-    /// Writes `start`, `end` and `isAllDay`.
-    func encodeGraphTimes<Object: JSONMemberSink>(into object: inout Object, _ encoder: inout GraphEncoder) {
-        guard let start, let end = graphEnd else {
-            encoder.report(.error, "graph-missing-start", "the event has no start, which Graph requires")
-            return
+    /// Writes `start`, `end` and `isAllDay`; false, with the error reported, for an event without a
+    /// start, which Graph requires (RFC 5545 lets a VEVENT of a scheduling message leave it out).
+    func encodeGraphTimes<Object: JSONMemberSink>(into object: inout Object, _ encoder: inout GraphEncoder) -> Bool {
+        guard let start, var end = graphEnd else {
+            encoder.report(.error, "graph-missing-start", "the event has no start, which Graph requires; left out")
+            return false
+        }
+        if Self.endsBeforeStarting(start, end) {
+            // RFC 5545 §3.8.2.2: DTEND must be later than DTSTART (for a date, a day later at least);
+            // Graph refuses such an event, so it gets the end §3.6.1 gives an event without one.
+            let fixed = Event.graphEnd(after: start)
+            encoder.report(
+                .warning, "graph-end-before-start",
+                "the event ends (\(Self.described(end))) before it starts (\(Self.described(start))); written ending "
+                    + (start.isDate ? "the day after it starts" : "when it starts"))
+            end = fixed
         }
         object.set("isAllDay", .bool(start.isDate))
         object.setObject("start") {
@@ -48,6 +59,24 @@ extension Event {
         object.setObject("end") {
             encoder.dateTimeTimeZone(end, allDayZone: graphExtra(.originalEndTimeZone), into: &$0)
         }
+        return true
+    }
+
+    /// The end RFC 5545 §3.6.1 gives an event without one: a date start lasts its day, a time none.
+    private static func graphEnd(after start: CalendarTime) -> CalendarTime {
+        start.isDate ? .date(start.date.adding(days: 1)) : start
+    }
+
+    /// Whether `end` comes before `start` (for a date start, is not at least a day after it); false
+    /// when a zone is unknown.
+    private static func endsBeforeStarting(_ start: CalendarTime, _ end: CalendarTime) -> Bool {
+        if start.isDate { return end.date <= start.date }
+        guard let startUTC = start.graphUTC(), let endUTC = end.graphUTC() else { return false }
+        return endUTC < startUTC
+    }
+
+    private static func described(_ time: CalendarTime) -> String {
+        time.isDate ? GraphDateTime.format(time.date) : GraphDateTime.format(time.localDateTime, fraction: false)
     }
 }
 
