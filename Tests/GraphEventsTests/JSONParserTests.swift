@@ -151,6 +151,25 @@ import Testing
         }
     }
 
+    /// A string's bytes are checked for UTF-8 once, when it is recorded; made into a `String`, valid
+    /// ones are not checked again and invalid ones are repaired. Expected as Python's
+    /// `bytes.decode("utf-8", "replace")` gives them: one U+FFFD for each maximal invalid subpart.
+    @Test func stringsAreCheckedOnceAndInvalidBytesReplaced() throws {
+        let cases: [([UInt8], String)] = [
+            (Array(#""plain ascii""#.utf8), "plain ascii"),
+            (Array("\"Brasília – ü\"".utf8), "Brasília – ü"),
+            (Array(#""a\"b \u00fc – c\r\n""#.utf8), "a\"b ü – c\r\n"),
+            ([0x22, 0x61, 0xFF, 0x62, 0x22], "a\u{FFFD}b"),
+            ([0x22, 0x5C, 0x6E, 0xC3, 0x22], "\n\u{FFFD}"),
+            ([0x22, 0xE2, 0x80, 0x61, 0x22], "\u{FFFD}a"),
+        ]
+        for (bytes, expected) in cases {
+            #expect(try JSONParser.parse(bytes) == .string(expected), "\(bytes)")
+            let member = Array(#"{"k": "#.utf8) + bytes + Array("}".utf8)
+            #expect(try JSONParser.parse(member) == .object(JSONObject([JSONMember("k", .string(expected))])))
+        }
+    }
+
     @Test func memberLookupsFindTheLastOfARepeatedNameAndNothingElse() {
         withRoot(#"{"subject": 1, "subjects": 2, "subjecT": 3, "subject": 4, "s": 5}"#) { root in
             #expect(root["subject"]?.numberValue == 4)

@@ -211,14 +211,19 @@ struct JSONNode {
     /// The text of a string token (a key or a value). Bytes that are not UTF-8 become U+FFFD; the
     /// scanner reported them when it read the text.
     static func decodeString(_ token: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+        let isValid = token.flags.contains(.validUTF8)
         guard token.flags.contains(.escaped) else {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+            return isValid
+                ? String(validUTF8: text.span, isASCII: token.flags.contains(.ascii))
+                : String(decoding: text, as: UTF8.self)
         }
         var scanner = JSONScanner(bytes: bytes, index: token.start)
         var decoded: [UInt8] = []
-        // The string was read once already, escapes and all, so it reads again.
+        // The string was read once already, escapes and all, so it reads again; escapes decode to
+        // whole characters, so the decoded bytes are UTF-8 when the raw ones are.
         try? scanner.scanStringBody(decodingInto: &decoded)
-        return String(decoding: decoded, as: UTF8.self)
+        return isValid ? String(validUTF8: decoded.span) : String(decoding: decoded, as: UTF8.self)
     }
 
     private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }

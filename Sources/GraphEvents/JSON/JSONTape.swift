@@ -67,6 +67,10 @@ struct JSONToken: Sendable {
         /// An object with a key starting with an upper-case ASCII letter, the only case in which a
         /// case-insensitive lookup can find what an exact one did not.
         static let hasCapitalizedKey = Flags(rawValue: 4)
+        /// A string whose bytes the scanner found to be UTF-8, so that it is made into a `String`
+        /// without checking them again (escapes decode to whole characters); and one all ASCII.
+        static let validUTF8 = Flags(rawValue: 8)
+        static let ascii = Flags(rawValue: 16)
     }
 }
 
