@@ -5,7 +5,8 @@
   escaped newlines and commas, three attendees with non-ASCII names, VTIMEZONEs, 8 % RRULEs),
   ≈ 1.7 KB each (20,000 of them are 33 MB);
 - series: N weekly or daily series of 132 occurrences each;
-- graph: a Graph calendarView dump of N events."""
+- graph: a Graph calendarView dump of N events;
+- outlook: the same with the HTML body Outlook writes (4.6 KB each, escapes and non-ASCII)."""
 import json
 import random
 import sys
@@ -112,7 +113,22 @@ def write_ics(path, count, recurring_share, make=None):
         out.write("END:VCALENDAR\r\n")
 
 
-def write_graph(path, count):
+# The body Outlook gives an event written in it (its HTML wrapper, a style block, one styled <div> a
+# line): several kilobytes with escaped quotes, CRLFs, tabs and non-ASCII punctuation, where the
+# benchmark's own body is 40 ASCII bytes.
+OUTLOOK_BODY = (
+    '<html>\r\n<head>\r\n<meta http-equiv="Content-Type" content="text/html; charset=utf-8">\r\n'
+    '<style type="text/css" style="display:none">\r\n<!--\r\np\r\n\t{margin-top:0;\r\n\tmargin-bottom:0}\r\n-->\r\n'
+    '</style>\r\n</head>\r\n<body dir="ltr">\r\n'
+    + "".join(
+        '<div class="elementToProof" style="font-family: Aptos, Aptos_EmbeddedFont, Aptos_MSFontService, Calibri, '
+        f'Helvetica, sans-serif; font-size: 12pt; color: rgb(0, 0, 0);">Point {i}: the quarterly planning \u2013 '
+        'budget, staffing &amp; timeline.</div>\r\n'
+        for i in range(18))
+    + "</body>\r\n</html>\r\n")
+
+
+def write_graph(path, count, body=None):
     rng = random.Random(count)
     with open(path, "w") as out:
         for page_start in range(0, count, 1000):
@@ -123,7 +139,7 @@ def write_graph(path, count):
                 values.append({
                     "id": f"AAMk{i:010d}", "iCalUId": f"bench-{i}@calport.example",
                     "subject": f"Meeting {i} about project {rng.randint(1, 999)}",
-                    "bodyPreview": "Agenda", "body": {"contentType": "html", "content": "<p>Agenda</p><ol><li>Status</li></ol>"},
+                    "bodyPreview": "Agenda", "body": {"contentType": "html", "content": body or "<p>Agenda</p><ol><li>Status</li></ol>"},
                     "start": {"dateTime": f"2026-{month:02d}-{day:02d}T{hour:02d}:00:00.0000000", "timeZone": zone[1]},
                     "end": {"dateTime": f"2026-{month:02d}-{day:02d}T{hour:02d}:45:00.0000000", "timeZone": zone[1]},
                     "isAllDay": False, "showAs": "busy", "sensitivity": "normal", "importance": "normal",
@@ -149,5 +165,7 @@ if __name__ == "__main__":
         write_ics(path, count, 0.08, lambda i, rng: text_event(i, rng, 0.08))
     elif kind == "series":
         write_ics(path, count, 1.0)
+    elif kind == "outlook":
+        write_graph(path, count, OUTLOOK_BODY)
     else:
         write_graph(path, count)
