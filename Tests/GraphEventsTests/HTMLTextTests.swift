@@ -52,6 +52,9 @@ import Testing
         #expect(text("A&nbsp;&nbsp;B") == "A  B")
         #expect(text("a&nbsp;<br>b\u{00A0}") == "a\nb")
         #expect(text("<p>x</p><p>&nbsp;</p><p>\u{00A0}</p><p>y</p>") == "x\n\ny")
+        // Among multi-byte characters, which are copied in runs between tags, entities and spaces:
+        // Â (C3 82) and U+00C2 A0 must not be taken for a no-break space's C2 A0.
+        #expect(text("Zoë&nbsp;–&nbsp;Łódź  日本\u{00A0}語<br>Â\u{00C2}\u{00A0}x") == "Zoë – Łódź 日本 語\nÂÂ x")
     }
 
     /// `<head>`, `<title>`, `<style>` and `<script>` are dropped up to their own end tag, whatever they
