@@ -218,12 +218,24 @@ struct JSONNode {
                 ? String(validUTF8: text.span, isASCII: token.flags.contains(.ascii))
                 : String(decoding: text, as: UTF8.self)
         }
-        var scanner = JSONScanner(bytes: bytes, index: token.start)
-        var decoded: [UInt8] = []
-        // The string was read once already, escapes and all, so it reads again; escapes decode to
-        // whole characters, so the decoded bytes are UTF-8 when the raw ones are.
-        try? scanner.scanStringBody(decodingInto: &decoded)
-        return isValid ? String(validUTF8: decoded.span) : String(decoding: decoded, as: UTF8.self)
+        return decodeEscaped(token, in: bytes, isValid: isValid)
+    }
+
+    /// The text of a string token with escapes, decoded into scratch space the size of its text (on
+    /// the stack for all but long strings; an array grown run by run cost an Outlook body 11,000
+    /// instructions) and copied once. Out of line: most strings have none.
+    @inline(never)
+    private static func decodeEscaped(_ token: JSONToken, in bytes: UnsafeBufferPointer<UInt8>, isValid: Bool)
+        -> String
+    {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(token.end - token.start, 1)) { scratch in
+            var scanner = JSONScanner(bytes: bytes, index: token.start)
+            var decoded = BufferSink(scratch)
+            // The string was read once already, escapes and all, so it reads again; escapes decode
+            // to whole characters, so the decoded bytes are UTF-8 when the raw ones are.
+            try? scanner.scanStringBody(decodingInto: &decoded)
+            return isValid ? String(validUTF8: decoded.bytes.span) : String(decoding: decoded.bytes, as: UTF8.self)
+        }
     }
 
     private func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }

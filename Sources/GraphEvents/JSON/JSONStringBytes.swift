@@ -73,6 +73,35 @@ extension [UInt8]: JSONByteSink {
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) { append(contentsOf: run) }
 }
 
+/// A sink writing into memory its caller holds, with room for `capacity` bytes: a decoded JSON
+/// string is never longer than its text (an escape is at least as long as what it decodes to).
+struct BufferSink: JSONByteSink {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress!
+        capacity = buffer.count
+    }
+
+    /// The bytes written.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress else { return }
+        precondition(count + run.count <= capacity, "a decoded string outgrew its text")
+        (base + count).update(from: source, count: run.count)
+        count += run.count
+    }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(count < capacity, "a decoded string outgrew its text")
+        base[count] = byte
+        count += 1
+    }
+}
+
 /// A sink that keeps nothing: it measures the decoded string and notes whether it had escapes,
 /// which is all a reader needs before the string is asked for.
 struct DecodedLength: JSONByteSink {
