@@ -88,7 +88,7 @@ public struct GraphEventWriter: Sendable {
     ) {
         let mapper = GraphEventMapper()
         let overrides = series.overrides
-        guard var master = series.master.take() else {
+        func writeAlone(_ overrides: [Event]) {
             for override in overrides {
                 var encoder = GraphEncoder(style: style, uid: override.uid)
                 encoder.report(
@@ -103,7 +103,15 @@ public struct GraphEventWriter: Sendable {
                 }
                 diagnostics += encoder.diagnostics
             }
-            return
+        }
+        guard var master = series.master.take() else { return writeAlone(overrides) }
+        if master.start == nil && !overrides.isEmpty {
+            // A master without DTSTART is left out (Graph requires a start), not its overrides, each
+            // of which says when it happens: written as a master's missing overrides are.
+            var encoder = GraphEncoder(style: style, uid: master.uid)
+            _ = entries.add { object in mapper.encode(master, &encoder, into: &object) }
+            diagnostics += encoder.diagnostics
+            return writeAlone(overrides)
         }
         if master.uid.isEmpty { master = identified(master, mapper) }
         var encoder = GraphEncoder(style: style, uid: master.uid)

@@ -31,10 +31,65 @@ import Testing
         let full = GraphEventWriter(style: .full).write([series])
         #expect(full.output.first?["cancelledOccurrences"] == ["OID.x1.2025-03-06"])
         #expect(full.diagnostics.map(\.code) == ["graph-exdate-not-an-occurrence"])
-        #expect(full.diagnostics.first?.message.contains("2025-03-05T12:00:00") == true)
+        #expect(full.diagnostics.first?.message.contains("20250305T110000Z") == true)
         let post = GraphEventWriter(style: .post).write([series])
         let cancelled = post.output.filter { $0["isCancelled"] == true }
         #expect(cancelled.map { $0["originalStart"] } == ["2025-03-06T09:00:00Z"])
+    }
+
+    /// An EXDATE and an occurrence are compared as moments, a wall time the clocks skip read with
+    /// the offset before the change (RFC 5545 §3.3.5), as Python's zoneinfo reads it (`fold=0`):
+    /// midnight in Santiago on 8 September 2024 is 04:00Z, 02:30 in New York on 10 March 07:30Z;
+    /// and 01:30 in New York on 3 November, which happens twice, is the first (05:30Z), so an
+    /// EXDATE at the second (06:30Z) cancels nothing.
+    @Test func exdatesAndOccurrencesAreComparedAsMoments() {
+        let santiago = TimeZoneReference(name: "America/Santiago", ianaIdentifier: "America/Santiago")
+        let newYork = TimeZoneReference(name: "America/New_York", ianaIdentifier: "America/New_York")
+        func at(_ zone: TimeZoneReference, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> CalendarTime {
+            .zoned(LocalDateTime(year: 2024, month: month, day: day, hour: hour, minute: minute), zone)
+        }
+        var midnight = daily("s1", at: at(santiago, 9, 1, 0), count: 4)
+        midnight.recurrenceRules = [RecurrenceRule(frequency: .weekly, end: .count(4))]
+        midnight.exceptionDates = [at(santiago, 9, 8, 0)]
+        var skipped = daily("s2", at: at(newYork, 3, 9, 2, 30), count: 3)
+        skipped.exceptionDates = [utc(2024, 3, 10, 7, 30)]
+        var twice = daily("s3", at: at(newYork, 11, 2, 1, 30), count: 3)
+        twice.exceptionDates = [utc(2024, 11, 3, 6, 30)]
+        let full = GraphEventWriter(style: .full).write([midnight, skipped, twice])
+        #expect(full.output.map { $0["cancelledOccurrences"] } == [["OID.s1.2024-09-08"], ["OID.s2.2024-03-10"], nil])
+        #expect(full.diagnostics.map(\.code) == ["graph-exdate-not-an-occurrence"])
+        #expect(full.diagnostics.first?.message.contains("20241103T063000Z") == true)
+        let post = GraphEventWriter(style: .post).write([midnight, skipped])
+        #expect(
+            post.output.filter { $0["isCancelled"] == true }.map { $0["originalStart"] } == [
+                "2024-09-08T04:00:00Z", "2024-03-10T07:30:00Z",
+            ])
+    }
+
+    /// An EXDATE with a time on an all-day series cancels the occurrence of its own date: midnight
+    /// on 3 March in Auckland is still 2 March in UTC.
+    @Test func anAllDaySeriesIsCancelledOnTheExdatesOwnDate() {
+        var series = Event(uid: "d3")
+        series.start = .date(CalendarDate(year: 2024, month: 3, day: 1))
+        series.recurrenceRules = [RecurrenceRule(frequency: .daily, end: .count(5))]
+        let auckland = TimeZoneReference(name: "Pacific/Auckland", ianaIdentifier: "Pacific/Auckland")
+        series.exceptionDates = [.zoned(LocalDateTime(year: 2024, month: 3, day: 3), auckland)]
+        let full = GraphEventWriter(style: .full).write([series])
+        #expect(full.output.first?["cancelledOccurrences"] == ["OID.d3.2024-03-03"])
+    }
+
+    /// A master without DTSTART is left out; its overrides, which say when they happen, are written
+    /// as single events, as those of a master that is missing are.
+    @Test func theOverridesOfAMasterWithoutAStartAreKept() {
+        var master = Event(uid: "n")
+        master.recurrenceRules = [RecurrenceRule(frequency: .weekly, end: .count(3))]
+        var moved = Event(uid: "n")
+        moved.recurrenceID = RecurrenceIdentifier(time: utc(2024, 3, 8, 9))
+        moved.start = utc(2024, 3, 8, 10)
+        moved.end = .end(utc(2024, 3, 8, 11))
+        let result = GraphEventWriter(style: .post).write([master, moved])
+        #expect(result.diagnostics.map(\.code) == ["graph-missing-start", "graph-override-without-master"])
+        #expect(result.output.map { $0["start"]?["dateTime"] } == ["2024-03-08T10:00:00"])
     }
 
     /// An EXDATE without a time cancels the occurrence of that day (as Outlook reads one): a POST

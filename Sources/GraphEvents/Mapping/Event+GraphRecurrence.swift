@@ -155,28 +155,34 @@ extension Event {
     }
 
     /// The occurrences the EXDATEs cancel, each as its start in the form of DTSTART. Every
-    /// occurrence of a pattern Graph holds starts at DTSTART's wall time on its day, so an EXDATE
-    /// with a time cancels one only at that time (RFC 5545 §3.8.5.1 excludes the occurrence whose
-    /// start it is); at another time it cancels nothing, and is left out with a warning (written by
-    /// its day, it cancelled that day's occurrence). An EXDATE without a time cancels the day's
-    /// occurrence of a timed series, as Outlook and `expand` read it.
+    /// occurrence of a pattern Graph holds starts at DTSTART's wall time on its day (a time the
+    /// clocks skip read as RFC 5545 §3.3.5 reads it), so an EXDATE with a time cancels the
+    /// occurrence of its day when the two are the same moment (§3.8.5.1 excludes the occurrence
+    /// whose start it is); at another moment it cancels nothing, and is left out with a warning
+    /// (written by its day, it cancelled that day's occurrence). An EXDATE without a time cancels
+    /// the day's occurrence of a timed series, as Outlook and `expand` read it; one with a time, of
+    /// an all-day series, the occurrence of its own date.
     func graphCancelledStarts(_ encoder: inout GraphEncoder) -> [CalendarTime] {
         guard let start else { return exceptionDates }
         let clock = Self.secondsIntoDay(start.localDateTime)
+        func occurrence(on date: CalendarDate) -> CalendarTime {
+            start.withLocalDateTime(LocalDateTime(date: date).adding(seconds: clock))
+        }
         return exceptionDates.compactMap { exdate in
-            if exdate.isDate {
-                return start.withLocalDateTime(LocalDateTime(date: exdate.date).adding(seconds: clock))
-            }
-            let local = exdate.graphUTC().flatMap { start.sameForm(atUTC: $0) } ?? exdate
-            guard start.isDate || Self.secondsIntoDay(local.localDateTime) == clock else {
+            if exdate.isDate || start.isDate { return occurrence(on: exdate.date) }
+            let instant = exdate.graphUTC()
+            let day = instant.flatMap { start.sameForm(atUTC: $0) }?.date ?? exdate.date
+            let candidate = occurrence(on: day)
+            guard let instant, let occurs = candidate.graphUTC() else { return candidate }
+            guard occurs == instant else {
                 encoder.report(
                     .warning, "graph-exdate-not-an-occurrence",
-                    "EXDATE \(GraphDateTime.format(local.localDateTime, fraction: false)) is not when an occurrence "
-                        + "starts (each starts at \(GraphDateTime.format(start.localDateTime, fraction: false).suffix(8))), "
-                        + "so it cancels none (RFC 5545 §3.8.5.1); left out")
+                    "EXDATE \(exdate.transactionKey) is not the start of an occurrence (each starts at "
+                        + "\(GraphDateTime.format(start.localDateTime, fraction: false).suffix(8))), so it cancels none "
+                        + "(RFC 5545 §3.8.5.1); left out")
                 return nil
             }
-            return local
+            return candidate
         }
     }
 
