@@ -105,14 +105,6 @@ public struct GraphEventWriter: Sendable {
             }
         }
         guard var master = series.master.take() else { return writeAlone(overrides) }
-        if master.start == nil && !overrides.isEmpty {
-            // A master without DTSTART is left out (Graph requires a start), not its overrides, each
-            // of which says when it happens: written as a master's missing overrides are.
-            var encoder = GraphEncoder(style: style, uid: master.uid)
-            _ = entries.add { object in mapper.encode(master, &encoder, into: &object) }
-            diagnostics += encoder.diagnostics
-            return writeAlone(overrides)
-        }
         if master.uid.isEmpty { master = identified(master, mapper) }
         var encoder = GraphEncoder(style: style, uid: master.uid)
         var cancelled: [CalendarTime] = []
@@ -129,6 +121,9 @@ public struct GraphEventWriter: Sendable {
         }
         guard written else {
             diagnostics += encoder.diagnostics
+            // A master without DTSTART is left out (Graph requires a start), not its overrides, each
+            // of which says when it happens: written as a missing master's are.
+            if master.start == nil { writeAlone(overrides) }
             return
         }
         for index in overrides.indices {

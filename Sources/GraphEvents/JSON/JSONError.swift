@@ -1,6 +1,4 @@
 import CalendarModel
-// memchr, for counting lines.
-import Foundation
 
 /// Why JSON text could not be read, and where: a 1-based line and column and a byte offset.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -65,10 +63,8 @@ struct LineCounter {
             while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
         }
         // memchr skips to each newline, which matters for NDJSON's long lines.
-        while offset < end, let base = bytes.baseAddress,
-            let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), end - offset)
-        {
-            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        while offset < end, let found = bytes.firstIndex(of: UInt8(ascii: "\n"), in: offset..<end) {
+            offset = found + 1
             line += 1
             lineStart = offset
         }

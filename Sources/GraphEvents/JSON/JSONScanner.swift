@@ -1,6 +1,3 @@
-// memchr, for passing over strings.
-import Foundation
-
 /// The byte-level JSON grammar (RFC 8259) over a buffer, used by every reader in this module.
 ///
 /// It is a pull parser: callers can take a whole value, or walk an array or object member by
@@ -220,13 +217,10 @@ struct JSONScanner {
         index += 1
         let start = index
         while true {
-            guard let base = bytes.baseAddress, index < bytes.count,
-                let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index)
-            else {
+            guard let quote = bytes.firstIndex(of: UInt8(ascii: "\""), in: index..<bytes.count) else {
                 index = bytes.count
                 throw error("unexpected end of input in a string")
             }
-            let quote = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             var backslashes = 0
             while quote - backslashes > start && bytes[quote - backslashes - 1] == UInt8(ascii: "\\") {
                 backslashes += 1
@@ -493,7 +487,6 @@ struct JSONScanner {
     /// warning located at the string's opening quote says so, since RFC 8259 §8.1 requires UTF-8 and
     /// the text changes. Escapes decode to whole characters, so the raw bytes are UTF-8 exactly when
     /// the decoded are.
-    @discardableResult
     private mutating func checkUTF8(_ utf8: UnsafeBufferPointer<UInt8>, at quote: Int) -> Bool {
         // Validated in place: decoded into a `String` and compared with the bytes, a 4 KB HTML body
         // cost some 60,000 instructions.

@@ -143,9 +143,8 @@ extension Event {
         if case .utc = until, let series = start.sameForm(atUTC: until.localDateTime), case .zoned = series {
             local = series.localDateTime
         }
-        let startClock = start.localDateTime.secondsSinceEpoch - start.localDateTime.date.daysSinceEpoch * 86_400
-        let untilClock = local.secondsSinceEpoch - local.date.daysSinceEpoch * 86_400
-        return untilClock < startClock ? local.date.adding(days: -1) : local.date
+        return Self.secondsIntoDay(local) < Self.secondsIntoDay(start.localDateTime)
+            ? local.date.adding(days: -1) : local.date
     }
 
     /// `cancelledOccurrences` of a full event, from the occurrences its EXDATEs cancel

@@ -1,6 +1,3 @@
-// memchr, for finding the ends of tags, comments and skipped elements.
-import Foundation
-
 /// Plain text from an HTML body, for DESCRIPTION: tags dropped, block ends as line breaks, entities
 /// decoded, white space collapsed the way a browser shows it. It is a reading aid, not a renderer;
 /// the HTML itself is kept beside it (X-ALT-DESC). It works on UTF-8 bytes, since every event with
@@ -33,7 +30,7 @@ enum HTMLText {
                     index = end
                     continue
                 }
-                guard let close = firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index) else {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: ">"), in: index..<bytes.count) else {
                     output.append(byte)
                     index += 1
                     continue
@@ -101,21 +98,12 @@ enum HTMLText {
 
     /// The index after the comment (`<!-- … -->`) that starts at `start`, or nil when none does.
     /// An unterminated comment runs to the end, as browsers read it.
-    /// The index of the first `byte` at or after `start`, found by `memchr`: Outlook's tags carry
-    /// long style attributes (150 bytes a `<div>`), which a generic search read a byte at a time.
-    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let base = bytes.baseAddress, start < bytes.count,
-            let found = memchr(base + start, Int32(byte), bytes.count - start)
-        else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-    }
-
     private static func endOfComment(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         guard bytes.count - start >= 4, bytes[start + 1] == UInt8(ascii: "!"), bytes[start + 2] == UInt8(ascii: "-"),
             bytes[start + 3] == UInt8(ascii: "-")
         else { return nil }
         var index = start + 4
-        while let dash = firstIndex(of: UInt8(ascii: "-"), in: bytes, from: index) {
+        while let dash = bytes.firstIndex(of: UInt8(ascii: "-"), in: index..<bytes.count) {
             if dash + 2 < bytes.count, bytes[dash + 1] == UInt8(ascii: "-"), bytes[dash + 2] == UInt8(ascii: ">") {
                 return dash + 3
             }
@@ -151,11 +139,11 @@ enum HTMLText {
     /// The index after `</name…>`, or the end of the input.
     private static func end(ofElement name: UInt64, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
-        while let open = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index) {
+        while let open = bytes.firstIndex(of: UInt8(ascii: "<"), in: index..<bytes.count) {
             index = open + 1
             guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { continue }
             if packedName(in: bytes, from: index + 1) == name {
-                return (firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index) ?? bytes.count - 1) + 1
+                return (bytes.firstIndex(of: UInt8(ascii: ">"), in: index..<bytes.count) ?? bytes.count - 1) + 1
             }
         }
         return bytes.count
