@@ -8,8 +8,16 @@ extension Libical {
 
     private static let weekdays: [Weekday] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
 
-    /// Parses RRULE text with libical; nil when libical cannot read it.
+    /// Parses RRULE text as libical reads it; nil when libical cannot read it. The plain form
+    /// calendars write is read in Swift (`PlainRecurrenceText`), the rest by libical.
     static func parseRecurrence(_ text: String) -> RecurrenceRule? {
+        if let rule = text.utf8.withContiguousStorageIfAvailable(PlainRecurrenceText.rule) ?? nil { return rule }
+        return libicalRecurrence(text)
+    }
+
+    /// libical's reading of RRULE text, for `parseRecurrence` and the tests that hold
+    /// `PlainRecurrenceText` to it.
+    static func libicalRecurrence(_ text: String) -> RecurrenceRule? {
         var recur = icalrecurrencetype_from_string(text)
         // libical strdup()s RSCALE into the struct and leaves freeing it to the caller.
         defer { free(recur.rscale) }

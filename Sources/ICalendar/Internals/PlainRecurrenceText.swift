@@ -1,0 +1,262 @@
+import CalendarModel
+
+/// RRULE text of the plain form read in Swift, as libical reads it (`Libical.libicalRecurrence`, the
+/// oracle of the differential tests for every string): libical's parser took about 8,200 instructions
+/// a rule, this reading some 2,000. The plain form is what calendars
+/// write: every part once, its name in upper case, FREQ among them; INTERVAL; COUNT or UNTIL (a valid
+/// DATE or DATE-TIME), not both; WKST; and BY parts of at most 13 values, each within RFC 5545
+/// §3.3.10's range, with no `+` sign and no zero ordinal. Anything else (lower case, RSCALE, X- parts,
+/// an empty part, a value out of range) is not read here but left to libical, whatever it makes of it.
+enum PlainRecurrenceText {
+    /// The fewest values any of libical's BY arrays holds (BYMONTH's 14 slots, one for its end marker):
+    /// a longer list is left to libical, which decides what to keep.
+    private static let maximumListCount = 13
+
+    /// libical's weekday numbers (`icalrecurrencetype_weekday`): Sunday 1 to Saturday 7.
+    private static let weekdays: [Weekday] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
+
+    /// The rule `text` gives, or nil when it is not of the plain form. Its parts are gathered in
+    /// variables and the rule made once: a rule made first and set part by part was copied on its way
+    /// out, 600 instructions.
+    static func rule(_ text: UnsafeBufferPointer<UInt8>) -> RecurrenceRule? {
+        var frequency: RecurrenceFrequency?
+        var interval = 1
+        var end = RecurrenceEnd.never
+        var weekStart: Weekday?
+        var byDay: [WeekdayNumber] = []
+        var bySecond: [Int] = [], byMinute: [Int] = [], byHour: [Int] = [], byMonthDay: [Int] = []
+        var byYearDay: [Int] = [], byWeekNumber: [Int] = [], byMonth: [Int] = [], bySetPosition: [Int] = []
+        var seen: UInt16 = 0
+        var start = 0
+        repeat {
+            var partEnd = start
+            while partEnd < text.count, text[partEnd] != UInt8(ascii: ";") { partEnd += 1 }
+            var equals = start
+            while equals < partEnd, text[equals] != UInt8(ascii: "=") { equals += 1 }
+            guard equals < partEnd, let part = Part(UnsafeBufferPointer(rebasing: text[start..<equals])),
+                seen & part.bit == 0
+            else { return nil }
+            seen |= part.bit
+            let value = UnsafeBufferPointer(rebasing: text[(equals + 1)..<partEnd])
+            switch part {
+            case .frequency:
+                guard let read = Self.frequency(value) else { return nil }
+                frequency = read
+            case .interval:
+                guard let read = number(value, in: 1...Int(Int16.max)) else { return nil }
+                interval = read
+            case .count:
+                // libical holds COUNT in a C int, and reads nine digits without overflow.
+                guard let count = number(value, in: 1...999_999_999) else { return nil }
+                end = .count(count)
+            case .until:
+                guard let until = time(value) else { return nil }
+                end = .until(until)
+            case .weekStart:
+                guard value.count == 2, let weekday = weekday(value, at: 0) else { return nil }
+                weekStart = weekday
+                byDay = inLibicalOrder(byDay, weekStart: weekday)
+            case .byDay:
+                guard let days = weekdayNumbers(value) else { return nil }
+                byDay = inLibicalOrder(days, weekStart: weekStart ?? .monday)
+            case .bySecond, .byMinute, .byHour, .byMonthDay, .byYearDay, .byWeekNumber, .byMonth, .bySetPosition:
+                guard let values = numbers(value, in: part.range, signed: part.isSigned) else { return nil }
+                switch part {
+                case .bySecond: bySecond = values
+                case .byMinute: byMinute = values
+                case .byHour: byHour = values
+                case .byMonthDay: byMonthDay = values
+                case .byYearDay: byYearDay = values
+                case .byWeekNumber: byWeekNumber = values
+                case .byMonth: byMonth = values
+                default: bySetPosition = values
+                }
+            }
+            start = partEnd + 1
+        } while start <= text.count
+        // RFC 5545 §3.3.10: COUNT and UNTIL MUST NOT occur in the same rule; libical refuses it.
+        guard let frequency, seen & (Part.count.bit | Part.until.bit) != Part.count.bit | Part.until.bit else {
+            return nil
+        }
+        return RecurrenceRule(
+            frequency: frequency, interval: interval, end: end, bySecond: bySecond, byMinute: byMinute,
+            byHour: byHour, byDay: byDay, byMonthDay: byMonthDay, byYearDay: byYearDay, byWeekNumber: byWeekNumber,
+            byMonth: byMonth, bySetPosition: bySetPosition, weekStart: weekStart)
+    }
+
+    /// The rule parts of the plain form, by name.
+    private enum Part: Int {
+        case frequency, interval, count, until, weekStart, byDay
+        case bySecond, byMinute, byHour, byMonthDay, byYearDay, byWeekNumber, byMonth, bySetPosition
+
+        var bit: UInt16 { 1 << rawValue }
+
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 4 where equals(name, "FREQ"): self = .frequency
+            case 4 where equals(name, "WKST"): self = .weekStart
+            case 5 where equals(name, "COUNT"): self = .count
+            case 5 where equals(name, "UNTIL"): self = .until
+            case 5 where equals(name, "BYDAY"): self = .byDay
+            case 6 where equals(name, "BYHOUR"): self = .byHour
+            case 7 where equals(name, "BYMONTH"): self = .byMonth
+            case 8 where equals(name, "INTERVAL"): self = .interval
+            case 8 where equals(name, "BYSECOND"): self = .bySecond
+            case 8 where equals(name, "BYMINUTE"): self = .byMinute
+            case 8 where equals(name, "BYWEEKNO"): self = .byWeekNumber
+            case 8 where equals(name, "BYSETPOS"): self = .bySetPosition
+            case 9 where equals(name, "BYYEARDAY"): self = .byYearDay
+            case 10 where equals(name, "BYMONTHDAY"): self = .byMonthDay
+            default: return nil
+            }
+        }
+
+        /// RFC 5545 §3.3.10's range of a numeric BY part's values (their magnitude, when signed).
+        var range: ClosedRange<Int> {
+            switch self {
+            case .bySecond: 0...60
+            case .byMinute: 0...59
+            case .byHour: 0...23
+            case .byMonthDay: 1...31
+            case .byYearDay, .bySetPosition: 1...366
+            case .byWeekNumber: 1...53
+            case .byMonth: 1...12
+            default: 0...0
+            }
+        }
+
+        var isSigned: Bool {
+            switch self {
+            case .byMonthDay, .byYearDay, .byWeekNumber, .bySetPosition: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether `bytes` are those of `literal`, as long.
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount
+            && bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private static func frequency(_ value: UnsafeBufferPointer<UInt8>) -> RecurrenceFrequency? {
+        switch value.first {
+        case UInt8(ascii: "S") where equals(value, "SECONDLY"): .secondly
+        case UInt8(ascii: "M") where equals(value, "MINUTELY"): .minutely
+        case UInt8(ascii: "H") where equals(value, "HOURLY"): .hourly
+        case UInt8(ascii: "D") where equals(value, "DAILY"): .daily
+        case UInt8(ascii: "W") where equals(value, "WEEKLY"): .weekly
+        case UInt8(ascii: "M") where equals(value, "MONTHLY"): .monthly
+        case UInt8(ascii: "Y") where equals(value, "YEARLY"): .yearly
+        default: nil
+        }
+    }
+
+    /// Decimal digits (one to nine) whose value is in `range`.
+    private static func number(_ value: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>) -> Int? {
+        guard (1...9).contains(value.count), let number = DecimalDigits.value(of: value, from: 0, count: value.count),
+            range.contains(number)
+        else { return nil }
+        return number
+    }
+
+    /// A comma-separated list of numbers in `range`, negated by a `-` where `signed`.
+    private static func numbers(_ value: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>, signed: Bool) -> [Int]?
+    {
+        var numbers: [Int] = []
+        numbers.reserveCapacity(elementCount(value))
+        var start = 0
+        repeat {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            let isNegative = signed && start < end && value[start] == UInt8(ascii: "-")
+            let digits = UnsafeBufferPointer(rebasing: value[(isNegative ? start + 1 : start)..<end])
+            guard numbers.count < maximumListCount, digits.count <= 3, let number = number(digits, in: range) else {
+                return nil
+            }
+            numbers.append(isNegative ? -number : number)
+            start = end + 1
+        } while start <= value.count
+        return numbers
+    }
+
+    /// How many comma-separated elements `value` holds, up to the most the plain form takes: room made
+    /// for them at once, where appending grew a list of three twice.
+    private static func elementCount(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        min(value.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 }, maximumListCount)
+    }
+
+    /// A BYDAY list: weekdays, each with an optional ordinal of ±1 to ±53 (`-` or no sign).
+    private static func weekdayNumbers(_ value: UnsafeBufferPointer<UInt8>) -> [WeekdayNumber]? {
+        var days: [WeekdayNumber] = []
+        days.reserveCapacity(elementCount(value))
+        var start = 0
+        repeat {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            guard days.count < maximumListCount, end - start >= 2, let weekday = weekday(value, at: end - 2) else {
+                return nil
+            }
+            var ordinal: Int?
+            if end - 2 > start {
+                let isNegative = value[start] == UInt8(ascii: "-")
+                let digits = UnsafeBufferPointer(rebasing: value[(isNegative ? start + 1 : start)..<(end - 2)])
+                guard digits.count <= 2, let number = number(digits, in: 1...53) else { return nil }
+                ordinal = isNegative ? -number : number
+            }
+            days.append(WeekdayNumber(weekday, ordinal: ordinal))
+            start = end + 1
+        } while start <= value.count
+        return days
+    }
+
+    /// The weekday named by the two letters of `value` at `index` (`SU` … `SA`).
+    private static func weekday(_ value: UnsafeBufferPointer<UInt8>, at index: Int) -> Weekday? {
+        switch (value[index], value[index + 1]) {
+        case (UInt8(ascii: "S"), UInt8(ascii: "U")): .sunday
+        case (UInt8(ascii: "M"), UInt8(ascii: "O")): .monday
+        case (UInt8(ascii: "T"), UInt8(ascii: "U")): .tuesday
+        case (UInt8(ascii: "W"), UInt8(ascii: "E")): .wednesday
+        case (UInt8(ascii: "T"), UInt8(ascii: "H")): .thursday
+        case (UInt8(ascii: "F"), UInt8(ascii: "R")): .friday
+        case (UInt8(ascii: "S"), UInt8(ascii: "A")): .saturday
+        default: nil
+        }
+    }
+
+    /// UNTIL as a DATE (`20261231`), a floating DATE-TIME or a UTC one (`20261231T235959Z`), valid.
+    private static func time(_ value: UnsafeBufferPointer<UInt8>) -> CalendarTime? {
+        func digits(_ start: Int, _ count: Int) -> Int? { DecimalDigits.value(of: value, from: start, count: count) }
+        guard [8, 15, 16].contains(value.count), let year = digits(0, 4), let month = digits(4, 2),
+            let day = digits(6, 2)
+        else { return nil }
+        guard value.count > 8 else {
+            let date = CalendarDate(year: year, month: month, day: day)
+            return date.isValid ? .date(date) : nil
+        }
+        guard value[8] == UInt8(ascii: "T"), let hour = digits(9, 2), let minute = digits(11, 2),
+            let second = digits(13, 2)
+        else { return nil }
+        let local = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard local.isValid else { return nil }
+        guard value.count == 16 else { return .floating(local) }
+        return value[15] == UInt8(ascii: "Z") ? .utc(local) : nil
+    }
+
+    /// BYDAY in the order libical leaves it: its parser sorts the list by weekday counted from the
+    /// week's start when it reads BYDAY (from Monday when WKST has not come yet) and again when it
+    /// reads WKST, each time by the same exchange sort (`sort_bydayrules`), which is not stable: the
+    /// order of one weekday's ordinals (`2MO,1MO`) is what the two sorts leave.
+    private static func inLibicalOrder(_ days: [WeekdayNumber], weekStart: Weekday) -> [WeekdayNumber] {
+        guard days.count > 1 else { return days }
+        let start = weekdays.firstIndex(of: weekStart) ?? 1
+        func key(_ day: WeekdayNumber) -> Int { ((weekdays.firstIndex(of: day.weekday) ?? 0) - start + 7) % 7 }
+        var days = days
+        for later in days.indices {
+            for earlier in 0..<later where key(days[earlier]) > key(days[later]) {
+                days.swapAt(earlier, later)
+            }
+        }
+        return days
+    }
+}

@@ -1,0 +1,157 @@
+import CalendarModel
+import Foundation
+import Testing
+
+@testable import ICalendar
+
+/// RRULE text of the plain form is read in Swift (`PlainRecurrenceText`); libical's own reading
+/// (`Libical.libicalRecurrence`) is the oracle for every string, plain or not.
+@Suite struct RecurrenceRuleTextTests {
+    @Test(arguments: [
+        "FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=44", "FREQ=DAILY;INTERVAL=2;COUNT=132", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+        "FREQ=MONTHLY;BYDAY=2TU;UNTIL=20261231T235959Z", "FREQ=WEEKLY;UNTIL=20261231;WKST=SU;BYDAY=SA,SU",
+        "FREQ=MONTHLY;BYMONTHDAY=-1,1,15;UNTIL=20261231T090000", "FREQ=WEEKLY;BYDAY=FR,MO",
+        "WKST=SU;BYDAY=MO,SU;FREQ=WEEKLY",
+        "FREQ=WEEKLY;BYDAY=2MO,1MO,MO,-1MO;WKST=TU", "FREQ=YEARLY;BYDAY=20MO", "FREQ=YEARLY;BYDAY=53MO,-53SU",
+        "FREQ=DAILY;BYHOUR=23,0;BYMINUTE=59,0;BYSECOND=60,0", "FREQ=YEARLY;BYYEARDAY=-366,366;BYWEEKNO=-53,53",
+        "FREQ=YEARLY;BYMONTH=12,1;BYSETPOS=-366,1", "FREQ=DAILY;INTERVAL=32767", "FREQ=DAILY;COUNT=999999999",
+        "FREQ=DAILY;COUNT=010",
+        // Left to libical, each for its own reason.
+        "freq=weekly;byday=mo", "FREQ=DAILY;COUNT=0", "FREQ=DAILY;INTERVAL=0", "FREQ=DAILY;INTERVAL=70000",
+        "FREQ=DAILY;COUNT=3;UNTIL=20250101", "FREQ=DAILY;UNTIL=20250230", "FREQ=DAILY;UNTIL=20250101T250000Z",
+        "FREQ=DAILY;BYHOUR=24", "FREQ=MONTHLY;BYMONTH=13", "FREQ=DAILY;FREQ=WEEKLY", "FREQ=DAILY;", "FREQ=DAILY;BYDAY=",
+        "FREQ=YEARLY;BYDAY=+2MO", "FREQ=YEARLY;BYDAY=0MO", "FREQ=YEARLY;BYDAY=54MO", "FREQ=DAILY;BYMONTHDAY=1,,2",
+        "FREQ=DAILY;COUNT=2147483648", "FREQ=DAILY;INTERVAL=-2", "FREQ=MONTHLY;BYMONTHDAY=0", "BYDAY=MO",
+        "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD", "FREQ=DAILY;X-NAME=1", "FREQ=DAILY; COUNT=2", "",
+        "FREQ=MINUTELY;BYMINUTE=0,1,2,3,4,5,6,7,8,9,10,11,12,13", "FREQ=DAILY;UNTIL=20261231T120000z",
+    ])
+    func aRuleReadsAsLibicalReadsIt(_ text: String) {
+        #expect(Libical.parseRecurrence(text) == Libical.libicalRecurrence(text))
+    }
+
+    @Test func plainRulesAreReadInSwiftAsRFC5545Says() throws {
+        let text = Array("FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR,2TU;UNTIL=20261231T235959Z;WKST=SU".utf8)
+        let rule = try #require(text.withUnsafeBufferPointer(PlainRecurrenceText.rule))
+        #expect(rule.frequency == .monthly)
+        #expect(rule.interval == 2)
+        #expect(
+            rule.end == .until(.utc(LocalDateTime(year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 59))))
+        #expect(rule.weekStart == .sunday)
+        // Sorted by weekday from the week's start, as libical's parser leaves them.
+        #expect(rule.byDay == [WeekdayNumber(.tuesday, ordinal: 2), WeekdayNumber(.friday, ordinal: -1)])
+        for unplain in ["freq=daily", "FREQ=DAILY;RSCALE=GREGORIAN", "FREQ=YEARLY;BYDAY=+1MO", "FREQ=DAILY;COUNT=0"] {
+            #expect(Array(unplain.utf8).withUnsafeBufferPointer(PlainRecurrenceText.rule) == nil, "\(unplain)")
+        }
+    }
+
+    /// Rules of every part in random order and length, most plain, some bent out of the plain form:
+    /// a lower-case name, a `+`, a zero or out-of-range value, a part twice, an empty part, COUNT with
+    /// UNTIL, a list too long, a space.
+    /// More on demand: `CALPORT_RULE_TEXT_COUNT=1000000 CALPORT_RULE_TEXT_SEED=7 swift test --filter
+    /// RecurrenceRuleText`.
+    @Test func randomRulesReadAsLibicalReadsThem() {
+        let environment = ProcessInfo.processInfo.environment
+        let count = Int(environment["CALPORT_RULE_TEXT_COUNT"] ?? "") ?? 20_000
+        var random = RecurrenceDifferentialTests.Seeded(
+            state: UInt64(environment["CALPORT_RULE_TEXT_SEED"] ?? "") ?? 0x5252)
+        var plain = 0
+        for _ in 0..<count {
+            let text = Self.randomRule(using: &random)
+            if Array(text.utf8).withUnsafeBufferPointer(PlainRecurrenceText.rule) != nil { plain += 1 }
+            #expect(Libical.parseRecurrence(text) == Libical.libicalRecurrence(text), "\(text)")
+        }
+        #expect(plain > count / 4, "most rules take the Swift path")
+    }
+
+    /// Every RRULE of the corpus (there when ../shared is beside the checkout) reads alike.
+    @Test func corpusRulesReadAsLibicalReadsThem() throws {
+        guard let shared = sharedDirectory else {
+            print("skipped: ../shared/corpus is not present next to this checkout")
+            return
+        }
+        let corpus = shared.appendingPathComponent("corpus")
+        let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".ics") }
+        var rules = 0
+        for file in files {
+            let text = String(decoding: try Data(contentsOf: corpus.appendingPathComponent(file)), as: UTF8.self)
+            for line in unfoldedLines(text) where line.uppercased().hasPrefix("RRULE:") {
+                let value = String(line.dropFirst("RRULE:".count))
+                #expect(Libical.parseRecurrence(value) == Libical.libicalRecurrence(value), "\(file): \(value)")
+                rules += 1
+            }
+        }
+        #expect(rules > 100)
+    }
+
+    private static let frequencies = ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
+    private static let weekdays = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+
+    private static func randomRule(using random: inout some RandomNumberGenerator) -> String {
+        func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+        func number(_ range: ClosedRange<Int>, outside: Int = 3) -> String {
+            if chance(outside) {
+                return String([0, range.upperBound + 1, -range.upperBound - 1].randomElement(using: &random)!)
+            }
+            return String(Int.random(in: range, using: &random))
+        }
+        func list(_ range: ClosedRange<Int>, signed: Bool) -> String {
+            let count = chance(5) ? Int.random(in: 12...16, using: &random) : Int.random(in: 1...4, using: &random)
+            return (0..<count).map { _ in
+                let value = number(range)
+                return signed && chance(30) && !value.hasPrefix("-") ? "-" + value : value
+            }.joined(separator: ",")
+        }
+        func weekdayNumber() -> String {
+            let day = weekdays.randomElement(using: &random)!
+            guard chance(40) else { return day }
+            let sign = chance(40) ? "-" : chance(3) ? "+" : ""
+            return sign + number(1...53) + day
+        }
+        func until() -> String {
+            let date = String(
+                format: "%04d%02d%02d", Int.random(in: 1990...2040, using: &random),
+                Int.random(in: chance(3) ? 0...13 : 1...12, using: &random),
+                Int.random(in: chance(5) ? 0...32 : 1...28, using: &random))
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return date
+            case 1:
+                return date
+                    + String(
+                        format: "T%02d%02d%02d", Int.random(in: 0...24, using: &random),
+                        Int.random(in: 0...59, using: &random), Int.random(in: 0...60, using: &random))
+            default:
+                return date
+                    + String(
+                        format: "T%02d%02d%02dZ", Int.random(in: 0...23, using: &random),
+                        Int.random(in: 0...59, using: &random), Int.random(in: 0...59, using: &random))
+            }
+        }
+        var parts: [String] = []
+        if !chance(3) { parts.append("FREQ=" + frequencies.randomElement(using: &random)!) }
+        if chance(40) { parts.append("INTERVAL=" + (chance(3) ? "40000" : number(1...12))) }
+        if chance(40) { parts.append("COUNT=" + (chance(2) ? "9999999999" : number(1...500))) }
+        if chance(30) { parts.append("UNTIL=" + until()) }
+        if chance(25) { parts.append("WKST=" + weekdays.randomElement(using: &random)!) }
+        if chance(50) {
+            let count = chance(5) ? Int.random(in: 12...16, using: &random) : Int.random(in: 1...5, using: &random)
+            parts.append("BYDAY=" + (0..<count).map { _ in weekdayNumber() }.joined(separator: ","))
+        }
+        if chance(15) { parts.append("BYSECOND=" + list(0...60, signed: false)) }
+        if chance(15) { parts.append("BYMINUTE=" + list(0...59, signed: false)) }
+        if chance(15) { parts.append("BYHOUR=" + list(0...23, signed: false)) }
+        if chance(20) { parts.append("BYMONTHDAY=" + list(1...31, signed: true)) }
+        if chance(10) { parts.append("BYYEARDAY=" + list(1...366, signed: true)) }
+        if chance(10) { parts.append("BYWEEKNO=" + list(1...53, signed: true)) }
+        if chance(20) { parts.append("BYMONTH=" + list(1...12, signed: false)) }
+        if chance(10) { parts.append("BYSETPOS=" + list(1...366, signed: true)) }
+        if chance(3), let part = parts.randomElement(using: &random) { parts.append(part) }
+        if chance(2) { parts.append(["RSCALE=GREGORIAN", "X-NAME=1", "SKIP=BACKWARD"].randomElement(using: &random)!) }
+        parts.shuffle(using: &random)
+        if chance(3), !parts.isEmpty { parts[0] = parts[0].lowercased() }
+        var text = parts.joined(separator: ";")
+        if chance(2) { text += ";" }
+        if chance(2) { text = text.replacingOccurrences(of: ";", with: "; ") }
+        return text
+    }
+}
