@@ -170,4 +170,24 @@ import Testing
         #expect(result.output.first?["recurrence"]?["range"]?["numberOfOccurrences"] == 9)
         #expect(result.diagnostics.map(\.code) == ["graph-start-not-occurrence"])
     }
+
+    /// A warning names the rule as RFC 5545 §3.3.10 writes it: each part NAME=VALUE, `;` between,
+    /// list values comma-separated, a BYDAY ordinal before its two-letter day, UNTIL in UTC with `Z`.
+    @Test func aRuleIsNamedAsRFC5545WritesIt() {
+        let rule = RecurrenceRule(
+            frequency: .yearly, interval: 2,
+            end: .until(.utc(LocalDateTime(year: 2030, month: 12, day: 31, hour: 23, minute: 59, second: 59))),
+            byHour: [9, 17], byDay: [WeekdayNumber(.friday, ordinal: -1), WeekdayNumber(.monday)], byMonthDay: [1],
+            byMonth: [3, 9], bySetPosition: [-1], weekStart: .sunday)
+        #expect(
+            rule.rruleText
+                == "FREQ=YEARLY;UNTIL=20301231T235959Z;INTERVAL=2;BYHOUR=9,17;BYDAY=-1FR,MO;BYMONTHDAY=1;BYMONTH=3,9;"
+                + "BYSETPOS=-1;WKST=SU")
+        #expect(
+            RecurrenceRule(frequency: .monthly, end: .count(10), byDay: [WeekdayNumber(.tuesday, ordinal: 2)]).rruleText
+                == "FREQ=MONTHLY;COUNT=10;BYDAY=2TU")
+        #expect(
+            RecurrenceRule(frequency: .daily, end: .until(.date(CalendarDate(year: 2026, month: 1, day: 5)))).rruleText
+                == "FREQ=DAILY;UNTIL=20260105")
+    }
 }
