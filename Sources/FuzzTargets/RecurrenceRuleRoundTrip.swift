@@ -2,9 +2,15 @@ import CalendarModel
 import ICalendar
 
 /// RRULE text → rule → text → rule: a rule libical accepted reads back equal from what calport wrote.
+/// And the rule calport reads (in Swift, for the plain form) is the one libical reads.
 enum RecurrenceRuleRoundTrip {
     static func run(_ bytes: [UInt8]) throws(FuzzFinding) {
-        guard let rule = RecurrenceRule(iCalendarText: String(decoding: bytes, as: UTF8.self)) else { return }
+        let input = String(decoding: bytes, as: UTF8.self)
+        let read = RecurrenceRule(iCalendarText: input)
+        guard read == RecurrenceRule(libicalText: input) else {
+            throw FuzzFinding(target: .rrule, message: "'\(input)' reads otherwise than libical reads it")
+        }
+        guard let rule = read else { return }
         let text = rule.iCalendarText
         guard let again = RecurrenceRule(iCalendarText: text) else {
             throw FuzzFinding(target: .rrule, message: "calport wrote '\(text)', which it cannot read back")

@@ -6,4 +6,11 @@ extension RecurrenceRule {
         guard let rule = Libical.parseRecurrence(text) else { return nil }
         self = rule
     }
+
+    /// Reads RRULE value text with libical alone, which `init(iCalendarText:)` reads in Swift when
+    /// it is of the plain form: the oracle the rrule fuzz target holds that reading to.
+    package init?(libicalText text: String) {
+        guard let rule = Libical.libicalRecurrence(text) else { return nil }
+        self = rule
+    }
 }

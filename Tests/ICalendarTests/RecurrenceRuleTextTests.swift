@@ -24,12 +24,16 @@ import Testing
         "FREQ=DAILY;COUNT=2147483648", "FREQ=DAILY;INTERVAL=-2", "FREQ=MONTHLY;BYMONTHDAY=0", "BYDAY=MO",
         "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD", "FREQ=DAILY;X-NAME=1", "FREQ=DAILY; COUNT=2", "",
         "FREQ=MINUTELY;BYMINUTE=0,1,2,3,4,5,6,7,8,9,10,11,12,13", "FREQ=DAILY;UNTIL=20261231T120000z",
+        // Fourteen BYMONTH values fill libical's array and its end marker lands on BYSETPOS, lost.
+        "FREQ=YEARLY;BYSETPOS=1;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12,1,2",
     ])
     func aRuleReadsAsLibicalReadsIt(_ text: String) {
         #expect(Libical.parseRecurrence(text) == Libical.libicalRecurrence(text))
     }
 
-    @Test func plainRulesAreReadInSwiftAsRFC5545Says() throws {
+    /// The plain form read in Swift, each part as RFC 5545 §3.3.10 gives it, BYDAY in libical's order
+    /// (by weekday from WKST's Sunday: RFC 5545 sets no order).
+    @Test func plainRulesAreReadInSwift() throws {
         let text = Array("FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR,2TU;UNTIL=20261231T235959Z;WKST=SU".utf8)
         let rule = try #require(text.withUnsafeBufferPointer(PlainRecurrenceText.rule))
         #expect(rule.frequency == .monthly)
@@ -37,7 +41,6 @@ import Testing
         #expect(
             rule.end == .until(.utc(LocalDateTime(year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 59))))
         #expect(rule.weekStart == .sunday)
-        // Sorted by weekday from the week's start, as libical's parser leaves them.
         #expect(rule.byDay == [WeekdayNumber(.tuesday, ordinal: 2), WeekdayNumber(.friday, ordinal: -1)])
         for unplain in ["freq=daily", "FREQ=DAILY;RSCALE=GREGORIAN", "FREQ=YEARLY;BYDAY=+1MO", "FREQ=DAILY;COUNT=0"] {
             #expect(Array(unplain.utf8).withUnsafeBufferPointer(PlainRecurrenceText.rule) == nil, "\(unplain)")

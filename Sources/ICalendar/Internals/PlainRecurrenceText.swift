@@ -1,19 +1,19 @@
 import CalendarModel
 
 /// RRULE text of the plain form read in Swift, as libical reads it (`Libical.libicalRecurrence`, the
-/// oracle of the differential tests for every string): libical's parser took about 8,200 instructions
-/// a rule, this reading some 2,000. The plain form is what calendars
+/// oracle of the differential tests and of the rrule fuzz target for every string): libical's parser
+/// took about 8,200 instructions a rule, this reading some 2,000. The plain form is what calendars
 /// write: every part once, its name in upper case, FREQ among them; INTERVAL; COUNT or UNTIL (a valid
 /// DATE or DATE-TIME), not both; WKST; and BY parts of at most 13 values, each within RFC 5545
-/// §3.3.10's range, with no `+` sign and no zero ordinal. Anything else (lower case, RSCALE, X- parts,
-/// an empty part, a value out of range) is not read here but left to libical, whatever it makes of it.
+/// §3.3.10's range in at most three digits (an ordinal in two), with no `+` sign and no zero ordinal.
+/// Anything else (lower case, RSCALE, X- parts, an empty part, a value out of range) is not read here
+/// but left to libical, whatever it makes of it.
 enum PlainRecurrenceText {
-    /// The fewest values any of libical's BY arrays holds (BYMONTH's 14 slots, one for its end marker):
-    /// a longer list is left to libical, which decides what to keep.
+    /// The fewest values one of libical's BY arrays holds with its end marker (BYMONTH's 14 slots).
+    /// A longer list is left to libical, which refuses it, but for 14 BYMONTH values: those it reads,
+    /// writing its end marker past them into BYSETPOS's first slot (a rule with BYSETPOS before such
+    /// a BYMONTH loses it). The plain form stays clear of that.
     private static let maximumListCount = 13
-
-    /// libical's weekday numbers (`icalrecurrencetype_weekday`): Sunday 1 to Saturday 7.
-    private static let weekdays: [Weekday] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
 
     /// The rule `text` gives, or nil when it is not of the plain form. Its parts are gathered in
     /// variables and the rule made once: a rule made first and set part by part was copied on its way
@@ -59,9 +59,9 @@ enum PlainRecurrenceText {
             case .byDay:
                 guard let days = weekdayNumbers(value) else { return nil }
                 byDay = inLibicalOrder(days, weekStart: weekStart ?? .monday)
-            case .bySecond, .byMinute, .byHour, .byMonthDay, .byYearDay, .byWeekNumber, .byMonth, .bySetPosition:
-                guard let values = numbers(value, in: part.range, signed: part.isSigned) else { return nil }
-                switch part {
+            case .numbers(let list):
+                guard let values = numbers(value, in: list.range, signed: list.isSigned) else { return nil }
+                switch list {
                 case .bySecond: bySecond = values
                 case .byMinute: byMinute = values
                 case .byHour: byHour = values
@@ -69,13 +69,14 @@ enum PlainRecurrenceText {
                 case .byYearDay: byYearDay = values
                 case .byWeekNumber: byWeekNumber = values
                 case .byMonth: byMonth = values
-                default: bySetPosition = values
+                case .bySetPosition: bySetPosition = values
                 }
             }
             start = partEnd + 1
         } while start <= text.count
         // RFC 5545 §3.3.10: COUNT and UNTIL MUST NOT occur in the same rule; libical refuses it.
-        guard let frequency, seen & (Part.count.bit | Part.until.bit) != Part.count.bit | Part.until.bit else {
+        let countAndUntil = Part.count.bit | Part.until.bit
+        guard let frequency, seen & countAndUntil != countAndUntil else {
             return nil
         }
         return RecurrenceRule(
@@ -85,11 +86,22 @@ enum PlainRecurrenceText {
     }
 
     /// The rule parts of the plain form, by name.
-    private enum Part: Int {
+    private enum Part {
         case frequency, interval, count, until, weekStart, byDay
-        case bySecond, byMinute, byHour, byMonthDay, byYearDay, byWeekNumber, byMonth, bySetPosition
+        case numbers(NumberList)
 
-        var bit: UInt16 { 1 << rawValue }
+        /// Its bit among those of the parts read.
+        var bit: UInt16 {
+            switch self {
+            case .frequency: 1 << 0
+            case .interval: 1 << 1
+            case .count: 1 << 2
+            case .until: 1 << 3
+            case .weekStart: 1 << 4
+            case .byDay: 1 << 5
+            case .numbers(let list): 1 << (6 + list.rawValue)
+            }
+        }
 
         init?(_ name: UnsafeBufferPointer<UInt8>) {
             switch name.count {
@@ -98,20 +110,25 @@ enum PlainRecurrenceText {
             case 5 where equals(name, "COUNT"): self = .count
             case 5 where equals(name, "UNTIL"): self = .until
             case 5 where equals(name, "BYDAY"): self = .byDay
-            case 6 where equals(name, "BYHOUR"): self = .byHour
-            case 7 where equals(name, "BYMONTH"): self = .byMonth
+            case 6 where equals(name, "BYHOUR"): self = .numbers(.byHour)
+            case 7 where equals(name, "BYMONTH"): self = .numbers(.byMonth)
             case 8 where equals(name, "INTERVAL"): self = .interval
-            case 8 where equals(name, "BYSECOND"): self = .bySecond
-            case 8 where equals(name, "BYMINUTE"): self = .byMinute
-            case 8 where equals(name, "BYWEEKNO"): self = .byWeekNumber
-            case 8 where equals(name, "BYSETPOS"): self = .bySetPosition
-            case 9 where equals(name, "BYYEARDAY"): self = .byYearDay
-            case 10 where equals(name, "BYMONTHDAY"): self = .byMonthDay
+            case 8 where equals(name, "BYSECOND"): self = .numbers(.bySecond)
+            case 8 where equals(name, "BYMINUTE"): self = .numbers(.byMinute)
+            case 8 where equals(name, "BYWEEKNO"): self = .numbers(.byWeekNumber)
+            case 8 where equals(name, "BYSETPOS"): self = .numbers(.bySetPosition)
+            case 9 where equals(name, "BYYEARDAY"): self = .numbers(.byYearDay)
+            case 10 where equals(name, "BYMONTHDAY"): self = .numbers(.byMonthDay)
             default: return nil
             }
         }
+    }
 
-        /// RFC 5545 §3.3.10's range of a numeric BY part's values (their magnitude, when signed).
+    /// The BY parts whose values are numbers.
+    private enum NumberList: Int {
+        case bySecond, byMinute, byHour, byMonthDay, byYearDay, byWeekNumber, byMonth, bySetPosition
+
+        /// RFC 5545 §3.3.10's range of the part's values (their magnitude, where signed).
         var range: ClosedRange<Int> {
             switch self {
             case .bySecond: 0...60
@@ -121,14 +138,13 @@ enum PlainRecurrenceText {
             case .byYearDay, .bySetPosition: 1...366
             case .byWeekNumber: 1...53
             case .byMonth: 1...12
-            default: 0...0
             }
         }
 
         var isSigned: Bool {
             switch self {
             case .byMonthDay, .byYearDay, .byWeekNumber, .bySetPosition: true
-            default: false
+            case .bySecond, .byMinute, .byHour, .byMonth: false
             }
         }
     }
@@ -249,8 +265,8 @@ enum PlainRecurrenceText {
     /// order of one weekday's ordinals (`2MO,1MO`) is what the two sorts leave.
     private static func inLibicalOrder(_ days: [WeekdayNumber], weekStart: Weekday) -> [WeekdayNumber] {
         guard days.count > 1 else { return days }
-        let start = weekdays.firstIndex(of: weekStart) ?? 1
-        func key(_ day: WeekdayNumber) -> Int { ((weekdays.firstIndex(of: day.weekday) ?? 0) - start + 7) % 7 }
+        let start = libicalNumber(weekStart)
+        func key(_ day: WeekdayNumber) -> Int { (libicalNumber(day.weekday) - start + 7) % 7 }
         var days = days
         for later in days.indices {
             for earlier in 0..<later where key(days[earlier]) > key(days[later]) {
@@ -258,5 +274,18 @@ enum PlainRecurrenceText {
             }
         }
         return days
+    }
+
+    /// libical's number of a weekday (`icalrecurrencetype_weekday`): Sunday 1 to Saturday 7.
+    private static func libicalNumber(_ weekday: Weekday) -> Int {
+        switch weekday {
+        case .sunday: 1
+        case .monday: 2
+        case .tuesday: 3
+        case .wednesday: 4
+        case .thursday: 5
+        case .friday: 6
+        case .saturday: 7
+        }
     }
 }
