@@ -78,6 +78,19 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable {
 public enum Weekday: String, CaseIterable, Hashable, Sendable, Codable {
     /// The seven days, Sunday first.
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
+
+    /// The day's two-letter code in RFC 5545 §3.3.10's recurrence rules (`SU` … `SA`).
+    public var code: String {
+        switch self {
+        case .sunday: "SU"
+        case .monday: "MO"
+        case .tuesday: "TU"
+        case .wednesday: "WE"
+        case .thursday: "TH"
+        case .friday: "FR"
+        case .saturday: "SA"
+        }
+    }
 }
 
 /// A wall-clock date and time with no zone attached.

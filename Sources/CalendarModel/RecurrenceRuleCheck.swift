@@ -31,13 +31,19 @@ public struct RecurrenceRuleCheck: Sendable {
         let frequency = rule.frequency
         let sentence = "RFC 5545 §3.3.10:"
 
-        func forbid(_ part: String, _ quote: String, clear: (inout RecurrenceRule) -> Void) {
+        /// A MUST NOT broken: `part` is left out of expansion, unless `consequence` says what is.
+        func forbid(
+            _ part: String, _ quote: String, consequence: String? = nil, clear: (inout RecurrenceRule) -> Void
+        ) {
+            let said = consequence ?? "\(part) is left out of expansion"
             findings.append(
                 Finding(
-                    part: part, reason: "\(sentence) \"\(quote)\"; \(part) is left out of expansion", ruleKept: true,
-                    ignoredAsTheRFCSays: false))
+                    part: part, reason: "\(sentence) \"\(quote)\"; \(said)", ruleKept: true, ignoredAsTheRFCSays: false)
+            )
             clear(&usable)
         }
+        // A numbered weekday where numbers are forbidden keeps its weekday (as dateutil reads it).
+        let numbersLeftOut = "the numbers in BYDAY are left out of expansion, its weekdays kept"
         /// Keeps the values of a list in `range` (never 0); all of them out of range leaves no rule.
         func limit(_ part: String, _ values: [Int], _ range: ClosedRange<Int>, allowsZero: Bool = false) -> [Int] {
             let kept = values.filter { range.contains($0) && ($0 != 0 || allowsZero) }
@@ -71,7 +77,7 @@ public struct RecurrenceRuleCheck: Sendable {
             usable.byDay.removeAll { badOrdinals.contains($0) }
             let empty = usable.byDay.isEmpty
             if empty { meaningful = false }
-            let written = badOrdinals.map { "\($0.ordinal ?? 0)\($0.weekday.rawValue.prefix(2).uppercased())" }.joined(
+            let written = badOrdinals.map { "\($0.ordinal ?? 0)\($0.weekday.code)" }.joined(
                 separator: ",")
             findings.append(
                 Finding(
@@ -96,13 +102,15 @@ public struct RecurrenceRuleCheck: Sendable {
         if numbered && frequency != .monthly && frequency != .yearly {
             forbid(
                 "BYDAY",
-                "The BYDAY rule part MUST NOT be specified with a numeric value when the FREQ rule part is not set to MONTHLY or YEARLY"
+                "The BYDAY rule part MUST NOT be specified with a numeric value when the FREQ rule part is not set to MONTHLY or YEARLY",
+                consequence: numbersLeftOut
             ) { rule in rule.byDay = rule.byDay.map { WeekdayNumber($0.weekday) } }
         }
         if numbered && frequency == .yearly && !usable.byWeekNumber.isEmpty {
             forbid(
                 "BYDAY",
-                "the BYDAY rule part MUST NOT be specified with a numeric value with the FREQ rule part set to YEARLY when the BYWEEKNO rule part is specified"
+                "the BYDAY rule part MUST NOT be specified with a numeric value with the FREQ rule part set to YEARLY when the BYWEEKNO rule part is specified",
+                consequence: numbersLeftOut
             ) { rule in rule.byDay = rule.byDay.map { WeekdayNumber($0.weekday) } }
         }
         if !usable.byMonthDay.isEmpty && frequency == .weekly {

@@ -88,9 +88,13 @@ struct RecurrenceRuleCheckTests {
     }
 
     /// DAILY with 1MO: the ordinal is left out, the weekday kept (as dateutil reads it): every Monday.
+    /// The warning says so: the numbers are left out, not BYDAY.
     @Test func numberedWeekdayInDailyKeepsTheWeekday() {
-        let (starts, _) = expand(["DTSTART:20240101T090000Z", "RRULE:FREQ=DAILY;BYDAY=1MO;COUNT=3"])
+        let (starts, diagnostics) = expand(["DTSTART:20240101T090000Z", "RRULE:FREQ=DAILY;BYDAY=1MO;COUNT=3"])
         #expect(starts == ["20240101T090000", "20240108T090000", "20240115T090000"])
+        let messages = diagnostics.filter { $0.code == "invalid-rrule" }.map(\.message)
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasSuffix("the numbers in BYDAY are left out of expansion, its weekdays kept") == true)
     }
 
     /// `0MO` is no ordinal (ordwk is 1 to 53): with nothing else in BYDAY the rule means nothing, and

@@ -28,29 +28,16 @@ extension RecurrenceRule {
         if !byDay.isEmpty {
             add(
                 "BYDAY",
-                byDay.map { ($0.ordinal.map(String.init) ?? "") + Self.code($0.weekday) }.joined(separator: ","))
+                byDay.map { ($0.ordinal.map(String.init) ?? "") + $0.weekday.code }.joined(separator: ","))
         }
         add("BYMONTHDAY", byMonthDay)
         add("BYYEARDAY", byYearDay)
         add("BYWEEKNO", byWeekNumber)
         add("BYMONTH", byMonth)
         add("BYSETPOS", bySetPosition)
-        if let weekStart { add("WKST", Self.code(weekStart)) }
+        if let weekStart { add("WKST", weekStart.code) }
         for part in extraParts { add(part.name, part.value) }
         return text
-    }
-
-    /// The two-letter RFC 5545 code of a weekday (`MO`).
-    private static func code(_ weekday: Weekday) -> String {
-        switch weekday {
-        case .sunday: "SU"
-        case .monday: "MO"
-        case .tuesday: "TU"
-        case .wednesday: "WE"
-        case .thursday: "TH"
-        case .friday: "FR"
-        case .saturday: "SA"
-        }
     }
 
     private static func text(_ time: CalendarTime) -> String {
