@@ -66,7 +66,8 @@ import Testing
         #expect(plain > count / 4, "most rules take the Swift path")
     }
 
-    /// Every RRULE of the corpus (there when ../shared is beside the checkout) reads alike.
+    /// Every RRULE of the corpus (there when ../shared is beside the checkout) reads alike, and its rule
+    /// is written alike.
     @Test func corpusRulesReadAsLibicalReadsThem() throws {
         guard let shared = sharedDirectory else {
             print("skipped: ../shared/corpus is not present next to this checkout")
@@ -81,10 +82,101 @@ import Testing
             for line in unfoldedLines(text) where line.uppercased().hasPrefix("RRULE:") {
                 let value = String(line.dropFirst("RRULE:".count))
                 #expect(Libical.parseRecurrence(value) == Libical.libicalRecurrence(value), "\(file): \(value)")
+                if let rule = Libical.parseRecurrence(value) {
+                    #expect(
+                        Libical.formatRecurrence(rule, untilText: "20301231T235959Z")
+                            == Libical.libicalFormat(rule, untilText: "20301231T235959Z"), "\(file): \(value)")
+                }
                 rules += 1
             }
         }
         #expect(rules > 100)
+    }
+
+    /// libical 3.0.16 writes the parts in this order (a C program's `icalrecurrencetype_as_string_r`
+    /// of the same rule), calport adding UNTIL, WKST and the parts libical does not know after it.
+    @Test func aRuleIsWrittenInLibicalsOrder() {
+        let rule = RecurrenceRule(
+            frequency: .yearly, interval: 2, end: .count(5), bySecond: [1], byMinute: [2], byHour: [3],
+            byDay: [WeekdayNumber(.monday), WeekdayNumber(.friday, ordinal: -1)], byMonthDay: [4], byYearDay: [5],
+            byWeekNumber: [6], byMonth: [7], bySetPosition: [1], weekStart: .sunday)
+        let written =
+            "FREQ=YEARLY;COUNT=5;INTERVAL=2;BYSECOND=1;BYMINUTE=2;BYHOUR=3;BYDAY=MO,-1FR;BYMONTHDAY=4;"
+            + "BYYEARDAY=5;BYWEEKNO=6;BYMONTH=7;BYSETPOS=1;WKST=SU"
+        #expect(PlainRecurrenceText.text(of: rule, untilText: nil) == written)
+        #expect(Libical.libicalFormat(rule, untilText: nil) == written)
+        var until = rule
+        until.end = .until(.date(CalendarDate(year: 2030, month: 1, day: 1)))
+        until.extraParts = [RecurrenceRulePart(name: "X-NAME", value: "1")]
+        #expect(
+            Libical.formatRecurrence(until, untilText: "20300101")
+                == "FREQ=YEARLY;INTERVAL=2;BYSECOND=1;BYMINUTE=2;BYHOUR=3;BYDAY=MO,-1FR;BYMONTHDAY=4;BYYEARDAY=5;"
+                + "BYWEEKNO=6;BYMONTH=7;BYSETPOS=1;UNTIL=20300101;WKST=SU;X-NAME=1")
+    }
+
+    /// Rules made in code (as Graph's patterns and the library's users make them), most of the plain
+    /// form, some not (an interval or COUNT out of range, a value outside RFC 5545's, a zero or too
+    /// large ordinal, a list too long): each written as libical writes it.
+    @Test func randomRulesAreWrittenAsLibicalWritesThem() {
+        var random = RecurrenceDifferentialTests.Seeded(state: 0x5752_4954_45)
+        func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+        func list(_ range: ClosedRange<Int>, signed: Bool) -> [Int] {
+            guard chance(25) else { return [] }
+            let count = chance(5) ? Int.random(in: 12...16, using: &random) : Int.random(in: 1...4, using: &random)
+            return (0..<count).map { _ in
+                if chance(3) { return [0, range.upperBound + 1, 5000, -5000].randomElement(using: &random)! }
+                let value = Int.random(in: range, using: &random)
+                return signed && chance(30) ? -value : value
+            }
+        }
+        var plain = 0
+        let count = 20_000
+        for _ in 0..<count {
+            var rule = RecurrenceRule(frequency: RecurrenceFrequency.allCases.randomElement(using: &random)!)
+            rule.interval =
+                chance(5)
+                ? [0, -1, 32767, 32768, 70000].randomElement(using: &random)! : Int.random(in: 1...12, using: &random)
+            var untilText: String?
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                rule.end = .count(
+                    chance(5)
+                        ? [0, -3, Int(Int32.max), Int(Int32.max) + 1].randomElement(using: &random)!
+                        : Int.random(in: 1...500, using: &random))
+            case 1:
+                rule.end = .until(.utc(LocalDateTime(year: 2030, month: 1, day: 1)))
+                untilText = "20300101T000000Z"
+            default: break
+            }
+            rule.bySecond = list(0...60, signed: false)
+            rule.byMinute = list(0...59, signed: false)
+            rule.byHour = list(0...23, signed: false)
+            rule.byMonthDay = list(1...31, signed: true)
+            rule.byYearDay = list(1...366, signed: true)
+            rule.byWeekNumber = list(1...53, signed: true)
+            rule.byMonth = list(1...12, signed: false)
+            rule.bySetPosition = list(1...366, signed: true)
+            if chance(50) {
+                let days = chance(5) ? Int.random(in: 12...16, using: &random) : Int.random(in: 1...5, using: &random)
+                rule.byDay = (0..<days).map { _ in
+                    let ordinal: Int? =
+                        chance(50)
+                        ? nil
+                        : chance(5)
+                            ? [0, 54, -60].randomElement(using: &random)!
+                            : Int.random(in: 1...53, using: &random) * (chance(40) ? -1 : 1)
+                    return WeekdayNumber(Weekday.allCases.randomElement(using: &random)!, ordinal: ordinal)
+                }
+            }
+            if chance(25) { rule.weekStart = Weekday.allCases.randomElement(using: &random)! }
+            if chance(3) { rule.extraParts = [RecurrenceRulePart(name: "RSCALE", value: "GREGORIAN")] }
+            if PlainRecurrenceText.text(of: rule, untilText: untilText) != nil { plain += 1 }
+            #expect(
+                Libical.formatRecurrence(rule, untilText: untilText)
+                    == Libical.libicalFormat(rule, untilText: untilText),
+                "\(rule)")
+        }
+        #expect(plain > count / 4, "most rules are written in Swift")
     }
 
     private static let frequencies = ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]

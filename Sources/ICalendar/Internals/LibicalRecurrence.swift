@@ -84,8 +84,16 @@ extension Libical {
         return parts.first { $0 != frequency && parseRecurrence("\(frequency);\($0)") == nil }
     }
 
-    /// Writes a rule as RRULE text through libical.
+    /// Writes a rule as RRULE text as libical writes it, UNTIL (`untilText`), WKST and the parts
+    /// libical does not know after its text: in Swift when every value is of the plain form
+    /// (`PlainRecurrenceText`), through libical otherwise.
     static func formatRecurrence(_ rule: RecurrenceRule, untilText: String?) -> String {
+        PlainRecurrenceText.text(of: rule, untilText: untilText) ?? libicalFormat(rule, untilText: untilText)
+    }
+
+    /// libical's writing of a rule, for `formatRecurrence` and the tests that hold
+    /// `PlainRecurrenceText` to it.
+    static func libicalFormat(_ rule: RecurrenceRule, untilText: String?) -> String {
         // The struct is set up by icalrecurrencetype_clear where it lies: declaring it a Swift variable
         // zeroed its 2.6 KB first, about 2,900 instructions a rule.
         let written = withUnsafeTemporaryAllocation(of: icalrecurrencetype.self, capacity: 1) { buffer -> String? in
