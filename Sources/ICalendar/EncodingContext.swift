@@ -54,9 +54,17 @@ struct EncodingContext {
 }
 
 extension RecurrenceRule {
-    /// The rule as RRULE text, written by libical, for other formats that carry iCalendar text.
+    /// The rule as RRULE text, as libical writes it, for other formats that carry iCalendar text.
     public var iCalendarText: String {
         EncodingContext().recurrenceLine("RRULE", self).value
+    }
+
+    /// The rule as RRULE text written by libical alone, which `iCalendarText` writes in Swift when
+    /// every value is of the plain form: the oracle the rrule fuzz target holds that writing to.
+    package var libicalText: String {
+        var untilText: String?
+        if case .until(let until) = end { untilText = DateTimeText.format(until) }
+        return Libical.libicalFormat(self, untilText: untilText)
     }
 }
 
