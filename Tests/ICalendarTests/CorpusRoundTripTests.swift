@@ -7,13 +7,7 @@ import Testing
 /// Every .ics under ../shared/corpus goes through parse → serialise → parse and must give the same
 /// model; malformed files must give diagnostics, never a crash.
 @Test func everyCorpusFileRoundTrips() throws {
-    guard let shared = sharedDirectory else {
-        print("skipped: ../shared/corpus is not present next to this checkout")
-        return
-    }
-    let corpus = shared.appendingPathComponent("corpus")
-    let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }
-        .filter { $0.hasSuffix(".ics") }.sorted()
+    guard let (corpus, files) = try corpusCalendars() else { return }
     #expect(files.count > 100)
     var roundTripped = 0
     for file in files {

@@ -69,13 +69,7 @@ import Testing
     /// Every RRULE of the corpus (there when ../shared is beside the checkout) reads alike, and its rule
     /// is written alike.
     @Test func corpusRulesReadAsLibicalReadsThem() throws {
-        guard let shared = sharedDirectory else {
-            print("skipped: ../shared/corpus is not present next to this checkout")
-            return
-        }
-        let corpus = shared.appendingPathComponent("corpus")
-        let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".ics") }
+        guard let (corpus, files) = try corpusCalendars() else { return }
         var rules = 0
         for file in files {
             let text = String(decoding: try Data(contentsOf: corpus.appendingPathComponent(file)), as: UTF8.self)

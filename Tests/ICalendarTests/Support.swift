@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import Testing
 
 @testable import ICalendar
 
@@ -35,6 +36,19 @@ var sharedDirectory: URL? {
         .deletingLastPathComponent()
     let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
     return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+}
+
+/// The `.ics` files of `../shared/corpus` (paths within it, sorted) and that folder; nil, saying the
+/// test is skipped, when this checkout has no `../shared`.
+func corpusCalendars() throws -> (folder: URL, files: [String])? {
+    guard let shared = sharedDirectory else {
+        print("skipped: ../shared/corpus is not present next to this checkout")
+        return nil
+    }
+    let corpus = shared.appendingPathComponent("corpus")
+    let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }
+        .filter { $0.hasSuffix(".ics") }.sorted()
+    return (corpus, files)
 }
 
 /// A source that hands bytes over in chunks, as a pipe would (it knows no length): pieces of

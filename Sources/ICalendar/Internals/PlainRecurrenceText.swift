@@ -236,51 +236,45 @@ enum PlainRecurrenceText {
     /// A comma-separated list of numbers in `range`, negated by a `-` where `signed`.
     private static func numbers(_ value: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>, signed: Bool) -> [Int]?
     {
-        var numbers: [Int] = []
-        numbers.reserveCapacity(elementCount(value))
-        var start = 0
-        repeat {
-            var end = start
-            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-            let isNegative = signed && start < end && value[start] == UInt8(ascii: "-")
-            let digits = UnsafeBufferPointer(rebasing: value[(isNegative ? start + 1 : start)..<end])
-            guard numbers.count < maximumListCount, digits.count <= 3, let number = number(digits, in: range) else {
-                return nil
-            }
-            numbers.append(isNegative ? -number : number)
-            start = end + 1
-        } while start <= value.count
-        return numbers
-    }
-
-    /// How many comma-separated elements `value` holds, up to the most the plain form takes: room made
-    /// for them at once, where appending grew a list of three twice.
-    private static func elementCount(_ value: UnsafeBufferPointer<UInt8>) -> Int {
-        min(value.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 }, maximumListCount)
+        list(value) { element in
+            let isNegative = signed && element.first == UInt8(ascii: "-")
+            let digits = UnsafeBufferPointer(rebasing: element[(isNegative ? 1 : 0)...])
+            guard digits.count <= 3, let number = number(digits, in: range) else { return nil }
+            return isNegative ? -number : number
+        }
     }
 
     /// A BYDAY list: weekdays, each with an optional ordinal of ±1 to ±53 (`-` or no sign).
     private static func weekdayNumbers(_ value: UnsafeBufferPointer<UInt8>) -> [WeekdayNumber]? {
-        var days: [WeekdayNumber] = []
-        days.reserveCapacity(elementCount(value))
+        list(value) { element in
+            guard element.count >= 2, let weekday = weekday(element, at: element.count - 2) else { return nil }
+            guard element.count > 2 else { return WeekdayNumber(weekday) }
+            let isNegative = element[0] == UInt8(ascii: "-")
+            let digits = UnsafeBufferPointer(rebasing: element[(isNegative ? 1 : 0)..<(element.count - 2)])
+            guard digits.count <= 2, let number = number(digits, in: 1...53) else { return nil }
+            return WeekdayNumber(weekday, ordinal: isNegative ? -number : number)
+        }
+    }
+
+    /// The comma-separated elements of `value`, each read by `read`; nil when one cannot be, or when
+    /// there are more than the plain form takes. Room is made for them at once: appended one by one,
+    /// a list of three grew twice.
+    private static func list<Element>(
+        _ value: UnsafeBufferPointer<UInt8>, _ read: (UnsafeBufferPointer<UInt8>) -> Element?
+    ) -> [Element]? {
+        var elements: [Element] = []
+        elements.reserveCapacity(min(value.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 }, maximumListCount))
         var start = 0
         repeat {
             var end = start
             while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-            guard days.count < maximumListCount, end - start >= 2, let weekday = weekday(value, at: end - 2) else {
-                return nil
-            }
-            var ordinal: Int?
-            if end - 2 > start {
-                let isNegative = value[start] == UInt8(ascii: "-")
-                let digits = UnsafeBufferPointer(rebasing: value[(isNegative ? start + 1 : start)..<(end - 2)])
-                guard digits.count <= 2, let number = number(digits, in: 1...53) else { return nil }
-                ordinal = isNegative ? -number : number
-            }
-            days.append(WeekdayNumber(weekday, ordinal: ordinal))
+            guard elements.count < maximumListCount,
+                let element = read(UnsafeBufferPointer(rebasing: value[start..<end]))
+            else { return nil }
+            elements.append(element)
             start = end + 1
         } while start <= value.count
-        return days
+        return elements
     }
 
     /// The weekday named by the two letters of `value` at `index` (`SU` … `SA`).
