@@ -115,8 +115,10 @@ extension Libical {
                 rule.byDay.map { day in
                     let weekday = (weekdays.firstIndex(of: day.weekday) ?? 0) + 1
                     let ordinal = day.ordinal ?? 0
-                    // libical's encoding: weekday + 8 × |position|, negated for negative positions.
-                    return (weekday + 8 * abs(ordinal)) * (ordinal < 0 ? -1 : 1)
+                    // libical's encoding: weekday + 8 × |position|, negated for negative positions. A
+                    // position past 4095 is clamped to 16 bits as before, without overflowing first
+                    // (a rule made in code may hold any Int).
+                    return (weekday + 8 * Int(min(ordinal.magnitude, 4096))) * (ordinal < 0 ? -1 : 1)
                 })
             if let weekStart = rule.weekStart {
                 recur.pointee.week_start = icalrecurrencetype_weekday(

@@ -10,9 +10,10 @@ import CalendarModel
 /// but left to libical, whatever it makes of it.
 enum PlainRecurrenceText {
     /// The fewest values one of libical's BY arrays holds with its end marker (BYMONTH's 14 slots).
-    /// A longer list is left to libical, which refuses it, but for 14 BYMONTH values: those it reads,
-    /// writing its end marker past them into BYSETPOS's first slot (a rule with BYSETPOS before such
-    /// a BYMONTH loses it). The plain form stays clear of that.
+    /// A longer list is left to libical, whatever it does with it: it refuses a list longer than its
+    /// array, reads 14 BYMONTH values but writes its end marker past them into BYSETPOS's first slot
+    /// (a rule with BYSETPOS before such a BYMONTH loses it), and writes only 13 of them back. The
+    /// plain form stays clear of all that.
     fileprivate static let maximumListCount = 13
 
     /// The rule `text` gives, or nil when it is not of the plain form. Its parts are gathered in
@@ -87,11 +88,13 @@ enum PlainRecurrenceText {
 
     /// The RRULE text `Libical.formatRecurrence` writes for `rule` through libical (`FREQ`, `COUNT`,
     /// `INTERVAL` and the BY parts in libical's order, then calport's UNTIL, WKST and other parts),
-    /// when every value is one the plain form reads; nil otherwise, for libical to write. libical's
-    /// writer took about 6,000 instructions a rule: a 2.6 KB struct set up and filled, its text made
+    /// when every value is one the plain form reads and `untilText` has no `;` (which the split that
+    /// takes libical's WKST out would drop or split); nil otherwise, for libical to write. libical's
+    /// writer took about 9,200 instructions a rule: a 2.6 KB struct set up and filled, its text made
     /// by `snprintf` a value, copied, split to take WKST out and joined again.
     static func text(of rule: RecurrenceRule, untilText: String?) -> String? {
-        guard (1...Int(Int16.max)).contains(rule.interval) else { return nil }
+        guard (1...Int(Int16.max)).contains(rule.interval), untilText?.utf8.contains(UInt8(ascii: ";")) != true
+        else { return nil }
         var text: [UInt8] = []
         text.reserveCapacity(128)
         text.append("FREQ=")
@@ -364,7 +367,7 @@ extension [UInt8] {
         guard !values.isEmpty else { return true }
         let range = list.range
         guard values.count <= PlainRecurrenceText.maximumListCount,
-            values.allSatisfy({ range.contains(list.isSigned ? abs($0) : $0) })
+            values.allSatisfy({ range.contains($0) || (list.isSigned && $0 < 0 && $0 >= -range.upperBound) })
         else { return false }
         append(";")
         append(list.name)
@@ -380,7 +383,7 @@ extension [UInt8] {
     fileprivate mutating func append(byDay days: [WeekdayNumber]) -> Bool {
         guard !days.isEmpty else { return true }
         guard days.count <= PlainRecurrenceText.maximumListCount,
-            days.allSatisfy({ $0.ordinal.map { (1...53).contains(abs($0)) } ?? true })
+            days.allSatisfy({ $0.ordinal.map { $0 != 0 && (-53...53).contains($0) } ?? true })
         else { return false }
         append(";BYDAY=")
         for (index, day) in days.enumerated() {
