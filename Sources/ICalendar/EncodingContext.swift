@@ -24,9 +24,7 @@ struct EncodingContext {
     }
 
     func recurrenceLine(_ name: String, _ rule: RecurrenceRule) -> ContentLine {
-        var untilText: String?
-        if case .until(let until) = rule.end { untilText = DateTimeText.format(until) }
-        return ContentLine(name: name, value: Libical.formatRecurrence(rule, untilText: untilText))
+        ContentLine(name: name, value: Libical.formatRecurrence(rule, untilText: rule.untilText))
     }
 
     func recurrenceDateLine(_ date: RecurrenceDate) -> ContentLine {
@@ -62,9 +60,13 @@ extension RecurrenceRule {
     /// The rule as RRULE text written by libical alone, which `iCalendarText` writes in Swift when
     /// every value is of the plain form: the oracle the rrule fuzz target holds that writing to.
     package var libicalText: String {
-        var untilText: String?
-        if case .until(let until) = end { untilText = DateTimeText.format(until) }
-        return Libical.libicalFormat(self, untilText: untilText)
+        Libical.libicalFormat(self, untilText: untilText)
+    }
+
+    /// UNTIL as its DATE or DATE-TIME text, which the writers put after the parts libical writes.
+    fileprivate var untilText: String? {
+        guard case .until(let until) = end else { return nil }
+        return DateTimeText.format(until)
     }
 }
 

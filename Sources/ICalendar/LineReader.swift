@@ -285,7 +285,7 @@ struct LineReader {
                 }
                 // Parsed: a UID or DTSTART written so, else (BEGIN and END of other components,
                 // names in other cases, an alarm's structure) the event is read line by line.
-                guard !inAlarm, Self.isName(name, "UID") || Self.isName(name, "DTSTART"),
+                guard !inAlarm, name.spells("UID") || name.spells("DTSTART"),
                     !LineBytes.needsValidation(line), !LineBytes.mayContinue(buffer, at: next),
                     read.add(start..<end, line: number, isUID: name.count == 3)
                 else { return nil }
@@ -344,13 +344,6 @@ struct LineReader {
             line[length] == UInt8(ascii: ":") || line[length] == UInt8(ascii: ";")
         else { return nil }
         return length
-    }
-
-    /// Whether `name` is `literal`, byte for byte: compared as generic sequences, the two names took
-    /// some 230 instructions an event each.
-    @inline(__always)
-    private static func isName(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
     }
 
     /// The longest physical line `passOverPlainLines` reads past (and the window it looks for the

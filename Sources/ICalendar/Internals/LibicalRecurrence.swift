@@ -6,7 +6,21 @@ extension Libical {
     /// libical's BY-lists are fixed C arrays ended by this marker.
     private static let arrayEnd = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
 
-    private static let weekdays: [Weekday] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
+    /// libical's number of a weekday (`icalrecurrencetype_weekday`): Sunday 1 to Saturday 7.
+    static func weekdayNumber(_ weekday: Weekday) -> Int {
+        switch weekday {
+        case .sunday: 1
+        case .monday: 2
+        case .tuesday: 3
+        case .wednesday: 4
+        case .thursday: 5
+        case .friday: 6
+        case .saturday: 7
+        }
+    }
+
+    /// The weekdays by libical's number less one, from `weekdayNumber`.
+    private static let weekdays = Weekday.allCases.sorted { weekdayNumber($0) < weekdayNumber($1) }
 
     /// Parses RRULE text as libical reads it; nil when libical cannot read it. The plain form
     /// calendars write is read in Swift (`PlainRecurrenceText`), the rest by libical.
@@ -113,7 +127,7 @@ extension Libical {
             fill(
                 &recur.pointee.by_day,
                 rule.byDay.map { day in
-                    let weekday = (weekdays.firstIndex(of: day.weekday) ?? 0) + 1
+                    let weekday = weekdayNumber(day.weekday)
                     let ordinal = day.ordinal ?? 0
                     // libical's encoding: weekday + 8 × |position|, negated for negative positions. A
                     // position past 4095 is clamped to 16 bits as before, without overflowing first
@@ -122,7 +136,7 @@ extension Libical {
                 })
             if let weekStart = rule.weekStart {
                 recur.pointee.week_start = icalrecurrencetype_weekday(
-                    UInt32((weekdays.firstIndex(of: weekStart) ?? 1) + 1))
+                    UInt32(weekdayNumber(weekStart)))
             }
             guard let pointer = icalrecurrencetype_as_string_r(recur) else { return nil }
             defer { icalmemory_free_buffer(pointer) }
@@ -147,7 +161,7 @@ extension Libical {
                 ";WKST="
                 + String(
                     cString: icalrecur_weekday_to_string(
-                        icalrecurrencetype_weekday(UInt32((weekdays.firstIndex(of: weekStart) ?? 1) + 1))))
+                        icalrecurrencetype_weekday(UInt32(weekdayNumber(weekStart)))))
         }
         for part in rule.extraParts { text += ";\(part.name)=\(part.value)" }
         return text

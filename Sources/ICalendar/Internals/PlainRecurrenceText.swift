@@ -152,20 +152,20 @@ enum PlainRecurrenceText {
 
         init?(_ name: UnsafeBufferPointer<UInt8>) {
             switch name.count {
-            case 4 where equals(name, "FREQ"): self = .frequency
-            case 4 where equals(name, "WKST"): self = .weekStart
-            case 5 where equals(name, "COUNT"): self = .count
-            case 5 where equals(name, "UNTIL"): self = .until
-            case 5 where equals(name, "BYDAY"): self = .byDay
-            case 6 where equals(name, "BYHOUR"): self = .numbers(.byHour)
-            case 7 where equals(name, "BYMONTH"): self = .numbers(.byMonth)
-            case 8 where equals(name, "INTERVAL"): self = .interval
-            case 8 where equals(name, "BYSECOND"): self = .numbers(.bySecond)
-            case 8 where equals(name, "BYMINUTE"): self = .numbers(.byMinute)
-            case 8 where equals(name, "BYWEEKNO"): self = .numbers(.byWeekNumber)
-            case 8 where equals(name, "BYSETPOS"): self = .numbers(.bySetPosition)
-            case 9 where equals(name, "BYYEARDAY"): self = .numbers(.byYearDay)
-            case 10 where equals(name, "BYMONTHDAY"): self = .numbers(.byMonthDay)
+            case 4 where name.spells("FREQ"): self = .frequency
+            case 4 where name.spells("WKST"): self = .weekStart
+            case 5 where name.spells("COUNT"): self = .count
+            case 5 where name.spells("UNTIL"): self = .until
+            case 5 where name.spells("BYDAY"): self = .byDay
+            case 6 where name.spells("BYHOUR"): self = .numbers(.byHour)
+            case 7 where name.spells("BYMONTH"): self = .numbers(.byMonth)
+            case 8 where name.spells("INTERVAL"): self = .interval
+            case 8 where name.spells("BYSECOND"): self = .numbers(.bySecond)
+            case 8 where name.spells("BYMINUTE"): self = .numbers(.byMinute)
+            case 8 where name.spells("BYWEEKNO"): self = .numbers(.byWeekNumber)
+            case 8 where name.spells("BYSETPOS"): self = .numbers(.bySetPosition)
+            case 9 where name.spells("BYYEARDAY"): self = .numbers(.byYearDay)
+            case 10 where name.spells("BYMONTHDAY"): self = .numbers(.byMonthDay)
             default: return nil
             }
         }
@@ -209,21 +209,15 @@ enum PlainRecurrenceText {
         }
     }
 
-    /// Whether `bytes` are those of `literal`, as long.
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        bytes.count == literal.utf8CodeUnitCount
-            && bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
     private static func frequency(_ value: UnsafeBufferPointer<UInt8>) -> RecurrenceFrequency? {
         switch value.first {
-        case UInt8(ascii: "S") where equals(value, "SECONDLY"): .secondly
-        case UInt8(ascii: "M") where equals(value, "MINUTELY"): .minutely
-        case UInt8(ascii: "H") where equals(value, "HOURLY"): .hourly
-        case UInt8(ascii: "D") where equals(value, "DAILY"): .daily
-        case UInt8(ascii: "W") where equals(value, "WEEKLY"): .weekly
-        case UInt8(ascii: "M") where equals(value, "MONTHLY"): .monthly
-        case UInt8(ascii: "Y") where equals(value, "YEARLY"): .yearly
+        case UInt8(ascii: "S") where value.spells("SECONDLY"): .secondly
+        case UInt8(ascii: "M") where value.spells("MINUTELY"): .minutely
+        case UInt8(ascii: "H") where value.spells("HOURLY"): .hourly
+        case UInt8(ascii: "D") where value.spells("DAILY"): .daily
+        case UInt8(ascii: "W") where value.spells("WEEKLY"): .weekly
+        case UInt8(ascii: "M") where value.spells("MONTHLY"): .monthly
+        case UInt8(ascii: "Y") where value.spells("YEARLY"): .yearly
         default: nil
         }
     }
@@ -319,8 +313,8 @@ enum PlainRecurrenceText {
     /// order of one weekday's ordinals (`2MO,1MO`) is what the two sorts leave.
     private static func inLibicalOrder(_ days: [WeekdayNumber], weekStart: Weekday) -> [WeekdayNumber] {
         guard days.count > 1 else { return days }
-        let start = libicalNumber(weekStart)
-        func key(_ day: WeekdayNumber) -> Int { (libicalNumber(day.weekday) - start + 7) % 7 }
+        let start = Libical.weekdayNumber(weekStart)
+        func key(_ day: WeekdayNumber) -> Int { (Libical.weekdayNumber(day.weekday) - start + 7) % 7 }
         var days = days
         for later in days.indices {
             for earlier in 0..<later where key(days[earlier]) > key(days[later]) {
@@ -328,19 +322,6 @@ enum PlainRecurrenceText {
             }
         }
         return days
-    }
-
-    /// libical's number of a weekday (`icalrecurrencetype_weekday`): Sunday 1 to Saturday 7.
-    private static func libicalNumber(_ weekday: Weekday) -> Int {
-        switch weekday {
-        case .sunday: 1
-        case .monday: 2
-        case .tuesday: 3
-        case .wednesday: 4
-        case .thursday: 5
-        case .friday: 6
-        case .saturday: 7
-        }
     }
 }
 
