@@ -323,10 +323,13 @@ private struct CalendarScan {
     /// Files smaller than this are scanned on one thread: a second costs more than it saves.
     static let halvingSize = 4 << 20
 
-    /// Scans `content`: in two halves at once when it is large and they turn out to be what one
-    /// scan would see, else as one.
+    /// Scans `content`: in two halves at once when it is large, the process may run on two
+    /// processors, and the halves turn out to be what one scan would see; else as one. On one
+    /// processor the halves only take turns, and the second pass, read in the same halves, writes
+    /// the second's output to a scratch file to copy after the first's.
     static func scan(_ content: ReadableFile, _ place: Place) throws -> CalendarScan {
-        if content.size >= halvingSize, let middle = eventBoundary(in: content, after: content.size / 2),
+        if content.size >= halvingSize, Processors.available >= 2,
+            let middle = eventBoundary(in: content, after: content.size / 2),
             let halves = try scanHalves(content, splitAt: middle, place)
         {
             return halves
