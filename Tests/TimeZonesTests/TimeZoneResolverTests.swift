@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import Testing
 
 @testable import TimeZones
@@ -40,6 +41,22 @@ import Testing
         for (key, name) in ZoneNames.knownIANANames {
             #expect(!key.contains(" ") && !name.contains(" "), "\(name)")
         }
+    }
+
+    /// A name spelled as tzdata's links or CLDR's Windows zones spell it is answered without the
+    /// table of every name (`ZoneNames.ianaName`), by making its zone: the answer must be the one the
+    /// table gives, for every such name, whether Foundation knows it or not.
+    @Test func tabledNamesGetTheTablesAnswer() {
+        let tabled = Set(tzdataLinks.keys).union(tzdataLinks.values).union(windowsZoneEntries.map(\.ianaIdentifier))
+        #expect(tabled.count > 500)
+        var resolvedWithoutTable = 0
+        for name in tabled {
+            #expect(ZoneNames.isTabled(name))
+            #expect(ZoneNames.ianaName(name) == ZoneNames.knownIANANames[name.lowercased()], "\(name)")
+            if TimeZone(identifier: name) != nil { resolvedWithoutTable += 1 }
+        }
+        #expect(resolvedWithoutTable > 500)
+        #expect(!ZoneNames.isTabled("europe/berlin") && ZoneNames.ianaName("europe/berlin") == "Europe/Berlin")
     }
 
     /// Names nobody defines are unknown, with an error diagnostic, never UTC or floating.
