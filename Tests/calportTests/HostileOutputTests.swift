@@ -174,3 +174,118 @@ func aLargeStreamedInputConvertedOntoItselfIsIntact() throws {
     let mode = try FileManager.default.attributesOfItem(atPath: file.output.path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
 }
+
+/// A FIFO in a fresh directory, opened for reading without waiting for a writer, so that the run's
+/// own open for writing does not block; its descriptor and path.
+private func openedFIFO() throws -> (directory: URL, path: String, reader: Int32) {
+    let directory = try temporaryDirectory()
+    let path = directory.appendingPathComponent("out.ics").path
+    try #require(mkfifo(path, 0o600) == 0)
+    let reader = open(path, O_RDONLY | O_NONBLOCK)
+    try #require(reader >= 0)
+    return (directory, path, reader)
+}
+
+/// What the FIFO holds, read without waiting (the one event written fits in its buffer).
+private func drained(_ reader: Int32) -> String {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(reader, &chunk, chunk.count)
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+private func isFIFO(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO
+}
+
+/// `-o` naming no regular file (a FIFO here; `/dev/null` and `/dev/stdout` alike) is written in
+/// place: a temporary file renamed over it put a regular file where `/dev/null` was, for the whole
+/// machine, when run as root, and failed for want of write access to `/dev` otherwise.
+@Test func anOutputThatIsNoRegularFileIsWrittenThroughNotReplaced() throws {
+    let fifo = try openedFIFO()
+    defer {
+        close(fifo.reader)
+        try? FileManager.default.removeItem(at: fifo.directory)
+    }
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", fifo.path])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(drained(fifo.reader).contains("SUMMARY:good"))
+    #expect(isFIFO(fifo.path), "still a FIFO")
+    #expect(try listing(fifo.directory) == ["out.ics"], "no temporary file left beside it")
+}
+
+/// `--strict` writes nothing anywhere when it stops, a FIFO named by `-o` included: its output is
+/// held in a spool, as standard output's is, and written through only when the run succeeds.
+@Test func strictHoldsAnOutputWrittenThroughUntilTheRunSucceeds() throws {
+    let failed = try openedFIFO()
+    defer {
+        close(failed.reader)
+        try? FileManager.default.removeItem(at: failed.directory)
+    }
+    let bad = try HostileFile(badEvent)
+    #expect(bad.run("convert", ["--strict", "-o", failed.path]).status == .dataProblem)
+    #expect(drained(failed.reader).isEmpty)
+    #expect(isFIFO(failed.path))
+
+    let succeeded = try openedFIFO()
+    defer {
+        close(succeeded.reader)
+        try? FileManager.default.removeItem(at: succeeded.directory)
+    }
+    let file = try HostileFile(good)
+    #expect(file.run("convert", ["--strict", "-o", succeeded.path]).status == .success)
+    #expect(drained(succeeded.reader).contains("SUMMARY:good"))
+    #expect(isFIFO(succeeded.path))
+}
+
+/// `-o` naming a symbolic link replaces the link with the new file, as `sed -i` does, and leaves
+/// the file it named as it was: followed, a link planted where the output goes would choose which
+/// file is replaced.
+@Test func anOutputThatIsASymbolicLinkIsReplacedNotFollowed() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let elsewhere = directory.appendingPathComponent("elsewhere.ics")
+    try "previous".write(to: elsewhere, atomically: true, encoding: .utf8)
+    let link = directory.appendingPathComponent("link.ics")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "elsewhere.ics")
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", link.path])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "previous")
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "no longer a link")
+    #expect(try String(contentsOf: link, encoding: .utf8).contains("SUMMARY:good"))
+    #expect(try listing(directory) == ["elsewhere.ics", "link.ics"])
+}
+
+/// A symbolic link to a FIFO (as `/dev/stdout` is a link to the descriptor) is written through.
+@Test func aSymbolicLinkToAFIFOIsWrittenThrough() throws {
+    let fifo = try openedFIFO()
+    defer {
+        close(fifo.reader)
+        try? FileManager.default.removeItem(at: fifo.directory)
+    }
+    let link = fifo.directory.appendingPathComponent("stdout")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: fifo.path)
+    let file = try HostileFile(good)
+    #expect(file.run("convert", ["-o", link.path]).status == .success)
+    #expect(drained(fifo.reader).contains("SUMMARY:good"))
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == fifo.path)
+    #expect(isFIFO(fifo.path))
+}
+
+/// A directory named by `-o` is an I/O error that names it, and nothing is left inside it.
+@Test func aDirectoryAsOutputIsRefusedAtOnce() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", directory.path])
+    #expect(run.status == .ioError)
+    #expect(run.errors.contains("\(directory.path): error: cannot write: Is a directory"), "\(run.errors)")
+    #expect(try listing(directory).isEmpty)
+}
