@@ -10,7 +10,7 @@ enum ZoneNames {
         }
         guard !name.isEmpty else { return nil }
         if name.lowercased() == "tzone://microsoft/utc" { return ("Etc/UTC", .microsoftURI) }
-        if let id = ianaName(name) { return (id, .ianaName) }
+        if let id = tabledIANAName(name) ?? ianaName(name) { return (id, .ianaName) }
         if name.hasPrefix("/"), let id = afterVendorPrefix(name) { return (id, .vendorPrefix) }
         if let id = windowsZone(name) { return (id, .windowsID) }
         if let windowsID = WindowsZones.windowsID(forDisplayName: name),
@@ -27,19 +27,20 @@ enum ZoneNames {
         // answered without the table, and a run that reads only those never builds it (about 15 million
         // instructions). A test checks that no name in the table has a space.
         guard !name.utf8.contains(UInt8(ascii: " ")) else { return nil }
-        // A name spelled as the generated tables spell it (`Europe/Berlin`, as files write it) is
-        // answered by making its one zone: the table below, which only a name in another case or
-        // outside them needs, was 15 of the 28 million instructions of converting one event. The
-        // table gives such a name the same answer (a test checks every one).
-        if isTabled(name), TimeZone(identifier: name) != nil { return name }
         return knownIANANames[name.lowercased()]
     }
 
-    /// Whether `name` is spelled as a name of tzdata's links (either side) or of CLDR's Windows
-    /// zones, exactly: the names the table adds to Foundation's list when Foundation makes their zone.
-    static func isTabled(_ name: String) -> Bool {
-        tzdataLinks[name] != nil || tzdataLinks.values.contains(name)
+    /// `name` when it is spelled exactly as the generated tables spell a zone (`Europe/Berlin`, as
+    /// files write it) and Foundation makes that zone: what `ianaName(_:)` answers for it (a test
+    /// checks every one), without its table of every name, which only a name in another case or
+    /// outside the tables needs, and which was 15 of the 35 million instructions of converting one
+    /// event. Asked once a name (resolutions are remembered); `ianaName(_:)` stays the lookup for
+    /// callers that ask again and again.
+    static func tabledIANAName(_ name: String) -> String? {
+        let tabled =
+            tzdataLinks[name] != nil || tzdataLinks.values.contains(name)
             || windowsZoneEntries.contains { $0.ianaIdentifier == name }
+        return tabled && TimeZone(identifier: name) != nil ? name : nil
     }
 
     /// Every IANA name calport knows, keyed by its lowercased form.
