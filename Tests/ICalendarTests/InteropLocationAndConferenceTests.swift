@@ -116,3 +116,21 @@ private func roundTrips(_ input: [UInt8]) -> Bool {
             Conference(uri: teams, label: "Microsoft Teams Meeting", features: ["AUDIO", "VIDEO"]),
         ])
 }
+
+/// The punctuation prose puts after a link (`.,;:)]`, any run of them) is not part of it; the host
+/// is compared in lower case and ends at the first `/`, `?` or `#` (RFC 3986 §3.2), so a host in
+/// capitals, or one followed at once by a query, is still recognised.
+@Test func closingPunctuationIsLeftOffAndHostsCompareInAnyCase() throws {
+    let input = calendar(event: [
+        "UID:p", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+        "DESCRIPTION:(see https://ZOOM.US/j/42).\\, or [https://Meet.Google.com/abc-defg-hij];: and https://e",
+        "LOCATION:https://zoom.us?j/1 https://teams.live.com/meet/7#x,",
+    ])
+    let (event, _) = written(input)
+    // LOCATION is looked at before DESCRIPTION; zoom.us with a query and no /j/ path is no meeting.
+    #expect(
+        event?.conferences.map(\.uri) == [
+            "https://teams.live.com/meet/7#x", "https://ZOOM.US/j/42", "https://Meet.Google.com/abc-defg-hij",
+        ])
+    #expect(event?.conferences.map(\.label) == ["Microsoft Teams Meeting", "Zoom Meeting", "Google Meet"])
+}
