@@ -263,20 +263,78 @@ private func isFIFO(_ path: String) -> Bool {
     #expect(try listing(directory) == ["elsewhere.ics", "link.ics"])
 }
 
-/// A symbolic link to a FIFO (as `/dev/stdout` is a link to the descriptor) is written through.
-@Test func aSymbolicLinkToAFIFOIsWrittenThrough() throws {
+/// A symbolic link to a FIFO is replaced like any other link, and the FIFO gets nothing: followed,
+/// a link planted where the output goes could aim it at another user's terminal, or a device.
+@Test func aSymbolicLinkToAFIFOIsReplacedNotFollowed() throws {
     let fifo = try openedFIFO()
     defer {
         close(fifo.reader)
         try? FileManager.default.removeItem(at: fifo.directory)
     }
-    let link = fifo.directory.appendingPathComponent("stdout")
+    let link = fifo.directory.appendingPathComponent("link.ics")
     try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: fifo.path)
     let file = try HostileFile(good)
     #expect(file.run("convert", ["-o", link.path]).status == .success)
-    #expect(drained(fifo.reader).contains("SUMMARY:good"))
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == fifo.path)
+    #expect(drained(fifo.reader).isEmpty)
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "no longer a link")
+    #expect(try String(contentsOf: link, encoding: .utf8).contains("SUMMARY:good"))
     #expect(isFIFO(fifo.path))
+}
+
+/// `-o /dev/fd/N` (and `/dev/stdout`, `/dev/stderr`, `/proc/self/fd/N`) writes through a copy of
+/// descriptor N, whatever it is open on: by its link, `/dev/stdout` opened onto a regular file was
+/// replaced by a file renamed in `/dev`.
+@Test func aDescriptorsNameIsWrittenThroughThatDescriptor() throws {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", "/dev/fd/\(ends[1])"])
+    close(ends[1])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(drained(ends[0]).contains("SUMMARY:good"))
+}
+
+/// A FIFO another user owns, in a directory anyone may write to and only owners delete from (as
+/// `/tmp` is), is refused: it may have been put there to read what calport writes. (Linux's
+/// `protected_fifos` checks only opens that may create, which a write through does not.) Run as
+/// root, which can give the FIFO to another user.
+@Test(.enabled(if: geteuid() == 0, "needs root, to give a FIFO to another user"))
+func aFIFOAnotherUserPlantedInASharedDirectoryIsRefused() throws {
+    let shared = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: shared) }
+    try #require(chmod(shared.path, 0o1777) == 0)
+    let path = shared.appendingPathComponent("out.ics").path
+    try #require(mkfifo(path, 0o666) == 0)
+    try #require(chown(path, 65534, 65534) == 0)
+    let reader = open(path, O_RDONLY | O_NONBLOCK)
+    try #require(reader >= 0)
+    defer { close(reader) }
+    let file = try HostileFile(good)
+    let run = file.run("convert", ["-o", path])
+    #expect(run.status == .ioError)
+    #expect(
+        run.errors.contains("\(path): error: cannot write: it is a device or FIFO another user owns"), "\(run.errors)")
+    #expect(drained(reader).isEmpty)
+    #expect(isFIFO(path))
+}
+
+/// An output `--out-dir` makes from an input's name is a file whatever is there: a FIFO left in
+/// the output directory is replaced, not written through (which waited for a reader forever).
+@Test(.timeLimit(.minutes(1)))
+func anOutputDirectorysFIFOIsReplacedNotWaitedOn() throws {
+    let inputs = try temporaryDirectory()
+    let outputs = try temporaryDirectory()
+    defer {
+        try? FileManager.default.removeItem(at: inputs)
+        try? FileManager.default.removeItem(at: outputs)
+    }
+    try good.write(to: inputs.appendingPathComponent("a.ics"), atomically: true, encoding: .utf8)
+    try #require(mkfifo(outputs.appendingPathComponent("a.ics").path, 0o600) == 0)
+    let run = runCalport(["convert", "--out-dir", outputs.path, inputs.path])
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(!isFIFO(outputs.appendingPathComponent("a.ics").path))
+    #expect(try String(contentsOf: outputs.appendingPathComponent("a.ics"), encoding: .utf8).contains("SUMMARY:good"))
 }
 
 /// A directory named by `-o` is an I/O error that names it, and nothing is left inside it.

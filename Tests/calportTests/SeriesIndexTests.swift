@@ -79,6 +79,24 @@ func seriesIndexSpoolsTheSharedEventsOfGraphJSON(memoryRecords: Int) throws {
     #expect(index.members(of: "own@example.com", file: 1) == nil)
 }
 
+/// The halves are scanned at once only where the process may run on two processors: there, a
+/// calendar of 4 MiB is cut (which HalvedScanTests and the test below rely on), and on one it is
+/// scanned whole. On a machine that allows one, this is skipped and says so.
+@Test(.enabled(if: Processors.available >= 2, "the process may run on one processor: no halves"))
+func aLargeCalendarIsCutInHalvesWhereTwoProcessorsMayRunIt() throws {
+    let text = straddling(filler(2_200))
+    #expect(text.utf8.count >= 4 << 20)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("large.ics")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let index = try SeriesIndex(
+        [(file.path, try ReadableFile(path: file.path))], scope: .withinFile, limits: ICalendarLimits(),
+        scratch: ScratchSpace(under: directory.path))
+    let cut = try #require(index.files[0].cut)
+    #expect(cut.offset > text.utf8.count / 2 && cut.offset < text.utf8.count)
+}
+
 /// A calendar of 4 MiB and more is scanned in two halves at once (HalvedScanTests): the series
 /// whose master is before the middle and whose override is after it is found, whether each half
 /// keeps its records in memory or spills them, and so is the VTIMEZONE at the end.

@@ -4,13 +4,17 @@ import Foundation
 /// A file written so that a reader sees the old content or the new, never a half-written file: a
 /// temporary file in the same directory, written in chunks, flushed to disk, then renamed over the
 /// target. A run that fails calls `abandon()` and the target is untouched. A symbolic link is
-/// replaced by the file, as `sed -i` replaces one, and the file it named left as it was: following
-/// it would let whoever can plant a link where the output goes choose which file is replaced.
+/// replaced by the file, as `sed -i` replaces one, and what it named is left as it was: followed,
+/// a link planted where the output goes would choose what is written.
 ///
-/// A character device or a FIFO (`/dev/null`, `/dev/stdout`, `>(…)`) has no content to replace and
-/// is written as it is produced, opened as a shell's `>` opens it (the kernel's protections against
-/// planted links and FIFOs apply): a file renamed over `/dev/null` took its place for the whole
-/// machine when run as root, and failed for want of write access to `/dev` otherwise. A directory
+/// A path a user names (`writingThroughDevices`) may instead be a device or a FIFO, which has no
+/// content to replace and is written as output is produced: a file renamed over `/dev/null` took
+/// its place for the whole machine when run as root, and failed for want of write access to `/dev`
+/// otherwise. That is the path itself being a character device or FIFO (not a link to one), or one
+/// of the names of a descriptor calport has (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`), which is written through a copy of that descriptor, whatever it is open on.
+/// A device or FIFO another user owns, in a directory anyone may write to and only owners delete
+/// from (`/tmp`), is refused: it may have been put there to read what calport writes. A directory
 /// or a block device is refused before anything is written.
 public final class AtomicFile {
     /// A file that could not be written (or a scratch file read back), with the system's reason.
@@ -34,31 +38,25 @@ public final class AtomicFile {
 
     /// The file that `commit()` replaces.
     public let path: String
-    /// The file renamed over `path` by `commit()`; nil when `path` is written as it is produced
-    /// (`writesThrough(_:)`).
+    /// The file renamed over `path` by `commit()`; nil when `path` is written as output is produced.
     private let temporaryPath: String?
     private let descriptor: Int32
     private var failure: String?
 
-    /// Starts writing a new content for `path`, in a temporary file beside it, or into `path` itself
-    /// when it is a character device or a FIFO.
-    public init(path: String) throws(WriteError) {
+    /// Starts writing a new content for `path`, in a temporary file beside it, or, with
+    /// `writingThroughDevices`, into `path` itself when it names a device, a FIFO or a descriptor.
+    public init(path: String, writingThroughDevices: Bool = false) throws(WriteError) {
         self.path = path
-        var existing = stat()
-        let kind = stat(path, &existing) == 0 ? existing.st_mode & S_IFMT : S_IFREG
-        if kind == S_IFDIR { throw WriteError(path: path, reason: String(cString: strerror(EISDIR))) }
-        if kind == S_IFBLK { throw WriteError(path: path, reason: "it is a block device") }
-        if kind == S_IFCHR || kind == S_IFIFO {
+        if writingThroughDevices, let opened = try Self.openedForWritingThrough(path) {
             temporaryPath = nil
-            // Neither created nor truncated; opening a FIFO waits for its reader, as `>` does.
-            descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-            var opened = stat()
-            guard fstat(descriptor, &opened) == 0, Self.isWrittenThrough(opened.st_mode) else {
-                close(descriptor)
-                throw WriteError(path: path, reason: "it was replaced while it was opened")
-            }
+            descriptor = opened
             return
+        }
+        var existing = stat()
+        if lstat(path, &existing) == 0 {
+            let kind = existing.st_mode & S_IFMT
+            if kind == S_IFDIR { throw WriteError(path: path, reason: String(cString: strerror(EISDIR))) }
+            if kind == S_IFBLK { throw WriteError(path: path, reason: "it is a block device") }
         }
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
@@ -72,15 +70,61 @@ public final class AtomicFile {
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    /// Whether `path` names, after symbolic links, a character device or a FIFO, which an
-    /// `AtomicFile` writes as output is produced.
+    /// Whether an `AtomicFile` writing through devices writes `path` as output is produced: a name
+    /// of one of calport's descriptors, or a character device or FIFO that is not a link.
     public static func writesThrough(_ path: String) -> Bool {
+        if descriptorNamed(path) != nil { return true }
         var status = stat()
-        return stat(path, &status) == 0 && isWrittenThrough(status.st_mode)
+        return lstat(path, &status) == 0 && isDeviceOrFIFO(status.st_mode)
     }
 
-    private static func isWrittenThrough(_ mode: mode_t) -> Bool {
+    /// The descriptor a path names: `/dev/stdout` 1, `/dev/stderr` 2, `/dev/fd/N` and
+    /// `/proc/self/fd/N` N. Through its link to `/proc/self/fd/1`, `/dev/stdout` would be whatever
+    /// standard output is open on, and a regular file there would be replaced by a rename in `/dev`.
+    private static func descriptorNamed(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
+            }
+            return nil
+        }
+    }
+
+    private static func isDeviceOrFIFO(_ mode: mode_t) -> Bool {
         mode & S_IFMT == S_IFCHR || mode & S_IFMT == S_IFIFO
+    }
+
+    /// A descriptor to write `path` through, when it is written so; nil when it is replaced.
+    private static func openedForWritingThrough(_ path: String) throws(WriteError) -> Int32? {
+        func failed(_ reason: String) -> WriteError { WriteError(path: path, reason: reason) }
+        if let named = descriptorNamed(path) {
+            let copy = fcntl(named, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw failed(String(cString: strerror(errno))) }
+            return copy
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0, isDeviceOrFIFO(status.st_mode) else { return nil }
+        if status.st_uid != geteuid() {
+            var directory = stat()
+            let parent = (path as NSString).deletingLastPathComponent
+            if stat(parent.isEmpty ? "." : parent, &directory) == 0, directory.st_mode & S_ISVTX != 0,
+                directory.st_mode & S_IWOTH != 0
+            {
+                throw failed("it is a device or FIFO another user owns, in a directory anyone may write to")
+            }
+        }
+        // Neither created nor truncated, as it is; opening a FIFO waits for its reader, as `>` does.
+        let opened = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+        guard opened >= 0 else { throw failed(String(cString: strerror(errno))) }
+        var now = stat()
+        guard fstat(opened, &now) == 0, now.st_dev == status.st_dev, now.st_ino == status.st_ino else {
+            close(opened)
+            throw failed("it was replaced while it was opened")
+        }
+        return opened
     }
 
     /// Appends bytes; the first failure is kept and reported by `commit()`.
@@ -130,8 +174,10 @@ public final class AtomicFile {
     }
 
     /// Writes a whole file at once.
-    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
-        let file = try AtomicFile(path: path)
+    public static func write(_ bytes: [UInt8], to path: String, writingThroughDevices: Bool = false)
+        throws(WriteError)
+    {
+        let file = try AtomicFile(path: path, writingThroughDevices: writingThroughDevices)
         bytes.withUnsafeBytes(file.write)
         try file.commit()
     }

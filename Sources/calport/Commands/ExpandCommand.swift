@@ -86,7 +86,8 @@ enum ExpandCommand {
             streams: arguments.isSet(streaming),
             reading: outputFormat == .ics || reporter.needsEveryDefect ? .whole : .listing)
         guard let directory = arguments.value(outputDirectory) else {
-            return expand(arguments.positionals, to: arguments.value(ConvertCommand.output), request, &reporter)
+            return expand(
+                arguments.positionals, to: arguments.value(ConvertCommand.output), named: true, request, &reporter)
         }
         guard arguments.value(ConvertCommand.output) == nil else {
             terminal.writeError("calport expand: error: use either -o FILE or --out-dir DIR, not both\n")
@@ -115,16 +116,17 @@ enum ExpandCommand {
                 terminal.writeError("\(path): error: cannot write: \(error.localizedDescription)\n")
                 return .ioError
             }
-            let outcome = expand([input.path], to: path, request, &reporter)
+            let outcome = expand([input.path], to: path, named: false, request, &reporter)
             if outcome.rawValue > status.rawValue { status = outcome }
             if reporter.strict && outcome != .success { break }
         }
         return status
     }
 
-    /// Expands the inputs into one output (a file written atomically, or standard output).
+    /// Expands the inputs into one output (a file written atomically, or standard output); `named`
+    /// says the user named the output, which may then be a device or a FIFO.
     private static func expand(
-        _ paths: [String], to path: String?, _ request: Request, _ reporter: inout DiagnosticReporter
+        _ paths: [String], to path: String?, named: Bool, _ request: Request, _ reporter: inout DiagnosticReporter
     ) -> ExitStatus {
         let terminal = reporter.terminal
         guard let inputs = InputFile.openReporting(paths, terminal: terminal) else { return .ioError }
@@ -142,7 +144,7 @@ enum ExpandCommand {
         }
         let destination: OutputDestination
         do {
-            destination = try OutputDestination(path: path, holdUntilDone: false, terminal: terminal)
+            destination = try OutputDestination(path: path, named: named, holdUntilDone: false, terminal: terminal)
         } catch {
             terminal.writeError(error.description + "\n")
             return .ioError

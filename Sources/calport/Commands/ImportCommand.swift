@@ -131,7 +131,7 @@ enum ImportCommand {
                 object["mailbox"] = .string(client.endpoints.user ?? "me")
                 let json = JSONWriter(pretty: true).string(.object(object)) + "\n"
                 do {
-                    try AtomicFile.write(Array(json.utf8), to: path)
+                    try AtomicFile.write(Array(json.utf8), to: path, writingThroughDevices: true)
                 } catch {
                     terminal.writeErrorLine(error.description)
                     return .ioError

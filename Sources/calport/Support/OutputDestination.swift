@@ -4,31 +4,46 @@ import Foundation
 import ICalendar
 
 /// Where a command's output goes: standard output as it is produced, or a file written atomically.
-/// With `holdUntilDone`, standard output receives nothing until the run has succeeded (a spool
-/// file keeps memory flat), so that `--strict` failures write nothing anywhere; so does an output
-/// path that is no regular file (`-o /dev/stdout`, a FIFO), which is written through
-/// (`AtomicFile.writesThrough(_:)`).
+/// A path the user named may be a device, a FIFO or a name of a descriptor (`-o /dev/null`, `-o
+/// /dev/stdout`), written as output is produced (`AtomicFile`'s `writingThroughDevices`); one made
+/// from an input's name (`--out-dir`) is always a file. With `holdUntilDone`, standard output or
+/// such a target receives nothing until the run has succeeded (a spool file keeps memory flat), so
+/// that `--strict` failures write nothing anywhere.
 final class OutputDestination {
     private let terminal: Terminal
     private let file: AtomicFile?
-    /// Where the spool is copied once the run has succeeded: standard output, or the path written
-    /// through; nil when nothing is spooled.
+    /// Where the spool is copied once the run has succeeded; nil when nothing is spooled.
     private let spooledFor: SpooledOutput?
 
     private enum SpooledOutput {
         case standardOutput
-        case path(String)
+        /// A target written through, opened at the start: its reader (a FIFO's) sees the end of
+        /// the output, empty, when the run fails, rather than waiting for a writer.
+        case target(AtomicFile)
     }
 
-    init(path: String?, holdUntilDone: Bool, terminal: Terminal) throws(AtomicFile.WriteError) {
+    /// Output to `path` (standard output when nil); `named` says the user named it.
+    init(path: String?, named: Bool = true, holdUntilDone: Bool, terminal: Terminal) throws(AtomicFile.WriteError) {
         self.terminal = terminal
-        if let path, !(holdUntilDone && AtomicFile.writesThrough(path)) {
-            file = try AtomicFile(path: path)
+        let spool = { () throws(AtomicFile.WriteError) -> AtomicFile in
+            try AtomicFile(
+                path: NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        }
+        if let path, named && holdUntilDone && AtomicFile.writesThrough(path) {
+            let target = try AtomicFile(path: path, writingThroughDevices: true)
+            do {
+                file = try spool()
+            } catch {
+                target.abandon()
+                throw error
+            }
+            spooledFor = .target(target)
+        } else if let path {
+            file = try AtomicFile(path: path, writingThroughDevices: named)
             spooledFor = nil
         } else if holdUntilDone {
-            let spool = NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            file = try AtomicFile(path: spool)
-            spooledFor = path.map(SpooledOutput.path) ?? .standardOutput
+            file = try spool()
+            spooledFor = .standardOutput
         } else {
             file = nil
             spooledFor = nil
@@ -63,15 +78,15 @@ final class OutputDestination {
         switch spooledFor {
         case .standardOutput:
             while let chunk = source.nextChunk() { terminal.write(chunk) }
-        case .path(let path):
-            let output = try AtomicFile(path: path)
-            while let chunk = source.nextChunk() { chunk.withUnsafeBytes(output.write) }
-            try output.commit()
+        case .target(let target):
+            while let chunk = source.nextChunk() { chunk.withUnsafeBytes(target.write) }
+            try target.commit()
         }
     }
 
     func abandon() {
         file?.abandon()
+        if case .target(let target) = spooledFor { target.abandon() }
     }
 
     /// Ends a run: puts the output in place when it `ranToEnd`, else abandons it (exit status 1, as
