@@ -175,15 +175,17 @@ func aLargeStreamedInputConvertedOntoItselfIsIntact() throws {
     #expect(mode == 0o600)
 }
 
-/// A FIFO in a fresh directory, opened for reading without waiting for a writer, so that the run's
-/// own open for writing does not block; its descriptor and path.
-private func openedFIFO() throws -> (directory: URL, path: String, reader: Int32) {
+/// Calls `body` with a FIFO in a fresh directory, opened for reading without waiting for a writer
+/// (so that the run's own open for writing does not block), and removes both afterwards.
+private func withFIFO(_ body: (_ directory: URL, _ path: String, _ reader: Int32) throws -> Void) throws {
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("out.ics").path
     try #require(mkfifo(path, 0o600) == 0)
     let reader = open(path, O_RDONLY | O_NONBLOCK)
     try #require(reader >= 0)
-    return (directory, path, reader)
+    defer { close(reader) }
+    try body(directory, path, reader)
 }
 
 /// What the FIFO holds, read without waiting (the one event written fits in its buffer).
@@ -203,45 +205,34 @@ private func isFIFO(_ path: String) -> Bool {
     return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO
 }
 
-/// `-o` naming no regular file (a FIFO here; `/dev/null` and `/dev/stdout` alike) is written in
-/// place: a temporary file renamed over it put a regular file where `/dev/null` was, for the whole
-/// machine, when run as root, and failed for want of write access to `/dev` otherwise.
-@Test func anOutputThatIsNoRegularFileIsWrittenThroughNotReplaced() throws {
-    let fifo = try openedFIFO()
-    defer {
-        close(fifo.reader)
-        try? FileManager.default.removeItem(at: fifo.directory)
+/// `-o` naming a FIFO (or a character device: `/dev/null`) is written in place: a temporary file
+/// renamed over it put a regular file where `/dev/null` was, for the whole machine, when run as
+/// root, and failed for want of write access to `/dev` otherwise.
+@Test func anOutputThatIsAFIFOIsWrittenThroughNotReplaced() throws {
+    try withFIFO { directory, path, reader in
+        let run = try HostileFile(good).run("convert", ["-o", path])
+        #expect(run.status == .success, "\(run.errors)")
+        #expect(drained(reader).contains("SUMMARY:good"))
+        #expect(isFIFO(path), "still a FIFO")
+        #expect(try listing(directory) == ["out.ics"], "no temporary file left beside it")
     }
-    let file = try HostileFile(good)
-    let run = file.run("convert", ["-o", fifo.path])
-    #expect(run.status == .success, "\(run.errors)")
-    #expect(drained(fifo.reader).contains("SUMMARY:good"))
-    #expect(isFIFO(fifo.path), "still a FIFO")
-    #expect(try listing(fifo.directory) == ["out.ics"], "no temporary file left beside it")
 }
 
 /// `--strict` writes nothing anywhere when it stops, a FIFO named by `-o` included: its output is
 /// held in a spool, as standard output's is, and written through only when the run succeeds.
 @Test func strictHoldsAnOutputWrittenThroughUntilTheRunSucceeds() throws {
-    let failed = try openedFIFO()
-    defer {
-        close(failed.reader)
-        try? FileManager.default.removeItem(at: failed.directory)
+    try withFIFO { _, path, reader in
+        let run = try HostileFile(badEvent).run("convert", ["--strict", "-o", path])
+        #expect(run.status == .dataProblem)
+        #expect(drained(reader).isEmpty)
+        #expect(isFIFO(path))
     }
-    let bad = try HostileFile(badEvent)
-    #expect(bad.run("convert", ["--strict", "-o", failed.path]).status == .dataProblem)
-    #expect(drained(failed.reader).isEmpty)
-    #expect(isFIFO(failed.path))
-
-    let succeeded = try openedFIFO()
-    defer {
-        close(succeeded.reader)
-        try? FileManager.default.removeItem(at: succeeded.directory)
+    try withFIFO { _, path, reader in
+        let run = try HostileFile(good).run("convert", ["--strict", "-o", path])
+        #expect(run.status == .success)
+        #expect(drained(reader).contains("SUMMARY:good"))
+        #expect(isFIFO(path))
     }
-    let file = try HostileFile(good)
-    #expect(file.run("convert", ["--strict", "-o", succeeded.path]).status == .success)
-    #expect(drained(succeeded.reader).contains("SUMMARY:good"))
-    #expect(isFIFO(succeeded.path))
 }
 
 /// `-o` naming a symbolic link replaces the link with the new file, as `sed -i` does, and leaves
@@ -266,19 +257,16 @@ private func isFIFO(_ path: String) -> Bool {
 /// A symbolic link to a FIFO is replaced like any other link, and the FIFO gets nothing: followed,
 /// a link planted where the output goes could aim it at another user's terminal, or a device.
 @Test func aSymbolicLinkToAFIFOIsReplacedNotFollowed() throws {
-    let fifo = try openedFIFO()
-    defer {
-        close(fifo.reader)
-        try? FileManager.default.removeItem(at: fifo.directory)
+    try withFIFO { directory, path, reader in
+        let link = directory.appendingPathComponent("link.ics")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: path)
+        let run = try HostileFile(good).run("convert", ["-o", link.path])
+        #expect(run.status == .success)
+        #expect(drained(reader).isEmpty)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "no longer a link")
+        #expect(try String(contentsOf: link, encoding: .utf8).contains("SUMMARY:good"))
+        #expect(isFIFO(path))
     }
-    let link = fifo.directory.appendingPathComponent("link.ics")
-    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: fifo.path)
-    let file = try HostileFile(good)
-    #expect(file.run("convert", ["-o", link.path]).status == .success)
-    #expect(drained(fifo.reader).isEmpty)
-    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "no longer a link")
-    #expect(try String(contentsOf: link, encoding: .utf8).contains("SUMMARY:good"))
-    #expect(isFIFO(fifo.path))
 }
 
 /// `-o /dev/fd/N` (and `/dev/stdout`, `/dev/stderr`, `/proc/self/fd/N`) writes through a copy of
