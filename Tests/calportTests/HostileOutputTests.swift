@@ -269,18 +269,60 @@ private func isFIFO(_ path: String) -> Bool {
     }
 }
 
-/// `-o /dev/fd/N` (and `/dev/stdout`, `/dev/stderr`, `/proc/self/fd/N`) writes through a copy of
-/// descriptor N, whatever it is open on: by its link, `/dev/stdout` opened onto a regular file was
-/// replaced by a file renamed in `/dev`.
-@Test func aDescriptorsNameIsWrittenThroughThatDescriptor() throws {
-    var ends: [Int32] = [0, 0]
-    try #require(pipe(&ends) == 0)
-    defer { close(ends[0]) }
-    let file = try HostileFile(good)
-    let run = file.run("convert", ["-o", "/dev/fd/\(ends[1])"])
-    close(ends[1])
+/// `-o /dev/fd/N` (and `/dev/stdout`, `/dev/stderr`, `/proc/self/fd/N`, however spelled) writes
+/// through a copy of descriptor N, whatever it is open on, a regular file here: by its link,
+/// `/dev/stdout` opened onto a regular file was replaced by a file renamed in `/dev`, and
+/// `/dev/fd/N` was not found at all.
+@Test(arguments: ["/dev/fd/", "/dev//fd/", "/proc/self/./fd/"])
+func aDescriptorsNameIsWrittenThroughThatDescriptor(prefix: String) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let target = directory.appendingPathComponent("held.ics").path
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    let run = try HostileFile(good).run("convert", ["-o", "\(prefix)\(descriptor)"])
+    close(descriptor)
     #expect(run.status == .success, "\(run.errors)")
-    #expect(drained(ends[0]).contains("SUMMARY:good"))
+    #expect(try String(contentsOfFile: target, encoding: .utf8).contains("SUMMARY:good"))
+    #expect(try listing(directory) == ["held.ics"])
+}
+
+/// A descriptor open only for reading is refused before anything is read, not after the whole run.
+@Test func aDescriptorOpenOnlyForReadingIsRefusedAtOnce() throws {
+    let file = try HostileFile(good)
+    let descriptor = open(file.input.path, O_RDONLY | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let run = file.run("convert", ["-o", "/dev/fd/\(descriptor)"])
+    #expect(run.status == .ioError)
+    #expect(run.errors.contains("cannot write: descriptor \(descriptor) is not open for writing"), "\(run.errors)")
+}
+
+/// A link to a directory named by `-o` is refused, as the directory is, and kept; the file that
+/// replaces a link takes none of the mode of what it led to (a link to a set-user-id program gave
+/// a set-user-id output; one to `/dev/null`, an output anyone could write).
+@Test func aLinkToADirectoryIsRefusedAndALinksTargetLendsNoMode() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let linkToDirectory = directory.appendingPathComponent("calendars")
+    try FileManager.default.createSymbolicLink(atPath: linkToDirectory.path, withDestinationPath: directory.path)
+    let file = try HostileFile(good)
+    let refused = file.run("convert", ["-o", linkToDirectory.path])
+    #expect(refused.status == .ioError)
+    #expect(
+        refused.errors.contains("\(linkToDirectory.path): error: cannot write: Is a directory"), "\(refused.errors)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linkToDirectory.path) == directory.path)
+
+    let program = directory.appendingPathComponent("program")
+    try "#!/bin/sh\n".write(to: program, atomically: false, encoding: .utf8)
+    try #require(chmod(program.path, 0o4755) == 0)
+    let link = directory.appendingPathComponent("out.ics")
+    try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: program.path)
+    #expect(file.run("convert", ["-o", link.path]).status == .success)
+    var status = stat()
+    try #require(lstat(link.path, &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFREG)
+    #expect(status.st_mode & 0o7111 == 0, "neither set-id nor executable: \(String(status.st_mode, radix: 8))")
 }
 
 /// A FIFO another user owns, in a directory anyone may write to and only owners delete from (as

@@ -93,7 +93,7 @@ public struct BatchConverter: Sendable {
         }
         do {
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: path.parentDirectory, withIntermediateDirectories: true)
             try AtomicFile.write(written.bytes, to: path)
         } catch {
             outcome.failure = "cannot write \(path): \(error)"

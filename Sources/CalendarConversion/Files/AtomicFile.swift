@@ -11,11 +11,13 @@ import Foundation
 /// content to replace and is written as output is produced: a file renamed over `/dev/null` took
 /// its place for the whole machine when run as root, and failed for want of write access to `/dev`
 /// otherwise. That is the path itself being a character device or FIFO (not a link to one), or one
-/// of the names of a descriptor calport has (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-/// `/proc/self/fd/N`), which is written through a copy of that descriptor, whatever it is open on.
+/// of the names of a descriptor calport has (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, however
+/// spelled), which is written through a copy of that descriptor, whatever it is open on.
 /// A device or FIFO another user owns, in a directory anyone may write to and only owners delete
 /// from (`/tmp`), is refused: it may have been put there to read what calport writes. A directory
-/// or a block device is refused before anything is written.
+/// or a block device, or a link to one, is refused before anything is written. A replaced file
+/// keeps its permissions but not its set-id bits; a file replacing a link takes nothing of what the
+/// link led to.
 public final class AtomicFile {
     /// A file that could not be written (or a scratch file read back), with the system's reason.
     public struct WriteError: Error, CustomStringConvertible {
@@ -43,29 +45,28 @@ public final class AtomicFile {
     private let descriptor: Int32
     private var failure: String?
 
-    /// Starts writing a new content for `path`, in a temporary file beside it, or, with
-    /// `writingThroughDevices`, into `path` itself when it names a device, a FIFO or a descriptor.
-    public init(path: String, writingThroughDevices: Bool = false) throws(WriteError) {
+    /// Starts writing a new content for `path`, in a temporary file beside it made with `mode` (a
+    /// spool of output held back is made 0600), or, with `writingThroughDevices`, into `path`
+    /// itself when it names a device, a FIFO or a descriptor.
+    public init(path: String, writingThroughDevices: Bool = false, mode: mode_t = 0o644) throws(WriteError) {
         self.path = path
         if writingThroughDevices, let opened = try Self.openedForWritingThrough(path) {
             temporaryPath = nil
             descriptor = opened
             return
         }
+        // Through a link too: one to a directory or a block device is refused, not replaced.
         var existing = stat()
-        if lstat(path, &existing) == 0 {
+        if stat(path, &existing) == 0 {
             let kind = existing.st_mode & S_IFMT
             if kind == S_IFDIR { throw WriteError(path: path, reason: String(cString: strerror(EISDIR))) }
             if kind == S_IFBLK { throw WriteError(path: path, reason: "it is a block device") }
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
         let temporary =
-            (directory.isEmpty ? "." : directory)
-            + "/.\(base).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            path.parentDirectory + "/.\(path.lastPathName).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         temporaryPath = temporary
         descriptor = TemporaryFiles.create(temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         }
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
@@ -78,19 +79,40 @@ public final class AtomicFile {
         return lstat(path, &status) == 0 && isDeviceOrFIFO(status.st_mode)
     }
 
-    /// The descriptor a path names: `/dev/stdout` 1, `/dev/stderr` 2, `/dev/fd/N` and
-    /// `/proc/self/fd/N` N. Through its link to `/proc/self/fd/1`, `/dev/stdout` would be whatever
-    /// standard output is open on, and a regular file there would be replaced by a rename in `/dev`.
+    /// The descriptor a path names, however it is spelled (`/dev//stdout`, `/dev/fd/5`):
+    /// `/dev/stdin`, `/dev/stdout` and `/dev/stderr` 0, 1 and 2, `/proc/self/fd/N` (or this
+    /// process's number for `self`) N, and so a link to one. Through its link to `/proc/self/fd/1`,
+    /// `/dev/stdout` is whatever standard output is open on, and a regular file there was replaced
+    /// by a rename in `/dev`.
     private static func descriptorNamed(_ path: String) -> Int32? {
-        switch path {
-        case "/dev/stdout": return 1
-        case "/dev/stderr": return 2
-        default:
-            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
-                return Int32(path.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
+        func number(_ text: String) -> Int32? {
+            for prefix in ["/proc/self/fd/", "/proc/\(getpid())/fd/", "/dev/fd/"] where text.hasPrefix(prefix) {
+                return Int32(text.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
             }
             return nil
         }
+        // The directory made canonical (`/dev/fd` is `/proc/<pid>/fd`), the name as it is.
+        let directory = path.parentDirectory
+        let name = path.lastPathName
+        var canonical = path
+        if let resolved = realpath(directory, nil) {
+            let resolvedDirectory = String(cString: resolved)
+            free(resolved)
+            canonical = (resolvedDirectory == "/" ? "" : resolvedDirectory) + "/" + name
+        }
+        switch canonical {
+        case "/dev/stdin": return 0
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default: break
+        }
+        if let named = number(canonical) { return named }
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &target, target.count - 1)
+        guard length > 0 else { return nil }
+        return number(String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     private static func isDeviceOrFIFO(_ mode: mode_t) -> Bool {
@@ -101,6 +123,12 @@ public final class AtomicFile {
     private static func openedForWritingThrough(_ path: String) throws(WriteError) -> Int32? {
         func failed(_ reason: String) -> WriteError { WriteError(path: path, reason: reason) }
         if let named = descriptorNamed(path) {
+            // Said now, not after the whole run: a descriptor not open, or open only for reading.
+            let flags = fcntl(named, F_GETFL)
+            guard flags >= 0 else { throw failed(String(cString: strerror(errno))) }
+            guard flags & O_ACCMODE == O_WRONLY || flags & O_ACCMODE == O_RDWR else {
+                throw failed("descriptor \(named) is not open for writing")
+            }
             let copy = fcntl(named, F_DUPFD_CLOEXEC, 0)
             guard copy >= 0 else { throw failed(String(cString: strerror(errno))) }
             return copy
@@ -109,8 +137,7 @@ public final class AtomicFile {
         guard lstat(path, &status) == 0, isDeviceOrFIFO(status.st_mode) else { return nil }
         if status.st_uid != geteuid() {
             var directory = stat()
-            let parent = (path as NSString).deletingLastPathComponent
-            if stat(parent.isEmpty ? "." : parent, &directory) == 0, directory.st_mode & S_ISVTX != 0,
+            if stat(path.parentDirectory, &directory) == 0, directory.st_mode & S_ISVTX != 0,
                 directory.st_mode & S_IWOTH != 0
             {
                 throw failed("it is a device or FIFO another user owns, in a directory anyone may write to")
@@ -149,9 +176,13 @@ public final class AtomicFile {
             if let failure { throw WriteError(path: path, reason: failure) }
             return
         }
-        // A file replaced keeps its permissions (a 0600 target stays 0600), as an edit in place would.
+        // A file replaced keeps its permissions (a 0600 target stays 0600), as an edit in place would;
+        // not its set-id bits, and not the mode of what a link replaced led to (a link planted to
+        // /dev/null would have made the output writable by anyone).
         var existing = stat()
-        if failure == nil && stat(path, &existing) == 0 && fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
+        if failure == nil && lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+            && fchmod(descriptor, existing.st_mode & 0o777) != 0
+        {
             failure = String(cString: strerror(errno))
         }
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }

@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 import GraphEvents
 
@@ -146,7 +147,7 @@ extension TokenCache {
     public static func appPath(
         endpoints: GraphEndpoints, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
-        let directory = (defaultPath(environment: environment) as NSString).deletingLastPathComponent
+        let directory = defaultPath(environment: environment).parentDirectory
         let name = [endpoints.tenant, endpoints.clientID].map { $0.urlComponentEncoded }.joined(separator: ".")
         return directory + "/app-tokens/" + name + ".json"
     }

@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 import GraphEvents
 
@@ -50,7 +51,7 @@ public struct TokenCache: Sendable, Hashable {
     /// A cache the group or others may read, or a directory they may write to, is refused.
     public func load() throws(GraphServiceError) -> CachedTokens? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        try SecretFileMode.check((path as NSString).deletingLastPathComponent, what: "the login cache's directory")
+        try SecretFileMode.check(path.parentDirectory, what: "the login cache's directory")
         try SecretFileMode.check(path, what: "the login cache")
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         guard let value = try? JSONParser.parse([UInt8](data)),
@@ -70,7 +71,7 @@ public struct TokenCache: Sendable, Hashable {
             JSONMember("clientId", .string(tokens.clientID)), JSONMember("tenant", .string(tokens.tenant)),
         ])
         object["refreshToken"] = tokens.refreshToken.map { .string($0.reveal()) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.parentDirectory
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

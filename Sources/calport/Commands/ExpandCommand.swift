@@ -111,7 +111,7 @@ enum ExpandCommand {
             }
             do {
                 try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    atPath: path.parentDirectory, withIntermediateDirectories: true)
             } catch {
                 terminal.writeError("\(path): error: cannot write: \(error.localizedDescription)\n")
                 return .ioError

@@ -26,8 +26,10 @@ final class OutputDestination {
     init(path: String?, named: Bool = true, holdUntilDone: Bool, terminal: Terminal) throws(AtomicFile.WriteError) {
         self.terminal = terminal
         let spool = { () throws(AtomicFile.WriteError) -> AtomicFile in
+            // Readable by its owner only: it holds what the run has not yet decided to show anyone.
             try AtomicFile(
-                path: NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+                path: NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+                mode: 0o600)
         }
         if let path, named && holdUntilDone && AtomicFile.writesThrough(path) {
             let target = try AtomicFile(path: path, writingThroughDevices: true)
@@ -62,7 +64,12 @@ final class OutputDestination {
     /// Puts the output in place: renames the file, or copies the spool where it is going.
     func commit() throws(AtomicFile.WriteError) {
         guard let file else { return }
-        try file.commit()
+        do {
+            try file.commit()
+        } catch {
+            if case .target(let target) = spooledFor { target.abandon() }
+            throw error
+        }
         guard let spooledFor else { return }
         // Registered again while it is copied, so that an interruption removes it too.
         let descriptor = TemporaryFiles.create(file.path) { open(file.path, O_RDONLY | O_CLOEXEC) }
