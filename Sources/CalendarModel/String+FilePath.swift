@@ -15,6 +15,7 @@ extension String {
 
     /// The last name of a file path, as POSIX `basename` gives it (trailing `/` aside).
     package var lastPathName: String {
+        guard !isEmpty else { return "" }
         let utf8 = Array(self.utf8)
         var end = utf8.count
         while end > 1 && utf8[end - 1] == UInt8(ascii: "/") { end -= 1 }

@@ -8,7 +8,8 @@ import Testing
     ("x", ".", "x"), (".", ".", "."), ("out.ics", ".", "out.ics"), ("/x", "/", "x"), ("/", "/", "/"),
     ("a/b", "a", "b"), ("a//b", "a", "b"), ("a/b/", "a", "b"), ("/dev//stdout", "/dev", "stdout"),
     ("/dev/./stdout", "/dev/.", "stdout"), ("//dev/stdout", "//dev", "stdout"), ("./x", ".", "x"),
-    ("dir/sub/file.ics", "dir/sub", "file.ics"), ("été/é", "été", "é"),
+    ("dir/sub/file.ics", "dir/sub", "file.ics"), ("été/é", "été", "é"), ("", ".", ""), ("//", "/", "/"),
+    ("x/.", "x", "."),
 ])
 func filePathsSplitAsDirnameAndBasenameSplitThem(path: String, directory: String, name: String) {
     #expect(path.parentDirectory == directory)

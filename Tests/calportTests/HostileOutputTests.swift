@@ -287,6 +287,23 @@ func aDescriptorsNameIsWrittenThroughThatDescriptor(prefix: String) throws {
     #expect(try listing(directory) == ["held.ics"])
 }
 
+/// A link to a descriptor's name (`/dev/fd/N` here; `/dev/stdout` alike) is that descriptor, and
+/// stays a link: only the names under `/proc/self/fd` were taken for one through a link.
+@Test func aLinkToADescriptorsNameIsWrittenThroughThatDescriptor() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let target = directory.appendingPathComponent("held.ics").path
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    let link = directory.appendingPathComponent("out.ics").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/./fd/\(descriptor)")
+    let run = try HostileFile(good).run("convert", ["-o", link])
+    close(descriptor)
+    #expect(run.status == .success, "\(run.errors)")
+    #expect(try String(contentsOfFile: target, encoding: .utf8).contains("SUMMARY:good"))
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/./fd/\(descriptor)")
+}
+
 /// A descriptor open only for reading is refused before anything is read, not after the whole run.
 @Test func aDescriptorOpenOnlyForReadingIsRefusedAtOnce() throws {
     let file = try HostileFile(good)

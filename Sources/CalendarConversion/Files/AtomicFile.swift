@@ -65,8 +65,12 @@ public final class AtomicFile {
         let temporary =
             path.parentDirectory + "/.\(path.lastPathName).calport-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         temporaryPath = temporary
+        // Made with the mode of the file it replaces: no more open than it while it is written.
+        var replaced = stat()
+        let creationMode =
+            lstat(path, &replaced) == 0 && replaced.st_mode & S_IFMT == S_IFREG ? replaced.st_mode & 0o777 : mode
         descriptor = TemporaryFiles.create(temporary) {
-            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, creationMode)
         }
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
@@ -83,22 +87,29 @@ public final class AtomicFile {
     /// `/dev/stdin`, `/dev/stdout` and `/dev/stderr` 0, 1 and 2, `/proc/self/fd/N` (or this
     /// process's number for `self`) N, and so a link to one. Through its link to `/proc/self/fd/1`,
     /// `/dev/stdout` is whatever standard output is open on, and a regular file there was replaced
-    /// by a rename in `/dev`.
+    /// by a rename in `/dev`. A path ending in `/` names none (a shell's `>` fails on it).
     private static func descriptorNamed(_ path: String) -> Int32? {
-        func number(_ text: String) -> Int32? {
-            for prefix in ["/proc/self/fd/", "/proc/\(getpid())/fd/", "/dev/fd/"] where text.hasPrefix(prefix) {
-                return Int32(text.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
-            }
-            return nil
-        }
-        // The directory made canonical (`/dev/fd` is `/proc/<pid>/fd`), the name as it is.
-        let directory = path.parentDirectory
-        let name = path.lastPathName
+        guard !path.hasSuffix("/") else { return nil }
+        if let named = descriptorSpelled(path) { return named }
+        // One level of link, its text read from where the link is.
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var text = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &text, text.count - 1)
+        guard length > 0 else { return nil }
+        let target = String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !target.hasSuffix("/") else { return nil }
+        return descriptorSpelled(target.hasPrefix("/") ? target : path.parentDirectory + "/" + target)
+    }
+
+    /// The descriptor `path` spells once its directory is made canonical (`/dev/fd` is
+    /// `/proc/<pid>/fd`), its last name as it is.
+    private static func descriptorSpelled(_ path: String) -> Int32? {
         var canonical = path
-        if let resolved = realpath(directory, nil) {
-            let resolvedDirectory = String(cString: resolved)
+        if let resolved = realpath(path.parentDirectory, nil) {
+            let directory = String(cString: resolved)
             free(resolved)
-            canonical = (resolvedDirectory == "/" ? "" : resolvedDirectory) + "/" + name
+            canonical = (directory == "/" ? "" : directory) + "/" + path.lastPathName
         }
         switch canonical {
         case "/dev/stdin": return 0
@@ -106,13 +117,15 @@ public final class AtomicFile {
         case "/dev/stderr": return 2
         default: break
         }
-        if let named = number(canonical) { return named }
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &target, target.count - 1)
-        guard length > 0 else { return nil }
-        return number(String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        for prefix in ["/proc/self/fd/", "/proc/\(getpid())/fd/", "/dev/fd/"] where canonical.hasPrefix(prefix) {
+            // Digits as the kernel names descriptors: no sign, no leading zero.
+            let digits = canonical.dropFirst(prefix.count)
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                digits == "0" || !digits.hasPrefix("0")
+            else { return nil }
+            return Int32(digits)
+        }
+        return nil
     }
 
     private static func isDeviceOrFIFO(_ mode: mode_t) -> Bool {
