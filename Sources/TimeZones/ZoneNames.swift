@@ -37,11 +37,13 @@ enum ZoneNames {
     /// event. Asked once a name (resolutions are remembered); `ianaName(_:)` stays the lookup for
     /// callers that ask again and again.
     static func tabledIANAName(_ name: String) -> String? {
-        let tabled =
-            tzdataLinks[name] != nil || tzdataLinks.values.contains(name)
-            || windowsZoneEntries.contains { $0.ianaIdentifier == name }
-        return tabled && TimeZone(identifier: name) != nil ? name : nil
+        tabledNames.contains(name) && TimeZone(identifier: name) != nil ? name : nil
     }
+
+    /// The IANA names the generated tables hold: both sides of tzdata's links and CLDR's Windows
+    /// zones' ids (some more than once). The table of every name adds those Foundation's list lacks.
+    private static let tabledNames =
+        Array(tzdataLinks.keys) + Array(tzdataLinks.values) + windowsZoneEntries.map(\.ianaIdentifier)
 
     /// Every IANA name calport knows, keyed by its lowercased form.
     static let knownIANANames: [String: String] = {
@@ -51,9 +53,7 @@ enum ZoneNames {
         // Only names outside Foundation's list need a TimeZone made to test them: making one
         // for each of the ~1,500 names cost 8 ms of every run's start-up.
         let listed = Set(known)
-        // `isTabled(_:)` names these.
-        let others = Array(tzdataLinks.keys) + Array(tzdataLinks.values) + windowsZoneEntries.map(\.ianaIdentifier)
-        for name in others where !listed.contains(name) && TimeZone(identifier: name) != nil {
+        for name in tabledNames where !listed.contains(name) && TimeZone(identifier: name) != nil {
             names[name.lowercased()] = name
         }
         return names

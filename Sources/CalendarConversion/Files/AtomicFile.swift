@@ -75,13 +75,9 @@ public final class AtomicFile {
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    /// Whether an `AtomicFile` writing through devices writes `path` as output is produced: a name
-    /// of one of calport's descriptors, or a character device or FIFO that is not a link.
-    public static func writesThrough(_ path: String) -> Bool {
-        if descriptorNamed(path) != nil { return true }
-        var status = stat()
-        return lstat(path, &status) == 0 && isDeviceOrFIFO(status.st_mode)
-    }
+    /// Whether `path` is written as output is produced (a device, a FIFO or a descriptor), not
+    /// replaced by `commit()`.
+    public var writesThrough: Bool { temporaryPath == nil }
 
     /// The descriptor a path names, however it is spelled (`/dev//stdout`, `/dev/fd/5`):
     /// `/dev/stdin`, `/dev/stdout` and `/dev/stderr` 0, 1 and 2, `/proc/self/fd/N` (or this

@@ -31,8 +31,13 @@ final class OutputDestination {
                 path: NSTemporaryDirectory() + "calport-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                 mode: 0o600)
         }
-        if let path, named && holdUntilDone && AtomicFile.writesThrough(path) {
-            let target = try AtomicFile(path: path, writingThroughDevices: true)
+        if let path {
+            let target = try AtomicFile(path: path, writingThroughDevices: named)
+            guard holdUntilDone && target.writesThrough else {
+                file = target
+                spooledFor = nil
+                return
+            }
             do {
                 file = try spool()
             } catch {
@@ -40,9 +45,6 @@ final class OutputDestination {
                 throw error
             }
             spooledFor = .target(target)
-        } else if let path {
-            file = try AtomicFile(path: path, writingThroughDevices: named)
-            spooledFor = nil
         } else if holdUntilDone {
             file = try spool()
             spooledFor = .standardOutput
