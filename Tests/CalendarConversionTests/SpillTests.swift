@@ -120,3 +120,24 @@ func aSorterTakesInAnotherFilledBesideIt(spillsAside: Bool, runBytes: Int) throw
     let misplaced = zip(sorted, expected).filter { $0 != $1 }.count
     #expect(misplaced == 0, "\(misplaced) of \(expected.count) records out of place")
 }
+
+@Test func aRegionOfAFileIsReadUpToItsEndIntoTheBufferGiven() throws {
+    let directory = try temporaryDirectory()
+    let path = directory.appendingPathComponent("region.ics").path
+    let content = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+    try Data(content).write(to: URL(fileURLWithPath: path))
+    let file = try ReadableFile(path: path)
+    // A region that ends inside a chunk: the last read stops at its end, not at the chunk's.
+    var region = file.reader(from: 700, upTo: 3_100, chunkSize: 1_000)
+    var buffer: [UInt8] = [9]
+    var reads = 0
+    while region.readChunk(appendingTo: &buffer) { reads += 1 }
+    #expect(reads == 3)
+    #expect(buffer == [9] + content[700..<3_100])
+    #expect(region.remainingByteCount == 0)
+    // Chunk by chunk, the same bytes.
+    var chunks = file.reader(from: 700, upTo: 3_100, chunkSize: 1_000)
+    var joined: [UInt8] = []
+    while let chunk = chunks.nextChunk() { joined += chunk }
+    #expect(joined == Array(content[700..<3_100]))
+}

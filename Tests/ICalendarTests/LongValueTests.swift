@@ -195,3 +195,26 @@ private func base64String(_ attachment: CalendarModel.Attachment) -> String {
     #expect(chunks.count > 2, "the long values were handed on while they were written")
     #expect(chunks.allSatisfy { $0.count < ICalendarStreamWriter.chunkSize + 4_096 })
 }
+
+@Test func aFileIsReadIntoTheReadersBufferAfterWhatItHolds() throws {
+    let content = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("calport-read-\(UUID())").path
+    try Data(content).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let descriptor = open(path, O_RDONLY)
+    defer { close(descriptor) }
+    var source = FileDescriptorByteSource(descriptor: descriptor, chunkSize: 4_096, offset: 1_000)
+    var buffer: [UInt8] = [1, 2, 3]
+    var sizes: [Int] = []
+    while true {
+        let before = buffer.count
+        guard source.readChunk(appendingTo: &buffer) else {
+            #expect(buffer.count == before, "the end of input appends nothing")
+            break
+        }
+        sizes.append(buffer.count - before)
+    }
+    #expect(sizes == [4_096, 4_096, 808])
+    #expect(buffer == [1, 2, 3] + content[1_000...])
+    #expect(source.failure == nil)
+}

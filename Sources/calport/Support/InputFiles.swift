@@ -60,15 +60,15 @@ struct InputFile {
                 }
             }
             var bytes: [UInt8] = []
-            // Sized once for what will be read: growing it chunk by chunk copies it again and again.
-            bytes.reserveCapacity(min(size, limit) + 1)
+            // Sized once for what will be read, and the room of the read that finds the end: growing
+            // it chunk by chunk copies it again and again. Read into its room, not copied from chunks.
+            bytes.reserveCapacity(min(size, limit) + ICalendarStreamWriter.chunkSize)
             var exhausted = false
             while bytes.count <= limit {
-                guard let chunk = source.nextChunk() else {
+                guard source.readChunk(appendingTo: &bytes) else {
                     exhausted = true
                     break
                 }
-                bytes += chunk
             }
             if let failure = source.failure {
                 throw InputError(message: "\(path): error: cannot read input: \(failure)")
@@ -134,16 +134,16 @@ struct InputFile {
 
 /// Any source of chunks, closing its descriptor (if it has one) at the end of input.
 struct ChunkSource: ByteSource {
-    private var next: () -> [UInt8]?
+    private var read: (inout [UInt8]) -> Bool
     private let failureReason: () -> String?
     private let remaining: () -> Int?
 
     init(_ source: FileDescriptorByteSource, closing descriptor: Int32?) {
         let box = SourceBox(source)
-        next = {
-            let chunk = box.source.nextChunk()
-            if chunk == nil, let descriptor { close(descriptor) }
-            return chunk
+        read = { buffer in
+            let read = box.source.readChunk(appendingTo: &buffer)
+            if !read, let descriptor { close(descriptor) }
+            return read
         }
         failureReason = { box.source.failure }
         remaining = { box.source.remainingByteCount }
@@ -153,7 +153,11 @@ struct ChunkSource: ByteSource {
     init(chunks: [[UInt8]]) {
         // One variable, which both closures capture.
         var left = chunks[...]
-        next = { left.popFirst() }
+        read = { buffer in
+            guard let chunk = left.popFirst() else { return false }
+            buffer += chunk
+            return true
+        }
         failureReason = { nil }
         remaining = { left.reduce(0) { $0 + $1.count } }
     }
@@ -162,7 +166,12 @@ struct ChunkSource: ByteSource {
 
     var remainingByteCount: Int? { remaining() }
 
-    mutating func nextChunk() -> [UInt8]? { next() }
+    mutating func nextChunk() -> [UInt8]? {
+        var chunk: [UInt8] = []
+        return read(&chunk) ? chunk : nil
+    }
+
+    mutating func readChunk(appendingTo buffer: inout [UInt8]) -> Bool { read(&buffer) }
 }
 
 /// Lets the closures of a `ChunkSource` share one mutable descriptor reader.
