@@ -229,14 +229,19 @@ struct ComponentReader {
         var names = self.names
         self.names = ContentNames()
         defer { self.names = names }
-        // Each written so (`nextPlainEvent` made sure): a line without parameters has its value after
-        // the name's colon; one with them is parsed as reading line by line parses it.
+        // Each written so (`nextPlainEvent` made sure): a line whose parameters are plain has its
+        // value after the first colon (a DTSTART's TZID: parsed, with its array and strings, it was
+        // 1,300 instructions an event); any other is parsed as reading line by line parses it.
         func value(_ logical: LineReader.LogicalLine?, nameLength: Int) -> String? {
             guard let logical else { return nil }
-            let valueStart = logical.bytes.lowerBound + nameLength
-            guard scratch[valueStart] == UInt8(ascii: ":") else { return parsed(logical, names: &names)?.value }
-            let value = (valueStart + 1)..<logical.bytes.upperBound
-            return String(validUTF8: scratch.span.extracting(value), isASCII: true)
+            let value: String? = {
+                let line = scratch.span.extracting(logical.bytes)
+                guard let valueStart = ContentLineParser.plainValueStart(in: line, after: nameLength) else {
+                    return nil
+                }
+                return String(validUTF8: line.extracting(valueStart...), isASCII: true)
+            }()
+            return value ?? parsed(logical, names: &names)?.value
         }
         let plain = PlainEvent(
             uid: value(event.uid, nameLength: "UID".utf8.count),

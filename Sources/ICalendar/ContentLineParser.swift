@@ -80,6 +80,29 @@ enum ContentLineParser {
         return ContentLine(name: name, parameters: parameters, value: value, line: line)
     }
 
+    /// Where the value of a line whose name is its first `nameLength` bytes starts, when every
+    /// parameter before it is plain, `;NAME=VALUE` with a value of none of `;:,"^` (a TZID, a VALUE):
+    /// then `parse` reads the line without a problem and its value is the rest. Nil for any other
+    /// line, which `parse` must read.
+    static func plainValueStart(in bytes: Span<UInt8>, after nameLength: Int) -> Int? {
+        var index = nameLength
+        while index < bytes.count, bytes[index] == semicolon {
+            index += 1
+            let nameStart = index
+            while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart, index < bytes.count, bytes[index] == equals else { return nil }
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == semicolon || byte == colon { break }
+                guard byte != comma && byte != quote && byte != caret else { return nil }
+                index += 1
+            }
+        }
+        guard index < bytes.count, bytes[index] == colon else { return nil }
+        return index + 1
+    }
+
     /// A name (iana-token or x-name), upper-cased: names compare case-insensitively (RFC 5545 §2).
     private static func readName(_ bytes: Span<UInt8>, _ index: inout Int, _ names: inout ContentNames) -> String {
         let start = index

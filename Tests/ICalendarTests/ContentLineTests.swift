@@ -287,3 +287,33 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
     #expect(organizer.commonName == "Ana")
     #expect(organizer.parameters == [Parameter("Sent-By", "mailto:s@example.com")])
 }
+
+@Test func aPlainLinesValueStartsAfterItsParametersAsParsingFindsIt() throws {
+    // Values written out by hand from RFC 5545 §3.1's grammar: what follows the colon that ends the
+    // parameters; `parse` must agree wherever the quick reading answers.
+    let plain: [(String, nameLength: Int, value: String)] = [
+        ("DTSTART:20260105T090000Z", 7, "20260105T090000Z"),
+        ("DTSTART;TZID=Europe/Berlin:20260105T090000", 7, "20260105T090000"),
+        ("DTSTART;VALUE=DATE;X-A=b:20260105", 7, "20260105"),
+        ("DTSTART;TZID=America/New_York:20260105T090000:odd", 7, "20260105T090000:odd"),
+        ("UID:a;b:c", 3, "a;b:c"),
+        ("DTSTART;X-EMPTY=:20260105", 7, "20260105"),
+    ]
+    for (text, nameLength, value) in plain {
+        let bytes = Array(text.utf8)
+        let found = ContentLineParser.plainValueStart(in: bytes.span, after: nameLength)
+        let start = try #require(found, "\(text)")
+        #expect(String(decoding: bytes[start...], as: UTF8.self) == value, "\(text)")
+        #expect(try line(text).value == value, "\(text)")
+    }
+    // Quotes, lists, RFC 6868 carets and what the grammar refuses or recovers from are left to `parse`.
+    for text in [
+        #"DTSTART;TZID="Europe/Berlin":20260105T090000"#, "DTSTART;TZID=A,B:20260105T090000",
+        "DTSTART;TZID=a^'b:20260105T090000", "DTSTART;;TZID=Europe/Berlin:20260105T090000",
+        "DTSTART;TZID:20260105T090000", "DTSTART;=x:20260105T090000", "DTSTART;TZID=Europe/Berlin",
+        "DTSTART 20260105",
+    ] {
+        let found = ContentLineParser.plainValueStart(in: Array(text.utf8).span, after: 7)
+        #expect(found == nil, "\(text)")
+    }
+}
