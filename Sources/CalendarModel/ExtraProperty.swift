@@ -108,6 +108,12 @@ extension String {
     /// ASCII case-insensitive comparison, the way iCalendar names compare.
     public func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
+        // Lent in place: `withUTF8` needs a copy it may change, a retain and a release of each.
+        if let equal = utf8.withContiguousStorageIfAvailable({ left in
+            other.utf8.withContiguousStorageIfAvailable { left.caseInsensitiveEquals($0) }
+        }), let equal {
+            return equal
+        }
         var (this, other) = (self, other)
         return this.withUTF8 { left in other.withUTF8 { left.caseInsensitiveEquals($0) } }
     }
