@@ -160,16 +160,42 @@ enum ContentLineParser {
             index += 1
         } else {
             let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == semicolon || byte == colon || byte == comma || byte == quote { break }
-                hasCaret = hasCaret || byte == caret
+            while true {
+                index = bytes.withUnsafeBufferPointer { unquotedValueEnd(in: $0, from: index) }
+                guard index < bytes.count, bytes[index] == caret else { break }
+                hasCaret = true
                 index += 1
             }
             raw = start..<index
         }
         let value = String(validUTF8: bytes.extracting(raw), isASCII: isASCII)
         return hasCaret ? ParameterCodec.decode(value) : value
+    }
+}
+
+extension ContentLineParser {
+    /// The index of the first `;`, `:`, `,`, `"` or `^` at or after `start` (or the end): where an
+    /// unquoted parameter value ends, or holds a caret. Eight bytes at a time, the first such byte
+    /// found by its bit in a mask (a mask's bits past the first are not to be trusted, so only the
+    /// lowest is used); byte by byte, a parameter value cost 8.6 instructions a byte, 1,500 an event.
+    static func unquotedValueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let found =
+                word.bytes(equalTo: semicolon) | word.bytes(equalTo: colon) | word.bytes(equalTo: comma)
+                | word.bytes(equalTo: quote) | word.bytes(equalTo: caret)
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case semicolon, colon, comma, quote, caret: return index
+            default: index += 1
+            }
+        }
+        return index
     }
 }
 

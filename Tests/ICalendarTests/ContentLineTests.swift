@@ -317,3 +317,25 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         #expect(found == nil, "\(text)")
     }
 }
+
+@Test func anUnquotedParameterValueEndsAtTheFirstDelimiterOrCaret() {
+    // The word-at-a-time search against its definition, byte by byte, over texts of every length up
+    // to 40 holding each delimiter (and bytes above 0x7F) at every place.
+    let delimiters: Set<UInt8> = [0x3B, 0x3A, 0x2C, 0x22, 0x5E]
+    var generator = RecurrenceDifferentialTests.Seeded(state: 2_024)
+    for length in 0...40 {
+        for _ in 0..<60 {
+            let text = (0..<length).map { _ -> UInt8 in
+                let choice = generator.next() % 16
+                if choice == 0 { return [0x3B, 0x3A, 0x2C, 0x22, 0x5E][Int(generator.next() % 5)] }
+                if choice == 1 { return UInt8(0x80 + generator.next() % 0x80) }
+                return UInt8(0x20 + generator.next() % 0x5F)
+            }
+            for start in [0, length / 3, length] {
+                let expected = text[start...].firstIndex { delimiters.contains($0) } ?? length
+                let found = text.withUnsafeBufferPointer { ContentLineParser.unquotedValueEnd(in: $0, from: start) }
+                #expect(found == expected, "\(text) from \(start)")
+            }
+        }
+    }
+}
