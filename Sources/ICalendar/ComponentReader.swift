@@ -154,7 +154,7 @@ struct ComponentReader {
                 continue
             }
             let item: Item?
-            if let boundary = BoundaryLine.of(scratch[logical.bytes]) {
+            if let boundary = withBytes(of: logical, { line in line.withUnsafeBytes { BoundaryLine.of($0) } }) {
                 lineOffset = logical.offset
                 if boundary.isBegin {
                     begin(boundary.name, line: logical.line)
@@ -181,17 +181,35 @@ struct ComponentReader {
         return finish()
     }
 
-    /// The line in `scratch` parsed, its problems reported; nil when it was dropped.
+    /// The bytes of `logical`: in `scratch`, or lent by the line reader.
+    @inline(__always)
+    private mutating func withBytes<Result>(
+        of logical: LineReader.LogicalLine, _ body: (Span<UInt8>) -> Result
+    ) -> Result {
+        logical.isLent ? lines.withLentBytes(logical.bytes, body) : body(scratch.span.extracting(logical.bytes))
+    }
+
+    /// The line parsed, its problems reported; nil when it was dropped.
     @inline(__always)
     private mutating func parsed(_ logical: LineReader.LogicalLine, names: inout ContentNames) -> ContentLine? {
         var recovered: [ContentLineParser.SyntaxError] = []
-        let line: ContentLine
-        do {
-            line = try ContentLineParser.parse(
-                scratch.span.extracting(logical.bytes), unfoldedValue: logical.value, isASCII: logical.isASCII,
-                line: logical.line, names: &names, recovered: &recovered)
-        } catch {
-            report(.error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column)
+        var failure: ContentLineParser.SyntaxError?
+        let parsed = withBytes(of: logical) { bytes -> ContentLine? in
+            do throws(ContentLineParser.SyntaxError) {
+                return try ContentLineParser.parse(
+                    bytes, unfoldedValue: logical.value, isASCII: logical.isASCII, line: logical.line, names: &names,
+                    recovered: &recovered)
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let line = parsed else {
+            if let error = failure {
+                report(
+                    .error, "syntax", error.message + "; the line was dropped", line: logical.line, column: error.column
+                )
+            }
             return nil
         }
         for problem in recovered {
@@ -263,7 +281,8 @@ struct ComponentReader {
                 if passesOver && stack.count > 1 && Self.passesOverNestedLines(stack) {
                     return lines.next(appendingTo: &scratch) { !Self.structureNames.contains(name: $0) }
                 }
-                return lines.next(appendingTo: &scratch)
+                // Only a reader that parses every line is lent lines: the others keep theirs.
+                return lines.next(appendingTo: &scratch, lends: parsedNames == nil)
             }
             // The reader's `parsedNames`, named as constants: captured, the struct was retained for
             // every line (0.7 % of ics→ics).

@@ -385,3 +385,43 @@ func aPlainLineReadAtOnceIsTheLineReadInParts(sizes: [Int]) throws {
         }
     }
 }
+
+@Test(arguments: [[1 << 16], [4_096, 1 << 20], [777]])
+func linesLentInPlaceSurviveTheBufferBeingCompacted(sizes: [Int]) throws {
+    // Some 900 KB: the line reader drops what it has read (from 128 KiB on) many times while plain
+    // lines are lent where they lie. Every value is known from how the events were written.
+    let count = 4_000
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"]
+    for index in 0..<count {
+        lines += [
+            "BEGIN:VEVENT", "UID:event-\(index)@example.com", "DTSTAMP:20260101T000000Z",
+            "DTSTART;TZID=Europe/Berlin:2026\(String(format: "%02d", index % 12 + 1))15T0930\(String(format: "%02d", index % 60))",
+            "SUMMARY:Summary number \(index) of \(count)",
+            "DESCRIPTION:a description that goes on for long enough to be folded somewhere in the mid",
+            " dle, number \(index)",
+            "ATTENDEE;CN=Person \(index);ROLE=OPT-PARTICIPANT:mailto:p\(index)@example.com", "END:VEVENT",
+        ]
+    }
+    lines.append("END:VCALENDAR")
+    let (items, diagnostics) = readAll(ics(lines), sizes: sizes)
+    #expect(diagnostics.filter { $0.severity != .note }.isEmpty)
+    let events = items.compactMap { item -> Event? in if case .event(let event) = item { event } else { nil } }
+    try #require(events.count == count)
+    for (index, event) in events.enumerated() {
+        #expect(event.uid == "event-\(index)@example.com")
+        #expect(event.summary == "Summary number \(index) of \(count)")
+        #expect(
+            event.description
+                == "a description that goes on for long enough to be folded somewhere in the middle, number \(index)")
+        guard case .zoned(let start, let zone) = event.start else {
+            Issue.record("event \(index) starts at \(String(describing: event.start))")
+            continue
+        }
+        #expect(
+            start == LocalDateTime(year: 2026, month: index % 12 + 1, day: 15, hour: 9, minute: 30, second: index % 60))
+        #expect(zone.name == "Europe/Berlin")
+        #expect(event.attendees.map(\.participant.commonName) == ["Person \(index)"])
+        #expect(event.attendees.first?.role == .optional)
+        #expect(event.timestamp == .utc(LocalDateTime(year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0)))
+    }
+}
