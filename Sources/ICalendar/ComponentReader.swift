@@ -242,7 +242,8 @@ struct ComponentReader {
         guard
             let event = lines.nextPlainEvent(
                 appendingTo: &scratch, parses: { Self.skimmedNames.contains(name: $0) },
-                parsesInAlarm: { Self.structureNames.contains(name: $0) })
+                parsesInAlarm: { Self.structureNames.contains(name: $0) },
+                initials: Self.skimmedNames.initials | Self.structureNames.initials)
         else { return nil }
         var names = self.names
         self.names = ContentNames()
@@ -497,15 +498,23 @@ private struct PropertyNames {
     /// For each length, where the names of that length are in `bytes`.
     private let byLength: [[Int]]
 
+    /// A bit for each letter a name starts with, `1 << (letter - "A")` (`LineReader.nextPlainEvent`).
+    let initials: UInt32
+
+    /// The names given, upper-case, each starting with a letter.
     init(_ names: [[UInt8]]) {
         var byLength = [[Int]](repeating: [], count: (names.map(\.count).max() ?? 0) + 1)
         var bytes: [UInt8] = []
+        var initials: UInt32 = 0
         for name in names {
             byLength[name.count].append(bytes.count)
             bytes += name
+            precondition(name.first.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } == true)
+            initials |= 1 << (name[0] - UInt8(ascii: "A"))
         }
         self.bytes = bytes
         self.byLength = byLength
+        self.initials = initials
     }
 
     /// Whether the line in `line` begins with one of the names.

@@ -172,6 +172,10 @@ private let passOverInput = ics([
     "DESCRIPTION:r", "END:VALARM", "BEGIN:VEVENT", "UID:misplaced", "DTSTART:20410105T100000Z", "END:VEVENT",
     "X-AFTER:y", "END:VEVENT",
     "BEGIN:VEVENT", "DTSTART:20500105T100000Z", "SUMMARY:no uid", "END:VEVENT",
+    // Lines a first pass reads past by their first byte, names in lower case among them.
+    "BEGIN:VEVENT", "UID:read-past", "1BAD LINE", ":no name", "ÜBER:x", "summary:s", "x-y:z",
+    "DTSTART:20300105T100000Z",
+    "END:VEVENT",
     "END:VCALENDAR",
 ])
 
@@ -203,6 +207,7 @@ func scanningThatReadsPastUnparsedLinesFindsWhatKeepingThemFinds(sizes: [Int]) t
     #expect(outline.contains { $0.hasPrefix("event blank-in-fold 1996 ") })
     #expect(outline.contains { $0.hasPrefix("event odd-rule 1800 ") })
     #expect(outline.contains { $0.hasPrefix("event misplaced 2041 ") })
+    #expect(outline.contains { $0.hasPrefix("event read-past 2030 ") })
 }
 
 /// Lines a first pass reads past a run at a time while they are plain (ended by LF or CRLF, held
