@@ -293,9 +293,11 @@ struct LineReader {
                     continue
                 }
                 continues = false
-                // Any case: a lower-case letter loses 0x20, and no other byte lands on a letter.
+                // Any case: a lower-case letter loses 0x20, and no other byte lands on a letter. Not a
+                // control character: checking removes it, and the name after it may be one parsed
+                // (`\u{01}UID:…` is a UID line read line by line).
                 let initial = first & ~0x20
-                if read.lines > 1,
+                if read.lines > 1, first >= 0x20, first != 0x7F,
                     initial < UInt8(ascii: "A") || initial > UInt8(ascii: "Z")
                         || initials & (1 << (initial - UInt8(ascii: "A"))) == 0
                 {

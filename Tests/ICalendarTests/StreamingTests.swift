@@ -176,6 +176,10 @@ private let passOverInput = ics([
     "BEGIN:VEVENT", "UID:read-past", "1BAD LINE", ":no name", "ÜBER:x", "summary:s", "x-y:z",
     "DTSTART:20300105T100000Z",
     "END:VEVENT",
+    // A control character before a name: checking removes it, and the line is a UID, DTSTART or END.
+    "BEGIN:VEVENT", "\u{01}UID:control-first", "\u{7F}DTSTART:20320105T100000Z", "SUMMARY:s", "END:VEVENT",
+    "BEGIN:VEVENT", "UID:control-end", "DTSTART:20330105T100000Z", "\u{01}END:VEVENT", "SUMMARY:calendar's",
+    "END:VEVENT",
     "END:VCALENDAR",
 ])
 
@@ -208,6 +212,8 @@ func scanningThatReadsPastUnparsedLinesFindsWhatKeepingThemFinds(sizes: [Int]) t
     #expect(outline.contains { $0.hasPrefix("event odd-rule 1800 ") })
     #expect(outline.contains { $0.hasPrefix("event misplaced 2041 ") })
     #expect(outline.contains { $0.hasPrefix("event read-past 2030 ") })
+    #expect(outline.contains { $0.hasPrefix("event control-first 2032 ") })
+    #expect(outline.contains { $0.hasPrefix("event control-end 2033 ") })
 }
 
 /// Lines a first pass reads past a run at a time while they are plain (ended by LF or CRLF, held
