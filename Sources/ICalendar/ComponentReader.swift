@@ -474,6 +474,8 @@ struct ComponentReader {
     mutating func clearDiagnostics() { diagnostics.removeAll() }
 
     private mutating func takeLineDiagnostics() {
+        // Nearly always none: appending an empty array was a call of some 150 instructions an event.
+        guard !lines.diagnostics.isEmpty else { return }
         diagnostics.append(contentsOf: lines.diagnostics)
         lines.clearDiagnostics()
     }
