@@ -61,7 +61,7 @@ public struct OutputFormat: Equatable, Sendable {
         if kind == .ndjson {
             diagnostics += output.add(document.events)
         } else {
-            for series in document.series { diagnostics += output.add(series) }
+            for series in document.series { diagnostics.collect(output.add(series)) }
         }
         return (output.finish(), diagnostics)
     }
@@ -203,7 +203,8 @@ public struct EntryOutput {
             written = writer.write(series, appendingTo: &bytes, separatesFirst: separatesFirst)
         }
         entries += written.output
-        return notes + written.diagnostics
+        notes.collect(written.diagnostics)
+        return notes
     }
 
     /// Hands over what is written so far.

@@ -101,7 +101,7 @@ public struct GraphEventWriter: Sendable {
                     finish(&object, for: single)
                     return true
                 }
-                diagnostics += encoder.diagnostics
+                diagnostics.collect(encoder.diagnostics)
             }
         }
         guard var master = series.master.take() else { return writeAlone(overrides) }
@@ -120,7 +120,7 @@ public struct GraphEventWriter: Sendable {
             return true
         }
         guard written else {
-            diagnostics += encoder.diagnostics
+            diagnostics.collect(encoder.diagnostics)
             // A master without DTSTART is left out (Graph requires a start), not its overrides, each
             // of which says when it happens: written as a missing master's are.
             if master.start == nil { writeAlone(overrides) }
@@ -149,7 +149,7 @@ public struct GraphEventWriter: Sendable {
                 }
             }
         }
-        diagnostics += encoder.diagnostics
+        diagnostics.collect(encoder.diagnostics)
     }
 
     /// `event`, or, when it has no UID (RFC 5545 requires one, not every producer writes one), the

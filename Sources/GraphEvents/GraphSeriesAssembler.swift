@@ -31,7 +31,7 @@ struct GraphSeriesAssembler: GraphObjectSink {
             }
             each(GraphEventRecord(event: event, location: item.location))
         }
-        diagnostics += mapped
+        diagnostics.collect(mapped)
     }
 
     /// Hands over the instances still waiting, now that no master can come.
@@ -50,14 +50,14 @@ struct GraphSeriesAssembler: GraphObjectSink {
         if let master, !master.recurrenceRules.isEmpty {
             guard item.type?.isString("exception") == true else { return }
             let mapping = mapper.override(from: item.object, of: master, location: item.location)
-            diagnostics += mapping.diagnostics
+            diagnostics.collect(mapping.diagnostics)
             if let event = mapping.output { each(GraphEventRecord(event: event, location: item.location)) }
             return
         }
         let mapped = mapper.events(from: item.object, location: item.location) {
             each(GraphEventRecord(event: $0, location: item.location))
         }
-        diagnostics += mapped
+        diagnostics.collect(mapped)
         diagnostics.append(
             Diagnostic(
                 .note, code: "graph-instance-without-master",

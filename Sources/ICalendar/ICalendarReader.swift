@@ -185,12 +185,12 @@ public struct ICalendarReader<Source: ByteSource> {
     }
 
     private mutating func collectReaderDiagnostics() {
-        diagnostics += components.diagnostics
+        diagnostics.collect(components.diagnostics)
         components.clearDiagnostics()
     }
 
     private mutating func collectContextDiagnostics() {
-        diagnostics += context.diagnostics
+        diagnostics.collect(context.diagnostics)
         context.diagnostics.removeAll()
     }
 }

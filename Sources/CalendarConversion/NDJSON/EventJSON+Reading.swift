@@ -79,7 +79,7 @@ public struct EventJSONReader {
                 }
             }
             guard let newline else { break }
-            diagnostics += endLine(each)
+            diagnostics.collect(endLine(each))
             start = newline + 1
         }
         return diagnostics

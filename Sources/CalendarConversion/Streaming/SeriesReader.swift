@@ -241,7 +241,7 @@ public struct SeriesReader {
 
     /// Hands over the diagnostics of the input read since the last call, in input order.
     public mutating func takeDiagnostics() -> [Diagnostic] {
-        diagnostics += reader?.takeDiagnostics() ?? []
+        if let taken = reader?.takeDiagnostics() { diagnostics.collect(taken) }
         defer { diagnostics.removeAll() }
         return diagnostics
     }

@@ -53,7 +53,7 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
         let next = series[index].next()
         guard let start = next?.startInstant else {
             pending[index] = nil
-            diagnostics += series[index].diagnostics
+            diagnostics.collect(series[index].diagnostics)
             return nil
         }
         pending[index] = consume next
