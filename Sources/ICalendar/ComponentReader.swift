@@ -438,7 +438,10 @@ struct ComponentReader {
         let parent = stack[stack.count - 1]
         // Inside an X- or unknown component it is that component's content (RFC 5545 §3.6: x-comp
         // and iana-comp hold what their definer says), kept with it.
-        if calendarComponents.contains(component.name) && rfcComponents.contains(parent.name) {
+        // An alarm, nearly always, told apart before the set is hashed.
+        if component.name != "VALARM" && calendarComponents.contains(component.name)
+            && rfcComponents.contains(parent.name)
+        {
             // A VEVENT inside a VEVENT or VTODO (a writer that lost an END, or nested them): it is
             // complete, and belongs to the calendar, so it is read as one of its components.
             report(

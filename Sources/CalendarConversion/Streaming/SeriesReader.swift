@@ -220,8 +220,10 @@ public struct SeriesReader {
         eventsRead += 1
         var begins = series(startingWith: event, at: place)
         if !conflicts.isEmpty || !superseded.isEmpty { noteVersions(at: place, line: line) }
-        if superseded.remove(place) != nil { return nil }
-        guard let newest = newest.removeValue(forKey: place) else {
+        // Asked only when there are any: looked up in empty tables, each place was hashed twice
+        // (some 700 instructions an event).
+        if !superseded.isEmpty, superseded.remove(place) != nil { return nil }
+        guard !newest.isEmpty, let newest = newest.removeValue(forKey: place) else {
             return Item(event: event, begins: begins, file: fileIndex)
         }
         // The series is of the version read here, the item of the newest.
