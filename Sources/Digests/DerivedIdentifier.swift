@@ -28,14 +28,19 @@ public enum DerivedIdentifier {
     public static func withUUID<Result>(
         of bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {
-        SHA256.withDigest(of: bytes) { digest in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: uuidLength) { text in
-                body(UnsafeBufferPointer(rebasing: text[..<write(uuidOf: digest, into: text)]))
-            }
+        // An `InlineArray`, not `withUnsafeTemporaryAllocation`: run unspecialised, as from another
+        // module, that instantiated `Result`'s metadata on every call (`SHA256.withDigest`).
+        var text = UUIDText(repeating: 0)
+        var room = text.mutableSpan
+        let count = room.withUnsafeMutableBufferPointer { room in
+            SHA256.withDigest(of: bytes) { write(uuidOf: $0, into: room) }
         }
+        return text.span.extracting(..<count).withUnsafeBufferPointer(body)
     }
 
-    private static let uuidLength = 36
+    /// Room for a UUID's 36 characters.
+    private typealias UUIDText = InlineArray<36, UInt8>
+    private static let uuidLength = UUIDText.count
 
     /// Writes the UUID of a digest's first 16 bytes into `text` (room for 36), returning its length.
     private static func write(uuidOf digest: UnsafeBufferPointer<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>)
