@@ -156,13 +156,16 @@ private let zshDriver = #"""
     zpty z zsh -f -i
     zpty -w z "PS1=''; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
     zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a hits; builtin compadd -A hits "$@"; local h; for h in $hits; do print -r -- "<<$h>>"; done; builtin compadd "$@"; }'
+    # TAB completes, then says so: the driver types nothing more until it has, since zsh does not
+    # complete with typeahead pending, and on a loaded machine a completion that runs a program
+    # (the calendar names) was still running when the next keys came (the case came back empty).
+    zpty -w z 'complete-then-mark() { zle complete-word; print -r -- "<<TAB-DONE>>"; }; zle -N complete-then-mark; bindkey "^I" complete-then-mark'
     zpty -w z "zstyle ':completion:*' menu no; print -r -- READY"
     zpty -r z line '*READY*'
     zpty -r z line '*READY*'
-    # A first completion, not counted: it loads compsys's functions and _calport, which on a loaded
-    # machine took long enough that the keys typed after the TAB were already waiting, and the
-    # first case came back empty (zsh does not complete with typeahead pending).
+    # A first completion, not counted: it loads compsys's functions and _calport.
     zpty -w -n z "calport "$'\t'
+    zpty -r z out "*<<TAB-DONE>>*"
     zpty -w -n z $'\C-u'
     zpty -w z "print -r -- WARM-DONE"
     zpty -r z out "*WARM-DONE*WARM-DONE*"
@@ -170,12 +173,13 @@ private let zshDriver = #"""
     integer index=0
     for typed in "$@"; do
         zpty -w -n z "$typed"$'\t'
+        # The candidates come before the completion says it is done.
+        zpty -r z offered "*<<TAB-DONE>>*"
         zpty -w -n z $'\C-u'
         zpty -w z "print -r -- MARK-$index-DONE"
-        # Keys are read in order: the candidates come before the marker's command and its output.
         zpty -r z out "*MARK-$index-DONE*MARK-$index-DONE*"
         print -r -- "=== $index"
-        print -r -- "$out" | grep -o '<<[^>]*>>' | sed 's/^<<//; s/>>$//' | sort -u
+        print -r -- "$offered" | grep -o '<<[^>]*>>' | grep -v '^<<TAB-DONE>>$' | sed 's/^<<//; s/>>$//' | sort -u
         index+=1
     done
     zpty -d z
