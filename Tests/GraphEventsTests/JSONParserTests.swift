@@ -140,6 +140,18 @@ import Testing
         #expect(try JSONParser.parse(JSONWriter().string(value)) == value)
     }
 
+    @Test func writesWholeNumbersAsIntegers() {
+        // RFC 8259 §6: an integer needs no fraction or exponent; past 2^53 a Double is not exact.
+        let cases: [(Double, String)] = [
+            (0, "0"), (7, "7"), (15, "15"), (10, "10"), (-250, "-250"), (1_000_000, "1000000"),
+            (9_007_199_254_740_992, "9007199254740992"), (-9_007_199_254_740_992, "-9007199254740992"),
+            (-0.0, "0"), (2.5, "2.5"), (1e300, "1e+300"),
+        ]
+        for (number, text) in cases {
+            #expect(JSONWriter().string(.number(number)) == text, "\(number)")
+        }
+    }
+
     /// The tape of `text` and its root, for tests of lookups.
     private func withRoot(_ text: String, _ body: (JSONNode) -> Void) {
         let bytes = Array(text.utf8)
