@@ -168,8 +168,7 @@ struct LineReader {
             // leaves as it is: lent in place.
             if lends, next < buffer.count, buffer[next] != 0x0D, buffer[next] != 0x0A,
                 !LineBytes.startsContinuation(buffer[next]),
-                LineBytes.firstNonASCIIOrControl(in: UnsafeBufferPointer(rebasing: buffer[position..<end]))
-                    == end - position
+                !LineBytes.needsValidation(UnsafeBufferPointer(rebasing: buffer[position..<end]))
             {
                 lent = position..<end
                 return (next, 1)
