@@ -24,6 +24,13 @@ extension ByteSource {
         buffer.append(contentsOf: chunk)
         return true
     }
+
+    /// The next chunk read into an array of its own: `nextChunk()` of a source whose
+    /// `readChunk(appendingTo:)` is its own way of reading.
+    package mutating func chunkRead() -> [UInt8]? {
+        var chunk: [UInt8] = []
+        return readChunk(appendingTo: &chunk) ? chunk : nil
+    }
 }
 
 /// Bytes already in memory, handed over in one chunk.
@@ -67,10 +74,7 @@ public struct FileDescriptorByteSource: ByteSource {
         return position < 0 ? nil : max(Int(status.st_size) - position, 0)
     }
 
-    public mutating func nextChunk() -> [UInt8]? {
-        var chunk: [UInt8] = []
-        return readChunk(appendingTo: &chunk) ? chunk : nil
-    }
+    public mutating func nextChunk() -> [UInt8]? { chunkRead() }
 
     public mutating func readChunk(appendingTo buffer: inout [UInt8]) -> Bool {
         readChunk(appendingTo: &buffer, atMost: chunkSize)

@@ -184,10 +184,7 @@ package struct FileRegionSource: ByteSource {
         return min(source.remainingByteCount ?? remainingInRegion, remainingInRegion)
     }
 
-    package mutating func nextChunk() -> [UInt8]? {
-        var chunk: [UInt8] = []
-        return readChunk(appendingTo: &chunk) ? chunk : nil
-    }
+    package mutating func nextChunk() -> [UInt8]? { chunkRead() }
 
     package mutating func readChunk(appendingTo buffer: inout [UInt8]) -> Bool {
         if remainingInRegion == 0 { return false }

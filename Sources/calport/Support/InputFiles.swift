@@ -166,10 +166,7 @@ struct ChunkSource: ByteSource {
 
     var remainingByteCount: Int? { remaining() }
 
-    mutating func nextChunk() -> [UInt8]? {
-        var chunk: [UInt8] = []
-        return read(&chunk) ? chunk : nil
-    }
+    mutating func nextChunk() -> [UInt8]? { chunkRead() }
 
     mutating func readChunk(appendingTo buffer: inout [UInt8]) -> Bool { read(&buffer) }
 }
