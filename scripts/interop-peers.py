@@ -278,8 +278,10 @@ IMPORT_REPORT = re.compile(r"(\d+) apps? / (\d+) events? / (\d+) todos? / (\d+) 
 def read_calcurse(path, text):
     """Appointments and (all-day) events calcurse imports with `-i`; a crash imports nothing."""
     with tempfile.TemporaryDirectory(prefix="calport-calcurse-") as folder:
+        # calcurse writes an import log under TMPDIR and leaves it there: in the folder, it goes with it.
         out = subprocess.run(["calcurse", "-D", folder, "-i", path], capture_output=True, text=True,
-                             errors="replace", stdin=subprocess.DEVNULL, timeout=600)
+                             errors="replace", stdin=subprocess.DEVNULL, timeout=600,
+                             env=dict(os.environ, TMPDIR=folder))
         found = IMPORT_REPORT.search(out.stdout)
         return int(found.group(1)) + int(found.group(2)) if out.returncode == 0 and found else 0
 

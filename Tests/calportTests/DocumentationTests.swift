@@ -56,7 +56,7 @@ private func manPage() throws -> String {
             #expect(fish.contains("-l \(option.key.dropFirst(2))"))
         }
     }
-    let script = FileManager.default.temporaryDirectory.appendingPathComponent("calport-completion-\(UUID()).bash")
+    let script = try temporaryDirectory().appendingPathComponent("completion.bash")
     try bash.output.write(to: script, atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")

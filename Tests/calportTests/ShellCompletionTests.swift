@@ -40,8 +40,7 @@ private let cases: [Case] = [
 /// `calendars --names` as a signed-in calport would (TenantCommandTests runs the real one against
 /// the Graph emulator) and fails silently otherwise.
 private let standIn: URL = {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calport-standin-\(UUID())")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    guard let directory = try? temporaryDirectory() else { fatalError("no temporary directory for the stand-in") }
     let program = directory.appendingPathComponent("calport")
     try? """
     #!/bin/sh

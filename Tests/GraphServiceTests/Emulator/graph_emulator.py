@@ -1700,21 +1700,20 @@ class Certificate:
         pem = open(path).read()
         der = base64.b64decode("".join(line for line in pem.splitlines() if line and not line.startswith("-----")))
         self.thumbprint = base64.urlsafe_b64encode(hashlib.sha1(der).digest()).rstrip(b"=").decode()
-        public = subprocess.run(["openssl", "x509", "-in", path, "-pubkey", "-noout"], check=True,
-                                capture_output=True).stdout
-        handle, self.public_key = tempfile.mkstemp(suffix=".pem")
-        with os.fdopen(handle, "wb") as file:
-            file.write(public)
+        # Kept in memory and written beside each signature checked: a file of its own outlived the
+        # emulator, which the tests stop with a signal.
+        self.public_key = subprocess.run(["openssl", "x509", "-in", path, "-pubkey", "-noout"], check=True,
+                                         capture_output=True).stdout
 
     def verifies(self, data, signature):
         """RS256 (RSASSA-PKCS1-v1_5 with SHA-256), checked by the openssl command line."""
         with tempfile.TemporaryDirectory() as directory:
             data_path, signature_path = os.path.join(directory, "data"), os.path.join(directory, "signature")
-            with open(data_path, "wb") as file:
-                file.write(data)
-            with open(signature_path, "wb") as file:
-                file.write(signature)
-            result = subprocess.run(["openssl", "dgst", "-sha256", "-verify", self.public_key, "-signature",
+            key_path = os.path.join(directory, "key.pem")
+            for path, content in [(data_path, data), (signature_path, signature), (key_path, self.public_key)]:
+                with open(path, "wb") as file:
+                    file.write(content)
+            result = subprocess.run(["openssl", "dgst", "-sha256", "-verify", key_path, "-signature",
                                      signature_path, data_path], capture_output=True)
             return result.returncode == 0
 
