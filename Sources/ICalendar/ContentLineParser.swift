@@ -91,13 +91,9 @@ enum ContentLineParser {
             let nameStart = index
             while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
             guard index > nameStart, index < bytes.count, bytes[index] == equals else { return nil }
-            index += 1
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == semicolon || byte == colon { break }
-                guard byte != comma && byte != quote && byte != caret else { return nil }
-                index += 1
-            }
+            index = bytes.withUnsafeBufferPointer { unquotedValueEnd(in: $0, from: index + 1) }
+            // Ended by a `,`, `"` or `^` instead: a list, a quoted value or an escape, for `parse`.
+            if index < bytes.count, bytes[index] != semicolon, bytes[index] != colon { return nil }
         }
         guard index < bytes.count, bytes[index] == colon else { return nil }
         return index + 1
