@@ -51,7 +51,8 @@ public struct InMemoryByteSource: ByteSource {
 /// A file descriptor read in fixed-size chunks (a file, a pipe, standard input).
 public struct FileDescriptorByteSource: ByteSource {
     private let descriptor: Int32
-    private let chunkSize: Int
+    /// The most a read asks for.
+    package let chunkSize: Int
     /// Where the next read starts, read with `pread` so that many sources can share a descriptor;
     /// nil: from the descriptor's own position.
     private var offset: Int?

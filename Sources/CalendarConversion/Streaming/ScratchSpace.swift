@@ -165,13 +165,11 @@ package struct FileRegionSource: ByteSource {
     private var source: FileDescriptorByteSource
     /// The bytes left before the region's end, when it ends before the file does.
     private var remainingInRegion: Int?
-    private let chunkSize: Int
     /// Keeps the descriptor open while the source is in use.
     private let owner: AnyObject
 
     fileprivate init(descriptor: Int32, offset: Int, end: Int?, chunkSize: Int, owner: AnyObject) {
         source = FileDescriptorByteSource(descriptor: descriptor, chunkSize: chunkSize, offset: offset)
-        self.chunkSize = chunkSize
         remainingInRegion = end.map { max($0 - offset, 0) }
         self.owner = owner
     }
@@ -189,7 +187,9 @@ package struct FileRegionSource: ByteSource {
     package mutating func readChunk(appendingTo buffer: inout [UInt8]) -> Bool {
         if remainingInRegion == 0 { return false }
         let before = buffer.count
-        guard source.readChunk(appendingTo: &buffer, atMost: min(chunkSize, remainingInRegion ?? chunkSize)) else {
+        guard
+            source.readChunk(appendingTo: &buffer, atMost: min(source.chunkSize, remainingInRegion ?? source.chunkSize))
+        else {
             if let failure = source.failure { (owner as? ReadableFile)?.noteFailure(failure) }
             return false
         }
