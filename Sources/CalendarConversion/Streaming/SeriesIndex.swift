@@ -111,7 +111,7 @@ public struct SeriesIndex {
             let place = CalendarScan.Place(
                 file: fileIndex, name: input.name, scope: scope, limits: limits, scratch: scratch,
                 memoryRecords: memoryRecords)
-            let scan = try CalendarScan.scan(input.content, place)
+            var scan = try CalendarScan.scan(input.content, place)
             file.header = scan.header
             file.timeZones = scan.timeZones
             file.years = scan.years
@@ -120,8 +120,9 @@ public struct SeriesIndex {
             files.append(file)
             if records.isEmpty {
                 // Taken whole (one input, most often): appended one by one, the scan's records were
-                // held twice, in two arrays, the second grown by doubling.
-                records = scan.records
+                // held twice, in two arrays, the second grown by doubling. Swapped, not copied: an
+                // array shared with the scan would be made again when emptied by a spill.
+                swap(&records, &scan.records)
             } else {
                 for record in scan.records {
                     records.append(record)
