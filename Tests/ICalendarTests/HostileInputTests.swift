@@ -121,6 +121,17 @@ private let utf8Sequences: [(bytes: [UInt8], valid: Bool)] = [
     // Past U+10FFFF, and a byte UTF-8 never uses.
     ([0xF4, 0x90, 0x80, 0x80], false), ([0xF5, 0x80, 0x80, 0x80], false), ([0xFF], false),
     ([0xC3, 0xA9] + Array("0123456789abcdefghij".utf8) + [0xBF], false),  // a stray byte past words of ASCII
+    // The edges of RFC 3629 §4's table: the first and last of each length, and the leads whose second
+    // byte has a narrower range (E0, ED, F0, F4), one inside and one outside it.
+    ([0xC2, 0x80], true), ([0xDF, 0xBF], true), ([0xC1, 0xBF], false),
+    ([0xE0, 0xA0, 0x80], true), ([0xE0, 0x9F, 0xBF], false), ([0xEF, 0xBF, 0xBF], true),
+    ([0xED, 0x9F, 0xBF], true), ([0xEE, 0x80, 0x80], true),
+    ([0xF0, 0x90, 0x80, 0x80], true), ([0xF0, 0x8F, 0xBF, 0xBF], false), ([0xF3, 0xBF, 0xBF, 0xBF], true),
+    ([0xF8, 0x88, 0x80, 0x80], false),  // a five-byte form, never UTF-8
+    // Sequences cut short by ASCII, and a continuation byte too many.
+    ([0xE2, 0x82, 0x41], false), ([0xF0, 0x9F, 0x98, 0x41], false), ([0xC3, 0xA9, 0xA9], false),
+    // Japanese and Cyrillic between ASCII spaces, as in the text-heavy benchmark calendar.
+    (Array("会議 の議題、 Повестка дня: статус".utf8), true),
 ]
 
 @Test(arguments: utf8Sequences.indices)
@@ -137,6 +148,35 @@ func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
             #expect(codes(result) == (valid ? [] : ["invalid-utf8"]), "prefix \(prefix), suffix \(suffix)")
         }
     }
+}
+
+/// Random lines of ASCII, valid sequences of each length and stray bytes (fixed seed): a line is read
+/// with an `invalid-utf8` warning exactly when the standard library's own check refuses its bytes.
+@Test func invalidUTF8IsFoundAsTheStandardLibraryFindsIt() {
+    var random = RecurrenceDifferentialTests.Seeded(state: 24)
+    let pieces: [[UInt8]] = [
+        Array("a".utf8), Array("word ".utf8), Array("é".utf8), Array("Д".utf8), Array("議".utf8), Array("🎉".utf8),
+        Array("\u{10FFFF}".utf8),
+    ]
+    let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\n".utf8)
+    var invalid = 0
+    for _ in 0..<2_000 {
+        var value: [UInt8] = []
+        for _ in 0..<Int.random(in: 1...24, using: &random) {
+            if Int.random(in: 0..<10, using: &random) == 0 {
+                value.append(UInt8.random(in: 0x80...0xFF, using: &random))
+            } else {
+                value += pieces.randomElement(using: &random)!
+            }
+        }
+        let valid = String(validating: value, as: UTF8.self) != nil
+        if !valid { invalid += 1 }
+        let line = Array("SUMMARY:".utf8) + value + Array("\r\n".utf8)
+        let result = parse(head + line + Array("END:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+        #expect(codes(result) == (valid ? [] : ["invalid-utf8"]), "\(value.map { String($0, radix: 16) })")
+    }
+    // Both kinds were tried.
+    #expect(invalid > 200 && invalid < 1_800)
 }
 
 @Test func aCharacterSplitByAFoldIsWholeOnceUnfolded() {
