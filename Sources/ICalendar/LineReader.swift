@@ -583,12 +583,14 @@ struct LineReader {
             LineBytes.firstNonASCIIOrControl(in: UnsafeBufferPointer(rebasing: $0[start...]))
         }
         guard start + first < storage.count else { return true }
+        // Checked in place, in one pass: a `String` made only to be thrown away would be an
+        // allocation per line, and a pass for control characters before the one for UTF-8 read the
+        // line twice.
+        if LineBytes.isPrintableUTF8(storage.span.extracting((start + first)...)) { return false }
         let hasControl = storage.withUnsafeBufferPointer {
             let line = UnsafeBufferPointer(rebasing: $0[start...])
             return LineBytes.firstControl(in: line, from: first) < line.count
         }
-        // Checked in place: a `String` made only to be thrown away would be an allocation per line.
-        if !hasControl, LineBytes.isValidUTF8(storage.span.extracting((start + first)...)) { return false }
         var bytes = Array(storage[start...])
         // RFC 5545 §3.1 excludes CONTROL (all but HTAB) from content lines; a NUL would also end the
         // value early in every C-string API, libical's included.
@@ -616,30 +618,35 @@ struct LineReader {
 
 /// What `LineReader` looks for in a line, eight bytes at a time where it can.
 private enum LineBytes {
-    /// Whether `line` is UTF-8 as RFC 3629 defines it: no overlong forms, no surrogates, nothing past
-    /// U+10FFFF. Eight bytes are read as one little-endian word at a time: the ASCII bytes it starts
-    /// with are passed over together, and a sequence it starts with is checked by masking the word:
-    /// the lead byte's high bits give the length and the next bytes must continue it; then the leads
-    /// whose second byte has a narrower range (E0, ED, F0, F4; RFC 3629 §4) and those never used
-    /// (C0, C1, F5–FF). The standard library's check, a byte at a time on each stretch between runs
-    /// of eight ASCII bytes, took 9,000 instructions of a text-heavy event (454 non-ASCII bytes in
-    /// words of Cyrillic and Japanese between ASCII spaces and punctuation).
-    static func isValidUTF8(_ line: Span<UInt8>) -> Bool {
+    /// Whether `line` is UTF-8 as RFC 3629 defines it (no overlong forms, no surrogates, nothing past
+    /// U+10FFFF) without control characters but tab. Eight bytes are read as one little-endian word
+    /// at a time: the printable ASCII bytes it starts with are passed over together (the lowest byte
+    /// the word tests flag is always one they are looking for); a sequence it starts with is checked
+    /// by masking the word (the lead byte's high bits give the length, the bytes after it must
+    /// continue it), then for the leads whose second byte has a narrower range (E0, ED, F0, F4; RFC
+    /// 3629 §4) and those never used (C0, C1, F5–FF). The standard library's check, a byte at a
+    /// time on each stretch between runs of eight ASCII bytes, and a pass of its own for control
+    /// characters took 13,000 instructions of a text-heavy event, whose 454 non-ASCII bytes are
+    /// Cyrillic and Japanese words between ASCII spaces and punctuation.
+    static func isPrintableUTF8(_ line: Span<UInt8>) -> Bool {
         line.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return true }
             let count = bytes.count
             var index = 0
             while count &- index >= 8 {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let high = word & 0x8080_8080_8080_8080
-                // The ASCII bytes before the first that is not: all eight when there is none.
-                let ascii = high.trailingZeroBitCount >> 3
+                let flagged = word & 0x8080_8080_8080_8080 | word.bytes(below: 0x20) | word.bytes(equalTo: 0x7F)
                 // Indices stay within `count`, so they are added without overflow checks.
-                if ascii > 0 {
-                    index &+= ascii
+                let plain = flagged.trailingZeroBitCount >> 3
+                if plain > 0 {
+                    index &+= plain
                     continue
                 }
-                if word & 0xC0E0 == 0x80C0 {
+                if word & 0x80 == 0 {
+                    // A control character; tab is allowed (RFC 5545 §3.1).
+                    guard word & 0xFF == 0x09 else { return false }
+                    index &+= 1
+                } else if word & 0xC0E0 == 0x80C0 {
                     guard word & 0x1E != 0 else { return false }  // C0, C1: an overlong form
                     index &+= 2
                 } else if word & 0xC0_C0F0 == 0x80_80E0 {
@@ -659,7 +666,8 @@ private enum LineBytes {
                 }
             }
             // The last seven bytes or fewer, too few to read as a word.
-            return index == count || (try? UTF8Span(validating: line.extracting(index..<count))) != nil
+            let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+            return !rest.contains(where: isControl) && (try? UTF8Span(validating: line.extracting(index...))) != nil
         }
     }
 

@@ -150,33 +150,40 @@ func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
     }
 }
 
-/// Random lines of ASCII, valid sequences of each length and stray bytes (fixed seed): a line is read
-/// with an `invalid-utf8` warning exactly when the standard library's own check refuses its bytes.
-@Test func invalidUTF8IsFoundAsTheStandardLibraryFindsIt() {
+/// Random lines of ASCII, tabs, valid sequences of each length, stray bytes and control characters
+/// (fixed seed): a line is read with a `control-character` warning exactly when it holds a control
+/// character other than tab (RFC 5545 §3.1), and with an `invalid-utf8` one exactly when the standard
+/// library's own check refuses its bytes once those are removed.
+@Test func invalidUTF8AndControlCharactersAreFoundAsTheStandardLibraryFindsThem() {
     var random = RecurrenceDifferentialTests.Seeded(state: 24)
     let pieces: [[UInt8]] = [
-        Array("a".utf8), Array("word ".utf8), Array("é".utf8), Array("Д".utf8), Array("議".utf8), Array("🎉".utf8),
-        Array("\u{10FFFF}".utf8),
+        Array("a".utf8), Array("word ".utf8), Array("\t".utf8), Array("é".utf8), Array("Д".utf8), Array("議".utf8),
+        Array("🎉".utf8), Array("\u{10FFFF}".utf8),
     ]
+    // CR and LF end the line, so they are not among the control characters put in it.
+    let controls = (0x00...0x1F).map(UInt8.init).filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } + [0x7F]
     let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\n".utf8)
-    var invalid = 0
-    for _ in 0..<2_000 {
+    var seen: [[String]: Int] = [:]
+    for _ in 0..<3_000 {
         var value: [UInt8] = []
         for _ in 0..<Int.random(in: 1...24, using: &random) {
-            if Int.random(in: 0..<10, using: &random) == 0 {
-                value.append(UInt8.random(in: 0x80...0xFF, using: &random))
-            } else {
-                value += pieces.randomElement(using: &random)!
+            switch Int.random(in: 0..<40, using: &random) {
+            case 0..<3: value.append(UInt8.random(in: 0x80...0xFF, using: &random))
+            case 3: value.append(controls.randomElement(using: &random)!)
+            default: value += pieces.randomElement(using: &random)!
             }
         }
-        let valid = String(validating: value, as: UTF8.self) != nil
-        if !valid { invalid += 1 }
+        let printable = value.filter { !controls.contains($0) }
+        let expected =
+            (printable.count < value.count ? ["control-character"] : [])
+            + (String(validating: printable, as: UTF8.self) == nil ? ["invalid-utf8"] : [])
+        seen[expected, default: 0] += 1
         let line = Array("SUMMARY:".utf8) + value + Array("\r\n".utf8)
         let result = parse(head + line + Array("END:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
-        #expect(codes(result) == (valid ? [] : ["invalid-utf8"]), "\(value.map { String($0, radix: 16) })")
+        #expect(codes(result) == expected, "\(value.map { String($0, radix: 16) })")
     }
-    // Both kinds were tried.
-    #expect(invalid > 200 && invalid < 1_800)
+    // Each of the four outcomes was tried many times.
+    #expect(seen.count == 4 && seen.values.allSatisfy { $0 > 100 }, "\(seen)")
 }
 
 @Test func aCharacterSplitByAFoldIsWholeOnceUnfolded() {
