@@ -14,22 +14,59 @@ enum ConferenceProvider: CaseIterable {
         }
     }
 
+    /// The hosts of join links; Zoom's also any host under `zoomDomain`.
+    private static let teamsHost = "teams.microsoft.com"
+    private static let teamsLiveHost = "teams.live.com"
+    private static let meetHost = "meet.google.com"
+    private static let zoomDomain = "zoom.us"
+
     /// The provider of a join link, from its host and path.
     init?(link: String) {
         guard let url = ConferenceProvider.hostAndPath(link) else { return nil }
         let (host, path) = url
-        if (host == "teams.microsoft.com" && path.hasPrefix("/l/meetup-join/"))
-            || (host == "teams.live.com" && path.hasPrefix("/meet/"))
+        if (host == Self.teamsHost && path.hasPrefix("/l/meetup-join/"))
+            || (host == Self.teamsLiveHost && path.hasPrefix("/meet/"))
         {
             self = .teams
-        } else if (host == "zoom.us" || host.hasSuffix(".zoom.us")) && (path.hasPrefix("/j/") || path.hasPrefix("/my/"))
+        } else if (host == Self.zoomDomain || host.hasSuffix("." + Self.zoomDomain))
+            && (path.hasPrefix("/j/") || path.hasPrefix("/my/"))
         {
             self = .zoom
-        } else if host == "meet.google.com" && path.count > 1 {
+        } else if host == Self.meetHost && path.count > 1 {
             self = .meet
         } else {
             return nil
         }
+    }
+
+    /// Whether the https link `bytes` may be a join link: false only when its host is printable
+    /// ASCII and, ignoring case, none of the hosts above (`init(link:)` lower-cases it, and an ASCII
+    /// host's characters are its bytes). A text-heavy event's description holds two links to other
+    /// hosts; made into strings and taken apart by `init(link:)` to find it out, they were 6,000
+    /// instructions of it.
+    private static func mayBeJoinLink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let hostStart = scheme.count
+        var hostEnd = hostStart
+        while hostEnd < bytes.count, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: "?"),
+            bytes[hostEnd] != UInt8(ascii: "#")
+        {
+            guard (0x20...0x7E).contains(bytes[hostEnd]) else { return true }
+            hostEnd += 1
+        }
+        let host = UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd])
+        func isHost(_ name: String) -> Bool {
+            var name = name
+            return name.withUTF8 { host.caseInsensitiveEquals($0) }
+        }
+        func isUnderZoomDomain() -> Bool {
+            var domain = zoomDomain
+            return domain.withUTF8 { domain in
+                host.count > domain.count && host[host.count - domain.count - 1] == UInt8(ascii: ".")
+                    && UnsafeBufferPointer(rebasing: host[(host.count - domain.count)...]).caseInsensitiveEquals(domain)
+            }
+        }
+        return isHost(teamsHost) || isHost(teamsLiveHost) || isHost(meetHost) || isHost(zoomDomain)
+            || isUnderZoomDomain()
     }
 
     /// The host (lower-cased) and the rest of an https link. On its UTF-8: a `Character` walk over
@@ -47,10 +84,10 @@ enum ConferenceProvider: CaseIterable {
         return (String(link[hostStart..<hostEnd]).lowercased(), String(link[hostEnd...]))
     }
 
-    /// The https links in free text, without the punctuation that usually closes them (`<…>`, `(…)`, `.`).
-    /// A link runs from `https://` to the first whitespace (Unicode's, as `Character.isWhitespace`
-    /// says) or `<`, `>`, `"`, `'`.
-    static func links(in text: String) -> [String] {
+    /// The https links in free text that may be join links (`mayBeJoinLink`), without the
+    /// punctuation that usually closes them (`<…>`, `(…)`, `.`). A link runs from `https://` to the
+    /// first whitespace (Unicode's, as `Character.isWhitespace` says) or `<`, `>`, `"`, `'`.
+    static func candidateLinks(in text: String) -> [String] {
         var text = text
         // On the UTF-8 bytes: Foundation's `range(of:)` and a `Character` walk cost 560,000
         // instructions an event on text-heavy calendars whose descriptions hold a link (issue 24),
@@ -65,7 +102,8 @@ enum ConferenceProvider: CaseIterable {
                 // The punctuation that closes it taken off its bytes: a byte of `.,;:)]` last is a
                 // character of its own, which a `Character` walk found at the cost of a string each.
                 while end > start + scheme.count, closingPunctuation.contains(bytes[end - 1]) { end -= 1 }
-                links.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                let link = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if mayBeJoinLink(link) { links.append(String(decoding: link, as: UTF8.self)) }
             }
             return links
         }
@@ -128,7 +166,7 @@ extension Event {
     }
 
     private mutating func adoptConferenceLinks(in text: String) {
-        for link in ConferenceProvider.links(in: text) {
+        for link in ConferenceProvider.candidateLinks(in: text) {
             guard let provider = ConferenceProvider(link: link), !conferences.contains(where: { $0.uri == link })
             else { continue }
             conferences.append(Conference(uri: link, label: provider.label, features: ["AUDIO", "VIDEO"]))

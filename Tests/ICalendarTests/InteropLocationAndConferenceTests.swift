@@ -134,3 +134,18 @@ private func roundTrips(_ input: [UInt8]) -> Bool {
         ])
     #expect(event?.conferences.map(\.label) == ["Microsoft Teams Meeting", "Zoom Meeting", "Google Meet"])
 }
+
+/// Only the providers' own hosts make a link a meeting: Zoom's domain and hosts under it in any case,
+/// not a host that merely ends in its letters or starts with another provider's host, nor one that
+/// spells a provider's name in look-alike letters (a Cyrillic `е` in `googlе`), nor the link the
+/// text-heavy benchmark calendar's descriptions hold (`teams.example.com`).
+@Test func onlyTheProvidersOwnHostsMakeAMeeting() throws {
+    let input = calendar(event: [
+        "UID:h", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+        "DESCRIPTION:https://notzoom.us/j/1 https://zoom.us.example.com/j/2"
+            + " https://teams.microsoft.com.example.net/l/meetup-join/3 https://teams.example.com/l/meetup-join/4"
+            + " https://meet.googl\u{0435}.com/abc-defg-hij https://US02WEB.Zoom.Us/j/5 https://zoom.us/my/6",
+    ])
+    let (event, _) = written(input)
+    #expect(event?.conferences.map(\.uri) == ["https://US02WEB.Zoom.Us/j/5", "https://zoom.us/my/6"])
+}
