@@ -6,20 +6,20 @@ public enum WindowsZones {
     /// their current tzdata name (`Asia/Kolkata`, `Europe/Kyiv`), so that hosts whose tzdata dropped the
     /// old names can still compute with them.
     public static func ianaIdentifier(forWindowsID id: String, territory: String? = nil) -> String? {
-        let rows = WindowsZoneIndex.rows
+        let zoneByRow = WindowsZoneIndex.zoneByRow
         // Ids come spelled as CLDR spells them nearly always (Graph, Outlook): the other spellings'
         // table is built only for the first that is not.
-        let spelled = rows.zoneByRow[RowKey(windowsID: id, territory: "001")]
+        let spelled = zoneByRow[RowKey(windowsID: id, territory: "001")]
         guard let windowsID = spelled != nil ? id : canonicalWindowsID(id) else { return nil }
-        if let territory, let zone = rows.zoneByRow[RowKey(windowsID: windowsID, territory: territory.uppercased())] {
+        if let territory, let zone = zoneByRow[RowKey(windowsID: windowsID, territory: territory.uppercased())] {
             return zone
         }
-        return spelled ?? rows.zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
+        return spelled ?? zoneByRow[RowKey(windowsID: windowsID, territory: "001")]
     }
 
     /// Windows id for an IANA id, following tzdata links and CLDR legacy aliases.
     public static func windowsID(forIANA id: String) -> String? {
-        let byZone = WindowsZoneIndex.rows.windowsIDByZone
+        let byZone = WindowsZoneIndex.windowsIDByZone
         if let windowsID = byZone[id] { return windowsID }
         // Names are compared as tzdata spells them, so `america/new_york` is found too.
         let spelled = ZoneNames.ianaName(id) ?? id
@@ -29,7 +29,11 @@ public enum WindowsZones {
 
     /// The Windows id as CLDR spells it, for any capitalisation of a known Windows id.
     public static func canonicalWindowsID(_ id: String) -> String? {
-        WindowsZoneIndex.canonicalWindowsID[id.lowercased()]
+        // No Windows id has a `/` (a test holds CLDR's table to that), and most names asked about are
+        // IANA ids, which nearly all have one: for them the table is not built (lower-casing every
+        // Windows id was 700,000 instructions, a twentieth of a one-event conversion to Graph).
+        if id.utf8.contains(UInt8(ascii: "/")) { return nil }
+        return WindowsZoneIndex.canonicalWindowsID[id.lowercased()]
     }
 
     /// The Windows id whose Outlook display name (`(UTC-05:00) Eastern Time (US & Canada)`) this is.
@@ -53,7 +57,7 @@ public enum WindowsZones {
     /// Only renames count: a link whose target CLDR lists in its own right (`Europe/Vatican` → `Europe/Rome`)
     /// merges two places and keeps its own name.
     public static func currentName(ofCLDRIdentifier id: String) -> String {
-        WindowsZoneIndex.currentName(of: id, listed: WindowsZoneIndex.rows.windowsIDByZone)
+        WindowsZoneIndex.currentName(of: id, listed: WindowsZoneIndex.windowsIDByZone)
     }
 }
 
@@ -63,37 +67,35 @@ struct RowKey: Hashable, Sendable {
     let territory: String
 }
 
-/// Lookup tables built from the generated rows, each the first time it is needed: a run that reads
-/// Windows zone names builds only `rows` (the others cost as much again, lower-casing and trimming
-/// hundreds of names, for spellings and display names Graph does not send).
+/// Lookup tables built from the generated rows, each the first time it is needed: a conversion to
+/// Graph builds only `windowsIDByZone`, a run that reads Windows zone names `zoneByRow` too (the
+/// others cost as much again, lower-casing and trimming hundreds of names, for spellings and display
+/// names Graph does not send).
 enum WindowsZoneIndex {
-    static let rows = Rows(windowsZoneEntries)
-
-    /// The zone of each CLDR row, and the Windows id of each IANA id CLDR lists.
-    struct Rows: Sendable {
-        /// The zone to use for each row: its first IANA id, under its current name.
-        let zoneByRow: [RowKey: String]
-        /// Every IANA id CLDR lists, as CLDR spells it.
-        let windowsIDByZone: [String: String]
-
-        init(_ entries: [WindowsZoneEntry]) {
-            // Sized up front: growing them step by step took a fifth of the time building them costs.
-            var byZone = [String: String](minimumCapacity: entries.count)
-            for entry in entries where byZone[entry.ianaIdentifier] == nil {
-                byZone[entry.ianaIdentifier] = entry.windowsID
-            }
-            // Renames need the full zone list first: a link whose target CLDR also lists is a merge.
-            var byRow = [RowKey: String](minimumCapacity: entries.count)
-            for entry in entries {
-                let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
-                if byRow[key] == nil {
-                    byRow[key] = WindowsZoneIndex.currentName(of: entry.ianaIdentifier, listed: byZone)
-                }
-            }
-            zoneByRow = byRow
-            windowsIDByZone = byZone
+    /// Every IANA id CLDR lists, as CLDR spells it, with its Windows id: all a conversion to Graph
+    /// needs. Built apart from `zoneByRow`, which only reading Windows ids needs (built together,
+    /// they were 1.5 million instructions of the first zone written to Graph).
+    static let windowsIDByZone: [String: String] = {
+        // Sized up front: growing it step by step took a fifth of the time building it costs.
+        var byZone = [String: String](minimumCapacity: windowsZoneEntries.count)
+        for entry in windowsZoneEntries where byZone[entry.ianaIdentifier] == nil {
+            byZone[entry.ianaIdentifier] = entry.windowsID
         }
-    }
+        return byZone
+    }()
+
+    /// The zone to use for each CLDR row: its first IANA id, under its current name.
+    static let zoneByRow: [RowKey: String] = {
+        // Renames need the full zone list first: a link whose target CLDR also lists is a merge.
+        var byRow = [RowKey: String](minimumCapacity: windowsZoneEntries.count)
+        for entry in windowsZoneEntries {
+            let key = RowKey(windowsID: entry.windowsID, territory: entry.territory)
+            if byRow[key] == nil {
+                byRow[key] = currentName(of: entry.ianaIdentifier, listed: windowsIDByZone)
+            }
+        }
+        return byRow
+    }()
 
     /// Every Windows id, in file order.
     static let windowsIDs: [String] = {
@@ -109,7 +111,7 @@ enum WindowsZoneIndex {
     static let windowsIDByCurrentZone: [String: String] = {
         var byCurrentZone = [String: String](minimumCapacity: windowsZoneEntries.count)
         for entry in windowsZoneEntries {
-            let zone = currentName(of: entry.ianaIdentifier, listed: rows.windowsIDByZone)
+            let zone = currentName(of: entry.ianaIdentifier, listed: windowsIDByZone)
             if byCurrentZone[zone] == nil { byCurrentZone[zone] = entry.windowsID }
         }
         return byCurrentZone

@@ -72,6 +72,15 @@ import Testing
         #expect(WindowsZones.ianaIdentifier(forWindowsID: "Nowhere Standard Time") == nil)
     }
 
+    /// `canonicalWindowsID` answers nil for a name with a `/` without looking: it relies on CLDR's table
+    /// having no Windows id with one (its ids are names like `W. Europe Standard Time` and `UTC-11`).
+    @Test func noWindowsIDHasASlash() {
+        #expect(WindowsZones.allWindowsIDs.count > 100)
+        #expect(WindowsZones.allWindowsIDs.allSatisfy { !$0.contains("/") })
+        #expect(WindowsZones.canonicalWindowsID("Europe/Berlin") == nil)
+        #expect(WindowsZones.canonicalWindowsID("w. europe standard time") == "W. Europe Standard Time")
+    }
+
     /// CLDR's legacy spellings and tzdata's current names map to the same Windows id, and the Windows id
     /// maps to the current name.
     @Test func legacyAndCurrentNames() {
