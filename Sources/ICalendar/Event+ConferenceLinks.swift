@@ -42,7 +42,7 @@ enum ConferenceProvider: CaseIterable {
     /// Whether the https link `bytes` may be a join link: false only when its host is printable
     /// ASCII and, ignoring case, none of the hosts above (`init(link:)` lower-cases it, and an ASCII
     /// host's characters are its bytes). A text-heavy event's description holds two links to other
-    /// hosts; made into strings and taken apart by `init(link:)` to find it out, they were 6,000
+    /// hosts; made into strings and taken apart by `init(link:)` to find it out, they were 5,700
     /// instructions of it.
     private static func mayBeJoinLink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let hostStart = scheme.count
