@@ -7,19 +7,37 @@ enum CalportCLI {
     static let version = CalportVersion.current
 
     /// Every command, in the order help lists them.
-    static var commands: [CommandSpec] { specs.map { $0() } }
+    static var commands: [CommandSpec] { table.map { $0.spec() } }
 
-    /// Each command's spec, made the first time it is asked for: a run makes the one it runs and
-    /// those listed before it, not all ten (`expand`'s, with its list of fields, was 340,000
-    /// instructions, a fortieth of converting one event).
-    private static let specs: [@Sendable () -> CommandSpec] = [
-        { ConvertCommand.spec }, { ExpandCommand.spec }, { ValidateCommand.spec }, { TZCommand.spec },
-        { ExportCommand.spec }, { ImportCommand.spec }, { CalendarsCommand.spec }, { LoginCommand.spec },
-        { LogoutCommand.spec }, { CompletionCommand.spec },
+    /// A command: its spec, made the first time it is asked for, and what runs it.
+    private struct Command: Sendable {
+        let spec: @Sendable () -> CommandSpec
+        let run: @Sendable (ParsedArguments, Terminal) -> ExitStatus
+    }
+
+    /// The commands in help's order. A run makes the spec of the one it runs and of those listed
+    /// before it, not all ten (`expand`'s, with its list of fields, was 340,000 instructions, a
+    /// fortieth of converting one event).
+    private static let table: [Command] = [
+        Command(spec: { ConvertCommand.spec }, run: { ConvertCommand.run($0, terminal: $1) }),
+        Command(spec: { ExpandCommand.spec }, run: { ExpandCommand.run($0, terminal: $1) }),
+        Command(spec: { ValidateCommand.spec }, run: { ValidateCommand.run($0, terminal: $1) }),
+        Command(spec: { TZCommand.spec }, run: { TZCommand.run($0, terminal: $1, currentYear: currentYear) }),
+        Command(spec: { ExportCommand.spec }, run: { ExportCommand.run($0, terminal: $1) }),
+        Command(spec: { ImportCommand.spec }, run: { ImportCommand.run($0, terminal: $1) }),
+        Command(spec: { CalendarsCommand.spec }, run: { CalendarsCommand.run($0, terminal: $1) }),
+        Command(spec: { LoginCommand.spec }, run: { LoginCommand.run($0, terminal: $1) }),
+        Command(spec: { LogoutCommand.spec }, run: { LogoutCommand.run($0, terminal: $1) }),
+        Command(spec: { CompletionCommand.spec }, run: { CompletionCommand.run($0, terminal: $1, commands: commands) }),
     ]
 
-    private static func command(named name: String) -> CommandSpec? {
-        specs.lazy.map { $0() }.first { $0.name == name }
+    /// The command `name` names, with its spec made.
+    private static func command(named name: String) -> (spec: CommandSpec, command: Command)? {
+        for command in table {
+            let spec = command.spec()
+            if spec.name == name { return (spec, command) }
+        }
+        return nil
     }
 
     static var helpText: String {
@@ -61,12 +79,12 @@ enum CalportCLI {
                 terminal.writeError("calport: error: unknown command '\(name)'\n")
                 return .usage
             }
-            terminal.write(Array(command.helpText.utf8))
+            terminal.write(Array(command.spec.helpText.utf8))
             return .success
         default:
             break
         }
-        guard let spec = command(named: first) else {
+        guard let (spec, command) = command(named: first) else {
             terminal.writeError(
                 "calport: error: unknown command '\(first)'; expected one of: \(commands.map(\.name).joined(separator: ", "))\n"
             )
@@ -92,18 +110,6 @@ enum CalportCLI {
                 return .usage
             }
         }
-        switch spec.name {
-        case ConvertCommand.spec.name: return ConvertCommand.run(parsed, terminal: terminal)
-        case ExpandCommand.spec.name: return ExpandCommand.run(parsed, terminal: terminal)
-        case ValidateCommand.spec.name: return ValidateCommand.run(parsed, terminal: terminal)
-        case ExportCommand.spec.name: return ExportCommand.run(parsed, terminal: terminal)
-        case ImportCommand.spec.name: return ImportCommand.run(parsed, terminal: terminal)
-        case CalendarsCommand.spec.name: return CalendarsCommand.run(parsed, terminal: terminal)
-        case LoginCommand.spec.name: return LoginCommand.run(parsed, terminal: terminal)
-        case LogoutCommand.spec.name: return LogoutCommand.run(parsed, terminal: terminal)
-        case TZCommand.spec.name: return TZCommand.run(parsed, terminal: terminal, currentYear: currentYear)
-        case CompletionCommand.spec.name: return CompletionCommand.run(parsed, terminal: terminal, commands: commands)
-        default: return .usage
-        }
+        return command.run(parsed, terminal)
     }
 }
