@@ -14,59 +14,59 @@ enum ConferenceProvider: CaseIterable {
         }
     }
 
-    /// The hosts of join links; Zoom's also any host under `zoomDomain`.
-    private static let teamsHost = "teams.microsoft.com"
-    private static let teamsLiveHost = "teams.live.com"
-    private static let meetHost = "meet.google.com"
-    private static let zoomDomain = "zoom.us"
+    /// Where a provider's join links live: a host (and, with `subdomains`, every host under it) and
+    /// what the path after it must be. Both `init(link:)` and `mayBeJoinLink` read this table.
+    private static let joinHosts:
+        [(host: String, subdomains: Bool, provider: ConferenceProvider, pathPrefixes: [String])] = [
+            ("teams.microsoft.com", false, .teams, ["/l/meetup-join/"]),
+            ("teams.live.com", false, .teams, ["/meet/"]),
+            ("zoom.us", true, .zoom, ["/j/", "/my/"]),
+            // Any path beyond the root: a meeting's code.
+            ("meet.google.com", false, .meet, []),
+        ]
 
     /// The provider of a join link, from its host and path.
     init?(link: String) {
-        guard let url = ConferenceProvider.hostAndPath(link) else { return nil }
-        let (host, path) = url
-        if (host == Self.teamsHost && path.hasPrefix("/l/meetup-join/"))
-            || (host == Self.teamsLiveHost && path.hasPrefix("/meet/"))
-        {
-            self = .teams
-        } else if (host == Self.zoomDomain || host.hasSuffix("." + Self.zoomDomain))
-            && (path.hasPrefix("/j/") || path.hasPrefix("/my/"))
-        {
-            self = .zoom
-        } else if host == Self.meetHost && path.count > 1 {
-            self = .meet
-        } else {
-            return nil
+        guard let (host, path) = ConferenceProvider.hostAndPath(link) else { return nil }
+        for entry in Self.joinHosts where host == entry.host || (entry.subdomains && host.hasSuffix("." + entry.host)) {
+            let pathMatches =
+                entry.pathPrefixes.isEmpty ? path.count > 1 : entry.pathPrefixes.contains { path.hasPrefix($0) }
+            if pathMatches {
+                self = entry.provider
+                return
+            }
         }
+        return nil
     }
 
     /// Whether the https link `bytes` may be a join link: false only when its host is printable
-    /// ASCII and, ignoring case, none of the hosts above (`init(link:)` lower-cases it, and an ASCII
+    /// ASCII and, ignoring case, none of `joinHosts` (`init(link:)` lower-cases it, and an ASCII
     /// host's characters are its bytes). A text-heavy event's description holds two links to other
     /// hosts; made into strings and taken apart by `init(link:)` to find it out, they were 5,700
     /// instructions of it.
     private static func mayBeJoinLink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let hostStart = scheme.count
         var hostEnd = hostStart
-        while hostEnd < bytes.count, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: "?"),
-            bytes[hostEnd] != UInt8(ascii: "#")
-        {
+        while hostEnd < bytes.count, !endsHost(bytes[hostEnd]) {
             guard (0x20...0x7E).contains(bytes[hostEnd]) else { return true }
             hostEnd += 1
         }
         let host = UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd])
-        func isHost(_ name: String) -> Bool {
-            var name = name
-            return name.withUTF8 { host.caseInsensitiveEquals($0) }
-        }
-        func isUnderZoomDomain() -> Bool {
-            var domain = zoomDomain
-            return domain.withUTF8 { domain in
-                host.count > domain.count && host[host.count - domain.count - 1] == UInt8(ascii: ".")
-                    && UnsafeBufferPointer(rebasing: host[(host.count - domain.count)...]).caseInsensitiveEquals(domain)
+        return joinHosts.contains { entry in
+            var name = entry.host
+            return name.withUTF8 { name in
+                if host.caseInsensitiveEquals(name) { return true }
+                // A host under it: its name after a `.`.
+                let start = host.count - name.count
+                return entry.subdomains && start > 0 && host[start - 1] == UInt8(ascii: ".")
+                    && UnsafeBufferPointer(rebasing: host[start...]).caseInsensitiveEquals(name)
             }
         }
-        return isHost(teamsHost) || isHost(teamsLiveHost) || isHost(meetHost) || isHost(zoomDomain)
-            || isUnderZoomDomain()
+    }
+
+    /// Whether `byte` ends a link's host: the path, query or fragment begins (RFC 3986 §3.2).
+    private static func endsHost(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// The host (lower-cased) and the rest of an https link. On its UTF-8: a `Character` walk over
@@ -77,10 +77,7 @@ enum ConferenceProvider: CaseIterable {
         guard link.hasPrefix("https://") else { return nil }
         let utf8 = link.utf8
         let hostStart = utf8.index(utf8.startIndex, offsetBy: scheme.count)
-        let hostEnd =
-            utf8[hostStart...].firstIndex {
-                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-            } ?? utf8.endIndex
+        let hostEnd = utf8[hostStart...].firstIndex(where: endsHost) ?? utf8.endIndex
         return (String(link[hostStart..<hostEnd]).lowercased(), String(link[hostEnd...]))
     }
 
