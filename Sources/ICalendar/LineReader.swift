@@ -634,7 +634,7 @@ private enum LineBytes {
             let count = bytes.count
             var index = 0
             while count &- index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let flagged = word & 0x8080_8080_8080_8080 | word.bytes(below: 0x20) | word.bytes(equalTo: 0x7F)
                 // Indices stay within `count`, so they are added without overflow checks.
                 let plain = flagged.trailingZeroBitCount >> 3

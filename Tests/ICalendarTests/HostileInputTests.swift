@@ -150,15 +150,19 @@ func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
     }
 }
 
-/// Random lines of ASCII, tabs, valid sequences of each length, stray bytes and control characters
-/// (fixed seed): a line is read with a `control-character` warning exactly when it holds a control
-/// character other than tab (RFC 5545 §3.1), and with an `invalid-utf8` one exactly when the standard
-/// library's own check refuses its bytes once those are removed.
+/// Random lines of ASCII, tabs, valid sequences of each length, stray bytes, sequences RFC 3629's ranges
+/// refuse and control characters (fixed seed): a line is read with a `control-character` warning exactly
+/// when it holds a control character other than tab (RFC 5545 §3.1), and with an `invalid-utf8` one exactly
+/// when the standard library's own check refuses its bytes once those are removed.
 @Test func invalidUTF8AndControlCharactersAreFoundAsTheStandardLibraryFindsThem() {
     var random = RecurrenceDifferentialTests.Seeded(state: 24)
     let pieces: [[UInt8]] = [
         Array("a".utf8), Array("word ".utf8), Array("\t".utf8), Array("é".utf8), Array("Д".utf8), Array("議".utf8),
-        Array("🎉".utf8), Array("\u{10FFFF}".utf8),
+        Array("🎉".utf8), Array("\u{10FFFF}".utf8), Array("\u{D7FF}".utf8),
+    ]
+    // Sequences of the right shape that RFC 3629's ranges refuse: a surrogate, overlong forms, past U+10FFFF.
+    let refused: [[UInt8]] = [
+        [0xED, 0xA0, 0x80], [0xE0, 0x80, 0xAF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xC1, 0xBF],
     ]
     // CR and LF end the line, so they are not among the control characters put in it.
     let controls = (0x00...0x1F).map(UInt8.init).filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } + [0x7F]
@@ -167,9 +171,10 @@ func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
     for _ in 0..<3_000 {
         var value: [UInt8] = []
         for _ in 0..<Int.random(in: 1...24, using: &random) {
-            switch Int.random(in: 0..<40, using: &random) {
+            switch Int.random(in: 0..<60, using: &random) {
             case 0..<3: value.append(UInt8.random(in: 0x80...0xFF, using: &random))
-            case 3: value.append(controls.randomElement(using: &random)!)
+            case 3..<5: value.append(controls.randomElement(using: &random)!)
+            case 5: value += refused.randomElement(using: &random)!
             default: value += pieces.randomElement(using: &random)!
             }
         }
