@@ -71,6 +71,8 @@ let package = Package(
             path: "Samples/NextWeek/Sources/NextWeek"),
         // Sends calport's HTTP requests, so that only this program loads FoundationNetworking and libcurl.
         .executableTarget(name: "calport-http", dependencies: ["GraphService"]),
+        // What more than one test target needs: a temporary directory removed with the test process.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
@@ -84,10 +86,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CalendarConversionTests",
-            dependencies: ["CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel"]),
+            dependencies: ["CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel", "TestSupport"]),
         .testTarget(
             name: "calportTests",
-            dependencies: ["calport", "CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel"]),
+            dependencies: [
+                "calport", "CalendarConversion", "ICalendar", "GraphEvents", "CalendarModel", "TestSupport",
+            ]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"]),
     ]
 )

@@ -1,5 +1,6 @@
 import CalendarConversion
 import Foundation
+import TestSupport
 import Testing
 
 /// An .ics of one event, its times in UTC, and no DTSTAMP so that the line holds only what is below.

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import TestSupport
 import Testing
 
 @testable import calport

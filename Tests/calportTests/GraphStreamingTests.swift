@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import ICalendar
+import TestSupport
 import Testing
 
 @testable import calport

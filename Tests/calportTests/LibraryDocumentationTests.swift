@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every public symbol of the library products has a doc comment, read from the symbol graphs of the

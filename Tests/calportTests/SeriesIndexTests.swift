@@ -2,6 +2,7 @@ import CalendarConversion
 import Foundation
 import GraphEvents
 import ICalendar
+import TestSupport
 import Testing
 
 /// The index of `farOverrides` (StreamingSeriesTests), whose series the CLI's streaming tests read.

@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import TestSupport
 import Testing
 
 @testable import calport

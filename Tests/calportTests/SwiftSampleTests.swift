@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's "Use it from Swift" example: the README shows Samples/NextWeek's program verbatim, and

@@ -12,7 +12,7 @@ private let testsDirectory: URL = {
 private let removedAtExit: Void = { atexit { try? FileManager.default.removeItem(at: testsDirectory) } }()
 
 /// A new, empty directory for one test's files, removed with the process's.
-func temporaryDirectory() throws -> URL {
+public func temporaryDirectory() throws -> URL {
     _ = removedAtExit
     let url = testsDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
