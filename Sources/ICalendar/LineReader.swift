@@ -635,7 +635,7 @@ private enum LineBytes {
             var index = 0
             while count &- index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let flagged = word & 0x8080_8080_8080_8080 | word.bytes(below: 0x20) | word.bytes(equalTo: 0x7F)
+                let flagged = nonASCIIOrControlBytes(word)
                 // Indices stay within `count`, so they are added without overflow checks.
                 let plain = flagged.trailingZeroBitCount >> 3
                 if plain > 0 {
@@ -673,6 +673,15 @@ private enum LineBytes {
 
     static func isControl(_ byte: UInt8) -> Bool { byte == 0x7F || (byte < 0x20 && byte != 0x09) }
 
+    /// The high bit of each of the eight bytes of `word` that is below 0x20 or 0x7F (tab too, which
+    /// `isControl` then lets pass), and possibly of some after the first: only the lowest is exact.
+    @inline(__always)
+    static func controlBytes(_ word: UInt64) -> UInt64 { word.bytes(below: 0x20) | word.bytes(equalTo: 0x7F) }
+
+    /// `controlBytes`, and the high bit of every byte that is not ASCII.
+    @inline(__always)
+    static func nonASCIIOrControlBytes(_ word: UInt64) -> UInt64 { word & 0x8080_8080_8080_8080 | controlBytes(word) }
+
     /// Whether `bytes` hold one that `validate` must look at closer: one that may be part of an
     /// invalid UTF-8 sequence, or a control character. Eight bytes at a time: asked a byte at a time
     /// of a first pass's UID and DTSTART lines, it was 1,000 instructions an event.
@@ -683,7 +692,7 @@ private enum LineBytes {
     static func firstNonASCIIOrControl(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         ByteScan.firstIndex(
             in: bytes, from: 0,
-            word: { $0 & 0x8080_8080_8080_8080 | $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x7F) != 0 },
+            word: { nonASCIIOrControlBytes($0) != 0 },
             byte: { $0 >= 0x7F || isControl($0) })
     }
 
@@ -741,6 +750,6 @@ private enum LineBytes {
 
     static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstIndex(
-            in: bytes, from: start, word: { $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x7F) != 0 }, byte: isControl)
+            in: bytes, from: start, word: { controlBytes($0) != 0 }, byte: isControl)
     }
 }
