@@ -66,7 +66,10 @@ extension Event {
             }
         }
         if let point = location.coordinates {
-            result.set("coordinates", ["latitude": .number(point.latitude), "longitude": .number(point.longitude)])
+            result.setObject("coordinates") { coordinates in
+                coordinates.set("latitude", .number(point.latitude))
+                coordinates.set("longitude", .number(point.longitude))
+            }
         }
     }
 
