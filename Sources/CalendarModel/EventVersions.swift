@@ -43,13 +43,17 @@ public enum EventVersions {
         slots.reserveCapacity(events.count)
         var ties: [Int: [Int]] = [:]
         var conflicts: [Conflict] = []
-        for (index, event) in events.enumerated() {
+        // By index, each event read where it is (`enumerated()` copied each out, every reference in
+        // it retained and released), and one hash of its key for a first version (a lookup, then an
+        // insert, hashed the UID twice).
+        for index in events.indices {
+            let event = events[index]
             let key = Key(event)
-            guard !event.uid.isEmpty, let first = slots[key] else {
-                slots[key] = kept.count
+            guard let first = slots.updateValue(kept.count, forKey: key), !event.uid.isEmpty else {
                 kept.append(index)
                 continue
             }
+            slots[key] = first
             let positions = [first] + (ties[first] ?? [])
             let current = positions.compactMap { kept[$0] }
             guard !current.contains(where: { events[$0] == event }), let head = current.first else { continue }
@@ -105,7 +109,10 @@ public enum EventVersions {
             diagnostic(
                 conflict, of: events[conflict.later], earlier: place(conflict.earlier), later: place(conflict.later))
         }
-        return (kept.map { events[$0] }, diagnostics, kept.map(place))
+        // Every event kept is every event in order (a version dropped makes the list shorter), and
+        // the array is handed back as it is rather than copied event by event.
+        let keptEvents = kept.count == events.count ? events : kept.map { events[$0] }
+        return (keptEvents, diagnostics, kept.map(place))
     }
 
     /// A time as `2026-01-05 10:00:00`, for messages.
