@@ -143,18 +143,21 @@ enum ConvertCommand {
             merged.merge(read.document)
         }
         // One output holds one version of each event: `convert a.ics a.ics` does not double them.
-        // Two versions in one file were resolved, and reported with their lines, as it was read.
-        let versions = EventVersions.resolve(merged.events)
-        let acrossFiles = versions.conflicts.filter { inputOf[$0.earlier] != inputOf[$0.later] }
-        if reporter.stops(
-            acrossFiles.map {
-                EventVersions.diagnostic(
-                    $0, of: merged.events[$0.later], earlier: places[$0.earlier], later: places[$0.later])
-            })
-        {
-            return nil
+        // Two versions in one file were resolved, and reported with their lines, as it was read, so
+        // one input has nothing left to resolve.
+        if inputs.count > 1 {
+            let versions = EventVersions.resolve(merged.events)
+            let acrossFiles = versions.conflicts.filter { inputOf[$0.earlier] != inputOf[$0.later] }
+            if reporter.stops(
+                acrossFiles.map {
+                    EventVersions.diagnostic(
+                        $0, of: merged.events[$0.later], earlier: places[$0.earlier], later: places[$0.later])
+                })
+            {
+                return nil
+            }
+            merged.events = versions.kept.map { merged.events[$0] }
         }
-        merged.events = versions.kept.map { merged.events[$0] }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
         let written = target.write(merged)
