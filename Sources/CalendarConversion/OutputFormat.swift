@@ -53,9 +53,16 @@ public struct OutputFormat: Equatable, Sendable {
         self.init(kind: kind)
     }
 
-    /// The calendar in this format, and what writing it lost or refused.
-    public func write(_ document: CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
-        guard kind != .iCalendar else { return (ICalendarSerializer().serialize(document), []) }
+    /// The calendar in this format, and what writing it lost or refused. The document is taken, not
+    /// borrowed: .ics output renames zones in its events, and events no one else holds are renamed
+    /// without a copy.
+    public func write(_ document: consuming CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
+        guard kind != .iCalendar else { return (ICalendarSerializer().serialize(consume document), []) }
+        return entries(of: document)
+    }
+
+    /// The calendar as JSON entries (Graph JSON or NDJSON).
+    private func entries(of document: CalendarDocument) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
         var output = EntryOutput(self, header: document, timeZones: document.timeZones)
         var diagnostics: [Diagnostic] = []
         if kind == .ndjson {

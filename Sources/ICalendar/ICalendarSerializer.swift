@@ -17,8 +17,8 @@ public struct ICalendarSerializer: Sendable {
 
     /// A whole calendar; zones the events use without a VTIMEZONE get one built from tzdata, under
     /// their IANA id (`ZoneNaming`).
-    public func serialize(_ document: CalendarDocument) -> [UInt8] {
-        let document = ZoneNaming.naming(document)
+    public func serialize(_ document: consuming CalendarDocument) -> [UInt8] {
+        ZoneNaming.name(&document)
         let encoder = EncodingContext()
         var writer = ContentWriter()
         writer.writeHeader(document)

@@ -113,11 +113,11 @@ struct ZoneNaming {
         rename(&event.timestamp)
     }
 
-    /// `document` with the events' zones named as they are written.
-    static func naming(_ document: CalendarDocument) -> CalendarDocument {
+    /// Names the zones of `document`'s events as they are written, in place: an event held by no
+    /// one else is renamed where it is, where a copy of the document copied every event renamed (a
+    /// Graph calendar's Windows zones are renamed on every event).
+    static func name(_ document: inout CalendarDocument) {
         var naming = ZoneNaming(defined: Set(document.timeZones.map(\.identifier)))
-        var named = document
-        for index in named.events.indices { naming.name(&named.events[index]) }
-        return named
+        for index in document.events.indices { naming.name(&document.events[index]) }
     }
 }

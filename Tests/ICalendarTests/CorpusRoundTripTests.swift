@@ -19,7 +19,7 @@ import Testing
         // Outlook reads a TZID only with its VTIMEZONE: calport adds those the input lacked.
         // A Windows zone name no VTIMEZONE defines is written under its IANA id (docs/mapping.md).
         first.document.productID = first.document.productID ?? ICalendarSerializer.defaultProductID
-        first.document = ZoneNaming.naming(first.document)
+        ZoneNaming.name(&first.document)
         // An RDATE period is written as its start and, lasting otherwise, an override (docs/interop.md).
         first.document.events = RecurrencePeriodSplit.splitting(first.document.events)
         first.document.timeZones += TimeZoneCoverage.missingDefinitions(for: first.document)
