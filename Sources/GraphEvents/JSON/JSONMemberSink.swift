@@ -101,13 +101,9 @@ struct JSONObjectText: JSONMemberSink {
     ) {
         open(key)
         bytes.append(UInt8(ascii: "["))
-        // By index, each element handed on where it is: `enumerated()` copied every attendee out
-        // of its array and destroyed the copy (a dozen references retained and released each).
-        var index = elements.startIndex
-        while index != elements.endIndex {
-            if index != elements.startIndex { bytes.append(UInt8(ascii: ",")) }
-            appendObject { build(&$0, elements[index]) }
-            elements.formIndex(after: &index)
+        for (position, element) in elements.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendObject { build(&$0, element) }
         }
         bytes.append(UInt8(ascii: "]"))
     }
