@@ -192,7 +192,7 @@ enum ExpandCommand {
             var occurrences = DocumentOccurrences(
                 document: document, window: window.window, floating: window.clock,
                 options: request.options)
-            while let occurrence = occurrences.next() { writer.send(occurrence) }
+            writer.send(&occurrences)
             writer.flush()
             // Occurrences before this point are already out: there is nothing to say about the rest.
             if reporter.stops(occurrences.diagnostics.located(in: name), consequence: nil) { return nil }
