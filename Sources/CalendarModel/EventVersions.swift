@@ -43,12 +43,9 @@ public enum EventVersions {
         slots.reserveCapacity(events.count)
         var ties: [Int: [Int]] = [:]
         var conflicts: [Conflict] = []
-        // By index, each event read where it is (`enumerated()` copied each out, every reference in
-        // it retained and released), and one hash of its key for a first version (a lookup, then an
-        // insert, hashed the UID twice).
-        for index in events.indices {
-            let event = events[index]
+        for (index, event) in events.enumerated() {
             let key = Key(event)
+            // One hash of the key for a first version (a lookup, then an insert, hashed it twice).
             guard let first = slots.updateValue(kept.count, forKey: key), !event.uid.isEmpty else {
                 kept.append(index)
                 continue
@@ -110,7 +107,7 @@ public enum EventVersions {
                 conflict, of: events[conflict.later], earlier: place(conflict.earlier), later: place(conflict.later))
         }
         // Every event kept is every event in order (a version dropped makes the list shorter), and
-        // the array is handed back as it is rather than copied event by event.
+        // the array is handed back as it is rather than built again.
         let keptEvents = kept.count == events.count ? events : kept.map { events[$0] }
         return (keptEvents, diagnostics, kept.map(place))
     }
