@@ -101,9 +101,13 @@ struct JSONObjectText: JSONMemberSink {
     ) {
         open(key)
         bytes.append(UInt8(ascii: "["))
-        for (position, element) in elements.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendObject { build(&$0, element) }
+        // By index: through `enumerated()` it took some 130 instructions an element more (each is
+        // copied out of its array either way, which neither this nor a buffer pointer avoids).
+        var index = elements.startIndex
+        while index != elements.endIndex {
+            if index != elements.startIndex { bytes.append(UInt8(ascii: ",")) }
+            appendObject { build(&$0, elements[index]) }
+            elements.formIndex(after: &index)
         }
         bytes.append(UInt8(ascii: "]"))
     }
