@@ -77,17 +77,22 @@ public struct BatchConverter: Sendable {
             outcome.failure = InputFormat.unrecognised
             return outcome
         }
-        let read = CalendarInput.read(bytes, file: input.path, as: format, limits: limits)
+        var read = CalendarInput.read(bytes, file: input.path, as: format, limits: limits)
         let leftOut = target.leftOut(read.document.otherComponents.map(\.name), file: input.path)
-        let written = target.write(read.document)
-        outcome.diagnostics = read.diagnostics + leftOut + written.diagnostics.located(in: input.path)
+        let holdsOnlyOtherComponents = read.document.events.isEmpty && !read.document.otherComponents.isEmpty
         outcome.events = read.document.events.count
+        // Handed on, not shared: .ics output names zones in place in events no one else holds,
+        // where a shared event is copied whole (every event of a Graph calendar).
+        var document = CalendarDocument()
+        swap(&document, &read.document)
+        let written = target.write(consume document)
+        outcome.diagnostics = read.diagnostics + leftOut + written.diagnostics.located(in: input.path)
         outcome.dropped = read.dropped + written.diagnostics.filter { $0.severity == .error }.count
         if let stopsOn, let first = outcome.diagnostics.first(where: stopsOn) {
             outcome.failure = "stopped by --strict at \(first.location); nothing was written"
             return outcome
         }
-        if target.kind != .iCalendar && read.document.events.isEmpty && !read.document.otherComponents.isEmpty {
+        if target.kind != .iCalendar && holdsOnlyOtherComponents {
             outcome.failure = "holds no events for --to \(target.kind.rawValue); nothing was written"
             return outcome
         }
