@@ -230,3 +230,15 @@ public struct EntryOutput {
         return take()
     }
 }
+
+extension CalendarDocument {
+    /// This calendar, taken out and an empty one left in its place: what a caller hands to
+    /// `OutputFormat.write` when it is done with it, so that .ics output names zones in place in
+    /// events no one else holds rather than copying each one whole (every event of a Graph
+    /// calendar). `consume` does not reach a variable some closure captures, nor a tuple's member.
+    package mutating func handedOver() -> CalendarDocument {
+        var taken = CalendarDocument()
+        swap(&taken, &self)
+        return taken
+    }
+}

@@ -81,11 +81,7 @@ public struct BatchConverter: Sendable {
         let leftOut = target.leftOut(read.document.otherComponents.map(\.name), file: input.path)
         let holdsOnlyOtherComponents = read.document.events.isEmpty && !read.document.otherComponents.isEmpty
         outcome.events = read.document.events.count
-        // Handed on, not shared: .ics output names zones in place in events no one else holds,
-        // where a shared event is copied whole (every event of a Graph calendar).
-        var document = CalendarDocument()
-        swap(&document, &read.document)
-        let written = target.write(consume document)
+        let written = target.write(read.document.handedOver())
         outcome.diagnostics = read.diagnostics + leftOut + written.diagnostics.located(in: input.path)
         outcome.dropped = read.dropped + written.diagnostics.filter { $0.severity == .error }.count
         if let stopsOn, let first = outcome.diagnostics.first(where: stopsOn) {

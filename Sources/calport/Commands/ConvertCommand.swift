@@ -160,11 +160,7 @@ enum ConvertCommand {
         }
         if readOnlyErrors(merged.isEmpty, reporter) { return nil }
         if noEvents(merged.events.isEmpty && !merged.otherComponents.isEmpty, target, reporter) { return nil }
-        // Handed on, not shared (`consume merged` is refused by this compiler): .ics output names
-        // zones in place in events no one else holds, where a shared event is copied whole.
-        var document = CalendarDocument()
-        swap(&document, &merged)
-        let written = target.write(consume document)
+        let written = target.write(merged.handedOver())
         if reporter.stops(origins.locate(written.diagnostics)) { return nil }
         destination.write(written.bytes)
         return dropped
