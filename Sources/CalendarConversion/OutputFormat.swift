@@ -196,7 +196,7 @@ public struct EntryOutput {
                     return time
                 }
             }
-            if series.master != nil { zoned(&series.master!) }
+            if !series.master.isNil { zoned(&series.master!) }
             for index in series.overrides.indices { zoned(&series.overrides[index]) }
         }
         let writer = GraphEventWriter(style: format.kind == .graph ? .full : .post)

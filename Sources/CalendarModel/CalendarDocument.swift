@@ -60,13 +60,13 @@ public struct CalendarDocument: Hashable, Sendable {
         var firstOfUID: [String: Int] = [:]
         firstOfUID.reserveCapacity(events.count)
         for event in events {
-            let isOverride = event.recurrenceID != nil
+            let isOverride = !event.recurrenceID.isNil
             if !event.uid.isEmpty, let first = firstOfUID[event.uid] {
                 if isOverride {
                     all[first].overrides.append(event)
                     continue
                 }
-                if all[first].master == nil {
+                if all[first].master.isNil {
                     all[first].master = event
                     continue
                 }
@@ -100,7 +100,7 @@ public struct EventSeries: Hashable, Sendable {
 
     /// The series of `event` alone: it is the master, or the only override.
     public init(alone event: Event) {
-        let isOverride = event.recurrenceID != nil
+        let isOverride = !event.recurrenceID.isNil
         self.init(uid: event.uid, master: isOverride ? nil : event, overrides: isOverride ? [event] : [])
     }
 }

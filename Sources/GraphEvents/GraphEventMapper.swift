@@ -74,7 +74,7 @@ public struct GraphEventMapper: Sendable {
         }
         // Without a start the master is left out; its exceptions, which need its start, were too.
         // Moved, not copied: an event is a few dozen references to retain and release.
-        if master.start != nil { each(consume master) }
+        if !master.start.isNil { each(consume master) }
         for event in overrides { each(event) }
         return decoder.diagnostics + overrideDiagnostics
     }
@@ -90,7 +90,7 @@ public struct GraphEventMapper: Sendable {
         event.recurrenceID = decoder.recurrenceID(object, at: path, master: master).map {
             RecurrenceIdentifier(time: $0)
         }
-        guard event.recurrenceID != nil, event.start != nil else {
+        guard !event.recurrenceID.isNil, !event.start.isNil else {
             decoder.report(
                 .error, "graph-exception-without-original-start",
                 "the exception names no original start of its series' occurrence; left out", at: path)
@@ -197,7 +197,7 @@ public struct GraphEventMapper: Sendable {
         if encoder.style == .full {
             object.set(
                 "type",
-                .string(event.recurrenceID != nil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
+                .string(!event.recurrenceID.isNil ? "exception" : event.isRecurring ? "seriesMaster" : "singleInstance")
             )
         }
         return true

@@ -123,7 +123,7 @@ public struct GraphEventWriter: Sendable {
             diagnostics.collect(encoder.diagnostics)
             // A master without DTSTART is left out (Graph requires a start), not its overrides, each
             // of which says when it happens: written as a missing master's are.
-            if master.start == nil { writeAlone(overrides) }
+            if master.start.isNil { writeAlone(overrides) }
             return
         }
         for index in overrides.indices {

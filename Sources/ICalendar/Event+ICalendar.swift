@@ -57,7 +57,7 @@ extension Event {
             }
             guard decode(line, as: reading, context: &context) else { return nil }
         }
-        if recurrenceID == nil, hasRecurrenceIDLine {
+        if recurrenceID.isNil, hasRecurrenceIDLine {
             // Under the series' UID it would be read as another version of the master, which it is not.
             let own = context.derivedUID(for: component)
             context.report(
@@ -69,7 +69,7 @@ extension Event {
         }
         // RFC 5545 §3.6.1: a DATE start without DTEND or DURATION lasts one day. Stating it means
         // the written VEVENT has the exclusive next-day DTEND that Outlook and Google expect.
-        if end == nil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
+        if end.isNil, case .date(let date) = start { end = .end(.date(date.adding(days: 1))) }
         adoptAppleStructuredLocation()
         // A listing reads no alarms or links, and the components inside the event were left unread.
         guard context.reading == .whole else { return }
@@ -91,12 +91,12 @@ extension Event {
         switch slot {
         case .sequence: sequence != nil
         case .priority: priority != nil
-        case .end: end != nil
+        case .end: !end.isNil
         case .geo: locations.first?.coordinates != nil
-        case .created: created != nil
-        case .lastModified: lastModified != nil
-        case .timestamp: timestamp != nil
-        case .recurrenceID: recurrenceID != nil
+        case .created: !created.isNil
+        case .lastModified: !lastModified.isNil
+        case .timestamp: !timestamp.isNil
+        case .recurrenceID: !recurrenceID.isNil
         default: true
         }
     }

@@ -17,7 +17,7 @@ struct RecurrencePeriodSplit {
 
     /// Whether `event` is a master with a period of times to split.
     static func applies(to event: Event) -> Bool {
-        event.recurrenceID == nil && event.recurrenceDates.contains { periodEnd(of: $0) != nil }
+        event.recurrenceID.isNil && event.recurrenceDates.contains { periodEnd(of: $0) != nil }
     }
 
     /// The split of `event`; nil when it has no period with a time to split. Borrowed: most events

@@ -75,14 +75,14 @@ struct ZoneNaming {
             time = .zoned(local, writtenZone(zone))
         }
         func rename(_ time: inout CalendarTime?) {
-            if time != nil { rename(&time!) }
+            if !time.isNil { rename(&time!) }
         }
         rename(&event.start)
         if case .end(var end) = event.end {
             rename(&end)
             event.end = .end(end)
         }
-        if event.recurrenceID != nil { rename(&event.recurrenceID!.time) }
+        if !event.recurrenceID.isNil { rename(&event.recurrenceID!.time) }
         for index in event.exceptionDates.indices { rename(&event.exceptionDates[index]) }
         for index in event.recurrenceDates.indices {
             switch event.recurrenceDates[index] {

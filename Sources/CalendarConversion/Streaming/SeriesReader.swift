@@ -257,7 +257,7 @@ public struct SeriesReader {
         }
         let key = SeriesKey(uid: event.uid, file: index.scope == .withinFile ? fileIndex : 0)
         if let master = handedOn[key] {
-            guard event.recurrenceID == nil, master != here else { return .nothing }
+            guard event.recurrenceID.isNil, master != here else { return .nothing }
             return .alone
         }
         var events: [Event] = []
@@ -267,7 +267,7 @@ public struct SeriesReader {
             let place = Place(file: member.file, offset: member.offset)
             guard let found = place == here ? event : self.event(at: place, reading: reading), found.uid == event.uid
             else { continue }
-            if master == nil && found.recurrenceID == nil { master = place }
+            if master == nil && found.recurrenceID.isNil { master = place }
             events.append(found)
             places.append(place)
         }

@@ -111,7 +111,7 @@ extension GraphDecoder {
             location.coordinates = GeoCoordinate(latitude: latitude, longitude: longitude)
         }
         let isEmpty =
-            location.name.isEmpty && location.address == nil && location.coordinates == nil && location.uri == nil
+            location.name.isEmpty && location.address.isNil && location.coordinates == nil && location.uri == nil
         return isEmpty ? nil : location
     }
 }

@@ -8,7 +8,7 @@ extension Event {
         let isAllDay = decoder.bool("isAllDay", of: object, at: path()) ?? false
         start = decoder.calendarTime("start", of: object, at: path(), isAllDay: isAllDay)
         end = decoder.calendarTime("end", of: object, at: path(), isAllDay: isAllDay).map(EventEnd.end)
-        if start == nil {
+        if start.isNil {
             decoder.report(.error, "graph-missing-start", "the event has no usable start", at: "\(path()).start")
         }
     }

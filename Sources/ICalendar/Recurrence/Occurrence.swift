@@ -189,7 +189,7 @@ public final class SharedEvent: Hashable, Sendable {
     /// Wraps `event` for sharing among the occurrences it supplies.
     public init(_ event: Event) {
         self.event = event
-        belongsToSeries = event.isRecurring || event.recurrenceID != nil
+        belongsToSeries = event.isRecurring || !event.recurrenceID.isNil
         serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 

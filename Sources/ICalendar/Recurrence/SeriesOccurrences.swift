@@ -66,7 +66,7 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
         }
         movedIn = moved.sorted { $0.startInstant < $1.startInstant }
         guard var master = series.master, let start = master.start else {
-            if series.master != nil {
+            if !series.master.isNil {
                 diagnostics.append(
                     Diagnostic(
                         .error, code: "missing-dtstart",
@@ -107,8 +107,9 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
 
     public mutating func next() -> Occurrence? {
         guard !finished else { return nil }
-        if masterHead == nil { masterHead = nextFromMaster() }
-        // Occurrences are moved out of their slots, never copied: they are large values.
+        // Occurrences are moved out of their slots, never copied: they are large values (and so the
+        // head is asked `isNil`, not compared with nil).
+        if masterHead.isNil { masterHead = nextFromMaster() }
         let headStart = masterHead?.startInstant
         let fromMovedIn =
             movedInIndex < movedIn.count && (headStart.map { movedIn[movedInIndex].startInstant <= $0 } ?? true)

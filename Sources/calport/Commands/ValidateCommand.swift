@@ -138,7 +138,7 @@ enum ValidateCommand {
     /// A recurrence Graph cannot hold (`convert --to graph-post` refuses it).
     static func graphCompatibility(_ events: [Event], file: String) -> [Diagnostic] {
         events.compactMap { event in
-            guard event.recurrenceID == nil, var refusal = event.graphRecurrenceRefusal else { return nil }
+            guard event.recurrenceID.isNil, var refusal = event.graphRecurrenceRefusal else { return nil }
             refusal.severity = .warning
             refusal.location = SourceLocation(file: file)
             refusal.message = refusal.message.replacingOccurrences(
