@@ -31,7 +31,8 @@ extension Event {
         var seen: UInt32 = startIndex == nil ? 0 : Event.startBit
         // Noted as the lines are read: looked for after them, each name was compared again.
         var hasRecurrenceIDLine = false
-        for (index, line) in component.properties.enumerated() where index != startIndex {
+        for index in component.properties.indices where index != startIndex {
+            let line = component.properties[index]
             let reading = EventProperty.reading(line.name)
             if reading?.property == .recurrenceID { hasRecurrenceIDLine = true }
             if let reading, reading.bit != 0 {

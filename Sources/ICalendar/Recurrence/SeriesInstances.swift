@@ -6,12 +6,28 @@ struct BaseInstance: Sendable {
     /// The start's wall-clock reading in seconds since 1970 (a date's midnight), in DTSTART's form for
     /// DTSTART and the rules' instances: no `CalendarTime` is made for those.
     var wall: Int
-    /// The RDATE that supplied it, in its own form, with the length of a PERIOD, which has its own end.
-    var date: (start: CalendarTime, periodLength: OccurrenceLength?)?
+    /// The RDATE that supplied it; nil for DTSTART and the rules' instances.
+    var date: RecurrenceDateEntry?
 
     /// The start as the series writes it, DTSTART being `start`.
     func time(start: CalendarTime) -> CalendarTime {
         date?.start ?? start.withLocalDateTime(LocalDateTime(secondsSinceEpoch: wall))
+    }
+}
+
+/// An RDATE of a series: its instant, its start in its own form, and the length of a PERIOD, which
+/// has its own end. A class, so that a base instance holds a reference at most: one of a rule, which
+/// holds none, is dropped without a call. As a `(CalendarTime, OccurrenceLength?)?` in each base
+/// instance, it was destroyed through value witnesses, 130 instructions an instance.
+final class RecurrenceDateEntry: Sendable {
+    let instant: Int
+    let start: CalendarTime
+    let periodLength: OccurrenceLength?
+
+    init(instant: Int, start: CalendarTime, periodLength: OccurrenceLength?) {
+        self.instant = instant
+        self.start = start
+        self.periodLength = periodLength
     }
 }
 
@@ -27,8 +43,8 @@ struct SeriesInstances: Sendable {
     private var startOnly: (instant: Int, wall: Int)?
     private var exclusions: [RecurrenceRuleIterator]
     private var exclusionHeads: [Int?]
-    /// RDATEs by instant: their start, and their length when they are PERIODs.
-    private let dates: [(instant: Int, start: CalendarTime, length: OccurrenceLength?)]
+    /// RDATEs by instant.
+    private let dates: [RecurrenceDateEntry]
     private var dateIndex = 0
     private var lastInstant = Int.min
     /// Each rule's instances read ahead, in instant order. A wall time in a gap names the instant of
@@ -75,7 +91,9 @@ struct SeriesInstances: Sendable {
         ahead = Array(repeating: InstantQueue(), count: rules.count)
         exclusionHeads = []
         dates = master.recurrenceDates.map { date in
-            (zones.instant(date.start), date.start, date.isPeriod ? OccurrenceLength(period: date, zones: zones) : nil)
+            RecurrenceDateEntry(
+                instant: zones.instant(date.start), start: date.start,
+                periodLength: date.isPeriod ? OccurrenceLength(period: date, zones: zones) : nil)
         }.sorted { $0.instant < $1.instant }
         for index in rules.indices { heads.append(advance(rule: index)) }
         for index in exclusions.indices {
@@ -148,14 +166,14 @@ struct SeriesInstances: Sendable {
             // On a tie a PERIOD, which carries its own end, wins over the rule; the rule wins over a plain RDATE.
             if dateIndex < dates.count,
                 ruleInstant.map({
-                    dates[dateIndex].instant < $0 || (dates[dateIndex].instant == $0 && dates[dateIndex].length != nil)
+                    dates[dateIndex].instant < $0
+                        || (dates[dateIndex].instant == $0 && dates[dateIndex].periodLength != nil)
                 }) ?? true
             {
                 let entry = dates[dateIndex]
                 dateIndex += 1
                 candidate = BaseInstance(
-                    instant: entry.instant, wall: entry.start.localDateTime.secondsSinceEpoch,
-                    date: (entry.start, entry.length))
+                    instant: entry.instant, wall: entry.start.localDateTime.secondsSinceEpoch, date: entry)
             } else if let head = startOnly {
                 startOnly = nil
                 candidate = BaseInstance(instant: head.instant, wall: head.wall)
