@@ -49,7 +49,7 @@ extension CalendarDocument {
         var iterator = DocumentOccurrences(
             document: self, window: ExpansionWindow(interval), floating: clock ?? .utc, options: options)
         var occurrences: [Occurrence] = []
-        while let occurrence = iterator.next() { occurrences.append(occurrence) }
+        while let occurrence = iterator.next() { occurrences.append(consume occurrence) }
         return ExpansionResult(occurrences: occurrences, diagnostics: diagnostics + iterator.diagnostics)
     }
 }

@@ -107,8 +107,17 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
 
     public mutating func next() -> Occurrence? {
         guard !finished else { return nil }
-        // Occurrences are moved out of their slots, never copied: they are large values (and so the
-        // head is asked `isNil`, not compared with nil).
+        // With no occurrence moved in still to come, the master's next is handed on as it comes, not
+        // held: an optional occurrence stored and taken back goes through value witnesses, 130
+        // instructions an occurrence. (And the head is asked `isNil`, not compared with nil.)
+        if masterHead.isNil && movedInIndex == movedIn.count {
+            guard let occurrence = nextFromMaster() else {
+                finished = true
+                return nil
+            }
+            return producing() ? occurrence : nil
+        }
+        // Occurrences are moved out of their slots, never copied: they are large values.
         if masterHead.isNil { masterHead = nextFromMaster() }
         let headStart = masterHead?.startInstant
         let fromMovedIn =
@@ -117,6 +126,15 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
             finished = true
             return nil
         }
+        guard producing() else { return nil }
+        guard fromMovedIn else { return masterHead.take() }
+        movedInIndex += 1
+        return movedIn[movedInIndex - 1]
+    }
+
+    /// Counts one more occurrence handed on; false, the series finished and the cap reported, when
+    /// the cap is reached.
+    private mutating func producing() -> Bool {
         if let cap, produced >= cap {
             finished = true
             diagnostics.append(
@@ -125,12 +143,10 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
                     message:
                         "stopped after \(cap) occurrences in the window; later ones were left out (raise the cap to list them)",
                     uid: uid))
-            return nil
+            return false
         }
         produced += 1
-        guard fromMovedIn else { return masterHead.take() }
-        movedInIndex += 1
-        return movedIn[movedInIndex - 1]
+        return true
     }
 
     /// The next master occurrence that survives EXDATE and overrides and overlaps the window.

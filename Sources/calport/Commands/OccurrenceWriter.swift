@@ -38,7 +38,7 @@ final class OccurrenceWriter: @unchecked Sendable {
         var batch: [Occurrence] = []
         while let occurrence = occurrences.next() {
             if batch.isEmpty { batch.reserveCapacity(Self.batchSize) }
-            batch.append(occurrence)
+            batch.append(consume occurrence)
             if batch.count == Self.batchSize {
                 send(batch)
                 batch = []
