@@ -32,7 +32,10 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
             for index in series.indices { pull(index) }
         }
         guard let top = heap.first else { return nil }
-        let occurrence = pending[top.series].take()
+        // Swapped out rather than `take()`n: an optional occurrence taken or assigned goes through
+        // value witnesses, where a swap moves its words.
+        var occurrence: Occurrence?
+        swap(&occurrence, &pending[top.series])
         // The series' next occurrence takes its place at the top, and sinks as far as it must.
         if let start = advance(top.series) {
             heap[0].start = start
@@ -50,13 +53,12 @@ public struct DocumentOccurrences: IteratorProtocol, Sequence, Sendable {
     private mutating func advance(_ index: Int) -> Int? {
         // Its start is read from the local before the occurrence moves into its slot: read through
         // the array (`pending[index]?.startInstant`) it was copied out and its references retained.
-        let next = series[index].next()
+        var next = series[index].next()
         guard let start = next?.startInstant else {
-            pending[index] = nil
             diagnostics.collect(series[index].diagnostics)
             return nil
         }
-        pending[index] = consume next
+        swap(&pending[index], &next)
         return start
     }
 
