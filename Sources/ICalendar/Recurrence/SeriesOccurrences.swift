@@ -107,18 +107,20 @@ public struct SeriesOccurrences: IteratorProtocol, Sequence, Sendable {
 
     public mutating func next() -> Occurrence? {
         guard !finished else { return nil }
-        // With no occurrence moved in still to come, the master's next is handed on as it comes, not
-        // held: an optional occurrence stored and taken back goes through value witnesses, 130
-        // instructions an occurrence. (And the head is asked `isNil`, not compared with nil.)
-        if masterHead.isNil && movedInIndex == movedIn.count {
-            guard let occurrence = nextFromMaster() else {
-                finished = true
-                return nil
+        if masterHead.isNil {
+            // With no occurrence moved in still to come, the master's next is handed on as it comes,
+            // not held: an optional occurrence stored and taken back goes through value witnesses,
+            // 130 instructions an occurrence.
+            guard movedInIndex < movedIn.count else {
+                guard let occurrence = nextFromMaster() else {
+                    finished = true
+                    return nil
+                }
+                return producing() ? occurrence : nil
             }
-            return producing() ? occurrence : nil
+            masterHead = nextFromMaster()
         }
         // Occurrences are moved out of their slots, never copied: they are large values.
-        if masterHead.isNil { masterHead = nextFromMaster() }
         let headStart = masterHead?.startInstant
         let fromMovedIn =
             movedInIndex < movedIn.count && (headStart.map { movedIn[movedInIndex].startInstant <= $0 } ?? true)
