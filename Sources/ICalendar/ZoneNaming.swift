@@ -12,11 +12,15 @@ import TimeZones
 struct ZoneNaming {
     /// The TZIDs of the VTIMEZONEs the calendar has (so far, when it is written as it is read).
     var defined: Set<String> = [] {
-        didSet { lastAsked = .unnamed }
+        didSet { (lastAsked, askedBefore) = (.unnamed, .unnamed) }
     }
-    /// The zone last asked about and the one it is written under: a calendar's events mostly name
-    /// one or two zones, and comparing two names is cheaper than hashing one.
+    /// The two zones last asked about, the last first, and the ones they are written under: a
+    /// calendar's events mostly name one or two zones, and comparing two names is cheaper than
+    /// hashing one. Two, since events in two zones often alternate (the benchmark's Graph calendar
+    /// does: remembering one, each of its events hashed its zone's name again, 1,000 instructions
+    /// an event).
     private var lastAsked = Renaming.unnamed
+    private var askedBefore = Renaming.unnamed
 
     /// A zone and the one it is written under. A struct, not a tuple: an optional tuple is copied
     /// and destroyed through the runtime's generic tuple functions (some 400 instructions of each
@@ -42,7 +46,12 @@ struct ZoneNaming {
     /// written (`Europe/Kiev`, which a reader with older tzdata knows and `Europe/Kyiv` it may not).
     mutating func writtenZone(_ zone: TimeZoneReference) -> TimeZoneReference {
         if lastAsked.zone == zone { return lastAsked.written }
+        if askedBefore.zone == zone {
+            swap(&lastAsked, &askedBefore)
+            return lastAsked.written
+        }
         let written = renamed(zone)
+        askedBefore = lastAsked
         lastAsked = Renaming(zone: zone, written: written)
         return written
     }

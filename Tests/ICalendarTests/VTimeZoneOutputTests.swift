@@ -53,3 +53,27 @@ func emittedVTimeZoneMeansToLibicalWhatTzdataMeans(zone identifier: String) thro
     let vtimezones = lines.firstIndex(of: "BEGIN:VTIMEZONE")!
     #expect(vtimezones < lines.firstIndex(of: "BEGIN:VEVENT")!)
 }
+
+/// Events in several Windows zones, in turn and back again, each written under its own zone's IANA
+/// id (CLDR's windowsZones: W. Europe → Europe/Berlin, Eastern → America/New_York, Pacific →
+/// America/Los_Angeles), however the zones alternate: the naming remembers the last two it was
+/// asked about, and the order below asks again for each of them and for one it has let go.
+@Test func alternatingWindowsZonesAreEachWrittenUnderTheirOwnName() throws {
+    let zones = [
+        ("W. Europe Standard Time", "Europe/Berlin"), ("Eastern Standard Time", "America/New_York"),
+        ("W. Europe Standard Time", "Europe/Berlin"), ("Pacific Standard Time", "America/Los_Angeles"),
+        ("Eastern Standard Time", "America/New_York"), ("W. Europe Standard Time", "Europe/Berlin"),
+        ("Europe/Paris", "Europe/Paris"), ("Pacific Standard Time", "America/Los_Angeles"),
+    ]
+    let events = zones.enumerated().map { index, zone in
+        [
+            "UID:\(index)", "DTSTART;TZID=\(zone.0):2026030\(index + 1)T093000",
+            "DTEND;TZID=\(zone.0):2026030\(index + 1)T100000",
+        ]
+    }
+    let lines = unfoldedLines(serialize(parse(calendar(events: events)).document))
+    let starts = lines.filter { $0.hasPrefix("DTSTART;TZID=") }
+    #expect(starts == zones.enumerated().map { index, zone in "DTSTART;TZID=\(zone.1):2026030\(index + 1)T093000" })
+    let ends = lines.filter { $0.hasPrefix("DTEND;TZID=") }
+    #expect(ends == zones.enumerated().map { index, zone in "DTEND;TZID=\(zone.1):2026030\(index + 1)T100000" })
+}
