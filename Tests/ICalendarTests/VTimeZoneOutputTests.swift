@@ -77,3 +77,38 @@ func emittedVTimeZoneMeansToLibicalWhatTzdataMeans(zone identifier: String) thro
     let ends = lines.filter { $0.hasPrefix("DTEND;TZID=") }
     #expect(ends == zones.enumerated().map { index, zone in "DTEND;TZID=\(zone.1):2026030\(index + 1)T100000" })
 }
+
+/// Written as it is read, a calendar whose VTIMEZONE for a Windows name comes after events in that
+/// zone: the events before it are written under the IANA id (the calendar defines no such zone yet),
+/// the events after it under the TZID it defines, even when the naming had that zone among the two
+/// it remembers (it forgets both when the calendar defines a zone).
+@Test func aZoneDefinedPartWayThroughAStreamNamesTheEventsAfterIt() throws {
+    func event(_ uid: Int, _ zone: String) -> [String] {
+        [
+            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=\(zone):2026030\(uid)T093000",
+            "END:VEVENT",
+        ]
+    }
+    let pacific = "Pacific Standard Time"
+    let bytes = ics(
+        ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"] + event(1, pacific)
+            + event(2, "W. Europe Standard Time")
+            + [
+                "BEGIN:VTIMEZONE", "TZID:\(pacific)", "BEGIN:STANDARD", "DTSTART:16011104T020000",
+                "RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11", "TZOFFSETFROM:-0700", "TZOFFSETTO:-0800", "END:STANDARD",
+                "BEGIN:DAYLIGHT", "DTSTART:16010311T020000", "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3",
+                "TZOFFSETFROM:-0800", "TZOFFSETTO:-0700", "END:DAYLIGHT", "END:VTIMEZONE",
+            ] + event(3, pacific) + ["END:VCALENDAR"])
+    var reader = ICalendarReader(source: InMemoryByteSource(bytes), file: "t.ics")
+    var output: [UInt8] = []
+    var writer = ICalendarStreamWriter { output += $0 }
+    let header = CalendarDocument()
+    while let item = reader.next() { writer.write(item, header: header) }
+    writer.finish(header: header)
+    let starts = unfoldedLines(String(decoding: output, as: UTF8.self)).filter { $0.hasPrefix("DTSTART;TZID=") }
+    #expect(
+        starts == [
+            "DTSTART;TZID=America/Los_Angeles:20260301T093000", "DTSTART;TZID=Europe/Berlin:20260302T093000",
+            "DTSTART;TZID=\(pacific):20260303T093000",
+        ])
+}
