@@ -149,9 +149,9 @@ private struct Checks {
     private mutating func checkEventTiming(_ event: ContentComponent, uid: String?) {
         let start = event.properties.first { $0.name == "DTSTART" }
         let end = event.properties.first { $0.name == "DTEND" }
-        if !end.isNil && event.properties.contains(where: { $0.name == "DURATION" }) {
+        if let end, event.properties.contains(where: { $0.name == "DURATION" }) {
             report(
-                .error, "dtend-and-duration", "VEVENT has both DTEND and DURATION; RFC 5545 allows one", end!.line, uid)
+                .error, "dtend-and-duration", "VEVENT has both DTEND and DURATION; RFC 5545 allows one", end.line, uid)
         }
         if let start, let end, let startTime = Libical.parseTime(start.value),
             let endTime = Libical.parseTime(end.value)
