@@ -36,31 +36,41 @@ extension ByteSink where Self: ~Copyable {
 /// word of eight plain bytes is passed over with a few arithmetic operations instead of eight
 /// comparisons each.
 enum ByteScan {
-    /// The index of the first byte at or after `start` for which `byte` holds; `word` says whether
-    /// eight bytes read as one little-endian word may hold such a byte (it may say so wrongly, never
-    /// miss one).
+    /// The index of the first byte at or after `start` for which `byte` holds. `candidates` marks,
+    /// in eight bytes read as one little-endian word, the bytes for which `byte` may hold: the lowest
+    /// high bit it sets is the first such byte (bits above it may be set wrongly, as `bytes(below:)`
+    /// and `bytes(equalTo:)` set them, and are not read), and it sets one for every byte `byte`
+    /// holds for. The scan goes straight to that byte: a loop over the word's bytes up to it took
+    /// a third of the time of escaping an Outlook body, whose HTML has a comma or a semicolon every
+    /// sixteen bytes.
     @inline(__always)
     static func firstIndex(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, word: (UInt64) -> Bool, byte: (UInt8) -> Bool
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, candidates: (UInt64) -> UInt64,
+        byte: (UInt8) -> Bool
     ) -> Int {
         guard let base = bytes.baseAddress else { return start }
-        func load(_ index: Int) -> UInt64 { UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) }
+        func load(_ index: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        }
         var index = start
+        while bytes.count - index >= 8 {
+            let found = candidates(load(index))
+            if found == 0 {
+                index += 8
+                continue
+            }
+            index += found.trailingZeroBitCount >> 3
+            if byte(base[index]) { return index }
+            index += 1
+        }
+        if index < bytes.count, bytes.count - start >= 8, candidates(load(bytes.count - 8)) == 0 {
+            // The last few bytes, read as the word that ends the text (its first bytes were read
+            // before, and hold no candidate, or one `byte` turned down, which a zero word has not).
+            return bytes.count
+        }
         while index < bytes.count {
-            if index + 8 <= bytes.count {
-                if !word(load(index)) {
-                    index += 8
-                    continue
-                }
-            } else if bytes.count - start >= 8, !word(load(bytes.count - 8)) {
-                // The last few bytes, read as the word that ends the text (its first bytes were read before).
-                return bytes.count
-            }
-            let end = min(index + 8, bytes.count)
-            while index < end {
-                if byte(base[index]) { return index }
-                index += 1
-            }
+            if byte(base[index]) { return index }
+            index += 1
         }
         return bytes.count
     }

@@ -241,10 +241,10 @@ struct ContentWriter: ~Copyable {
         value.withUTF8Bytes { utf8 in
             let first = ByteScan.firstIndex(
                 in: utf8, from: 0,
-                word: {
+                candidates: {
                     // `| lowBits` makes `:` (0x3A) read as `;` (0x3B); bytes below 0x0E include CR and LF.
                     $0.bytes(below: 0x0E) | ($0 | 0x0101_0101_0101_0101).bytes(equalTo: 0x3B)
-                        | $0.bytes(equalTo: 0x2C) | $0.bytes(equalTo: 0x22) | $0.bytes(equalTo: 0x5E) != 0
+                        | $0.bytes(equalTo: 0x2C) | $0.bytes(equalTo: 0x22) | $0.bytes(equalTo: 0x5E)
                 },
                 byte: { ContentWriter.parameterEncoding($0) != nil })
             guard first < utf8.count else { return output.append(contentsOf: utf8) }

@@ -122,7 +122,7 @@ enum ConferenceProvider: CaseIterable {
         while start <= last {
             let index = ByteScan.firstIndex(
                 in: UnsafeBufferPointer(rebasing: bytes[..<(last + 1)]), from: start,
-                word: { $0.bytes(equalTo: UInt8(ascii: "h")) != 0 }, byte: { $0 == UInt8(ascii: "h") })
+                candidates: { $0.bytes(equalTo: UInt8(ascii: "h")) }, byte: { $0 == UInt8(ascii: "h") })
             guard index <= last else { return nil }
             if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == schemeWord { return index }
             start = index + 1

@@ -619,55 +619,42 @@ struct LineReader {
 /// What `LineReader` looks for in a line, eight bytes at a time where it can.
 private enum LineBytes {
     /// Whether `line` is UTF-8 as RFC 3629 defines it (no overlong forms, no surrogates, nothing past
-    /// U+10FFFF) without control characters but tab. Eight bytes are read as one little-endian word
-    /// at a time: the printable ASCII bytes it starts with are passed over together (the lowest byte
-    /// the word tests flag is always one they are looking for); a sequence it starts with is checked
-    /// by masking the word (the lead byte's high bits give the length, the bytes after it must
-    /// continue it), then for the leads whose second byte has a narrower range (E0, ED, F0, F4; RFC
-    /// 3629 §4) and those never used (C0, C1, F5–FF). With the standard library's check, a byte at a
-    /// time on each stretch between runs of eight ASCII bytes, and a pass of its own for control
-    /// characters, checking a text-heavy event's lines took 14,500 instructions (9,500 now): its 454
-    /// non-ASCII bytes are Cyrillic and Japanese words between ASCII spaces and punctuation.
+    /// U+10FFFF) without control characters but tab. Between sequences, the printable ASCII bytes a
+    /// word of eight starts with are passed over together (the lowest byte the word tests flag is
+    /// always one they are looking for); from a byte that is not, sixteen bytes at a time go through
+    /// `PrintableUTF8`'s automaton, a table lookup and a shift each, with no branch on what they are.
+    /// Checking a text-heavy event's lines (454 non-ASCII bytes of Cyrillic and Japanese words between
+    /// ASCII spaces and punctuation) took 14,500 instructions with the standard library's check and a
+    /// pass of its own for control characters, 8,800 with each sequence's lead masked against the word
+    /// it starts and one sequence checked a step, 6,500 with the automaton (four instructions a byte:
+    /// x86's shift uses the low six bits of its count, so the mask is free).
     static func isPrintableUTF8(_ line: Span<UInt8>) -> Bool {
         line.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return true }
-            let count = bytes.count
-            var index = 0
-            while count &- index >= 8 {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let flagged = nonASCIIOrControlBytes(word)
+            PrintableUTF8.rows.withUnsafeBufferPointer { rows in
+                guard let base = bytes.baseAddress, let rows = rows.baseAddress else { return true }
+                let count = bytes.count
+                var index = 0
+                var state = PrintableUTF8.accepted
                 // Indices stay within `count`, so they are added without overflow checks.
-                let plain = flagged.trailingZeroBitCount >> 3
-                if plain > 0 {
-                    index &+= plain
-                    continue
+                while count &- index >= 16 {
+                    if state == PrintableUTF8.accepted {
+                        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                        let plain = nonASCIIOrControlBytes(word).trailingZeroBitCount >> 3
+                        if plain > 0 {
+                            index &+= plain
+                            continue
+                        }
+                    }
+                    for offset in 0..<16 { state = PrintableUTF8.next(state, base[index &+ offset], rows) }
+                    if state == PrintableUTF8.refused { return false }
+                    index &+= 16
                 }
-                if word & 0x80 == 0 {
-                    // A control character; tab is allowed (RFC 5545 §3.1).
-                    guard word & 0xFF == 0x09 else { return false }
+                while index < count {
+                    state = PrintableUTF8.next(state, base[index], rows)
                     index &+= 1
-                } else if word & 0xC0E0 == 0x80C0 {
-                    guard word & 0x1E != 0 else { return false }  // C0, C1: an overlong form
-                    index &+= 2
-                } else if word & 0xC0_C0F0 == 0x80_80E0 {
-                    let lead = word & 0xFF
-                    let second = (word >> 8) & 0xFF
-                    if lead == 0xE0, second < 0xA0 { return false }  // an overlong form
-                    if lead == 0xED, second > 0x9F { return false }  // a surrogate
-                    index &+= 3
-                } else if word & 0xC0C0_C0F8 == 0x8080_80F0 {
-                    let lead = word & 0xFF
-                    let second = (word >> 8) & 0xFF
-                    if lead == 0xF0, second < 0x90 { return false }  // an overlong form
-                    if lead > 0xF4 || (lead == 0xF4 && second > 0x8F) { return false }  // past U+10FFFF
-                    index &+= 4
-                } else {
-                    return false
                 }
+                return state == PrintableUTF8.accepted
             }
-            // The last seven bytes or fewer, too few to read as a word.
-            let rest = UnsafeBufferPointer(rebasing: bytes[index...])
-            return !rest.contains(where: isControl) && (try? UTF8Span(validating: line.extracting(index...))) != nil
         }
     }
 
@@ -692,7 +679,7 @@ private enum LineBytes {
     static func firstNonASCIIOrControl(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         ByteScan.firstIndex(
             in: bytes, from: 0,
-            word: { nonASCIIOrControlBytes($0) != 0 },
+            candidates: nonASCIIOrControlBytes,
             byte: { $0 >= 0x7F || isControl($0) })
     }
 
@@ -750,6 +737,54 @@ private enum LineBytes {
 
     static func firstControl(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstIndex(
-            in: bytes, from: start, word: { controlBytes($0) != 0 }, byte: isControl)
+            in: bytes, from: start, candidates: controlBytes, byte: isControl)
+    }
+}
+
+/// A deterministic automaton that accepts the lines `LineBytes.isPrintableUTF8` passes: RFC 3629 §4's
+/// syntax of UTF-8, with tab and no other control character (RFC 5545 §3.1). Shift-based: each state
+/// is a bit offset into a byte's row, and the six bits there are the next state, so that a step is
+/// one lookup, one shift and one mask. The refusing state is offset 0, whose bits are 0 in every row:
+/// once refused, a line stays refused.
+private enum PrintableUTF8 {
+    static let refused: UInt64 = 0
+    static let accepted: UInt64 = 6
+    /// Continuation bytes still to come, any of 80–BF.
+    private static let oneMore: UInt64 = 12, twoMore: UInt64 = 18, threeMore: UInt64 = 24
+    /// After the leads whose second byte has a narrower range than 80–BF.
+    private static let afterE0: UInt64 = 30, afterED: UInt64 = 36, afterF0: UInt64 = 42, afterF4: UInt64 = 48
+
+    /// The state after `byte` in `state`.
+    @inline(__always)
+    static func next(_ state: UInt64, _ byte: UInt8, _ rows: UnsafePointer<UInt64>) -> UInt64 {
+        (rows[Int(byte)] &>> state) & 63
+    }
+
+    /// The states after `byte` from each state, in the bits at that state's offset.
+    static let rows: [UInt64] = (0...255).map { value in
+        let byte = UInt8(value)
+        var row: UInt64 = 0
+        func go(from state: UInt64, to next: UInt64) { row |= next << state }
+        switch byte {
+        case 0x09, 0x20...0x7E: go(from: accepted, to: accepted)
+        case 0xC2...0xDF: go(from: accepted, to: oneMore)
+        case 0xE0: go(from: accepted, to: afterE0)
+        case 0xE1...0xEC, 0xEE...0xEF: go(from: accepted, to: twoMore)
+        case 0xED: go(from: accepted, to: afterED)
+        case 0xF0: go(from: accepted, to: afterF0)
+        case 0xF1...0xF3: go(from: accepted, to: threeMore)
+        case 0xF4: go(from: accepted, to: afterF4)
+        default: break  // control characters, continuation bytes, C0, C1 and F5–FF: refused
+        }
+        if (0x80...0xBF).contains(byte) {
+            go(from: oneMore, to: accepted)
+            go(from: twoMore, to: oneMore)
+            go(from: threeMore, to: twoMore)
+        }
+        if (0xA0...0xBF).contains(byte) { go(from: afterE0, to: oneMore) }  // not an overlong form
+        if (0x80...0x9F).contains(byte) { go(from: afterED, to: oneMore) }  // not a surrogate
+        if (0x90...0xBF).contains(byte) { go(from: afterF0, to: twoMore) }  // not an overlong form
+        if (0x80...0x8F).contains(byte) { go(from: afterF4, to: twoMore) }  // not past U+10FFFF
+        return row
     }
 }

@@ -51,9 +51,9 @@ enum TextCodec {
     private static func firstSpecial(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstIndex(
             in: utf8, from: start,
-            word: {
+            candidates: {
                 $0.bytes(below: 0x20) | $0.bytes(equalTo: 0x5C) | $0.bytes(equalTo: 0x3B) | $0.bytes(equalTo: 0x2C)
-                    | $0.bytes(equalTo: 0x7F) != 0
+                    | $0.bytes(equalTo: 0x7F)
             },
             byte: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 < 0x20 || $0 == 0x7F })
     }
@@ -103,7 +103,7 @@ enum TextCodec {
 
     private static func firstBackslash(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstIndex(
-            in: utf8, from: start, word: { $0.bytes(equalTo: 0x5C) != 0 }, byte: { $0 == 0x5C })
+            in: utf8, from: start, candidates: { $0.bytes(equalTo: 0x5C) }, byte: { $0 == 0x5C })
     }
 
     /// Whether `text` holds `byte`, searched in its UTF-8 storage.
