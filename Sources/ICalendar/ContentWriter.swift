@@ -236,15 +236,20 @@ struct ContentWriter: ~Copyable {
         output.append(UInt8(ascii: "="))
     }
 
-    /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`.
+    /// A parameter value, RFC 6868-encoded, and quoted when it holds `;`, `:` or `,`. A control
+    /// character but tab is dropped: RFC 5545 §3.1's SAFE-CHAR and QSAFE-CHAR leave them out, and
+    /// RFC 6868 encodes only line breaks. A Graph attendee's name can hold one (`\u0007`), and
+    /// calport's own reader warned about the line it wrote.
     private mutating func appendParameterValue(_ value: String) {
         value.withUTF8Bytes { utf8 in
             let first = ByteScan.firstIndex(
                 in: utf8, from: 0,
                 candidates: {
-                    // `| lowBits` makes `:` (0x3A) read as `;` (0x3B); bytes below 0x0E include CR and LF.
-                    $0.bytes(below: 0x0E) | ($0 | 0x0101_0101_0101_0101).bytes(equalTo: 0x3B)
+                    // `| lowBits` makes `:` (0x3A) read as `;` (0x3B); bytes below 0x20 are the line
+                    // breaks, the other control characters and tab, which needs nothing.
+                    $0.bytes(below: 0x20) | ($0 | 0x0101_0101_0101_0101).bytes(equalTo: 0x3B)
                         | $0.bytes(equalTo: 0x2C) | $0.bytes(equalTo: 0x22) | $0.bytes(equalTo: 0x5E)
+                        | $0.bytes(equalTo: 0x7F)
                 },
                 byte: { ContentWriter.parameterEncoding($0) != nil })
             guard first < utf8.count else { return output.append(contentsOf: utf8) }
@@ -269,12 +274,14 @@ struct ContentWriter: ~Copyable {
 
     private enum ParameterEncoding { case encoded, quoted }
 
-    /// What a byte of a parameter value asks for: RFC 6868 encoding (`^`, `"`, line breaks), or
-    /// quotes around the value (`;`, `:`, `,`).
+    /// What a byte of a parameter value asks for: RFC 6868 encoding (`^`, `"`, line breaks, and
+    /// control characters, which the encoding drops), or quotes around the value (`;`, `:`, `,`).
     private static func parameterEncoding(_ byte: UInt8) -> ParameterEncoding? {
         switch byte {
         case UInt8(ascii: "^"), 0x22, 0x0A, 0x0D: .encoded
         case 0x3B, 0x3A, 0x2C: .quoted
+        case 0x09: nil
+        case 0x00...0x1F, 0x7F: .encoded
         default: nil
         }
     }

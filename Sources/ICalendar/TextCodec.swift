@@ -163,7 +163,8 @@ enum ParameterCodec {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends a parameter value with `^`, `"` and line breaks encoded.
+    /// Appends a parameter value with `^`, `"` and line breaks encoded (RFC 6868 §3), and the control
+    /// characters a parameter value cannot hold (all but tab, RFC 5545 §3.1) dropped.
     static func encode(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink & ~Copyable) {
         var previous: UInt8 = 0
         for byte in utf8 {
@@ -178,6 +179,8 @@ enum ParameterCodec {
             case 0x0A, 0x0D:
                 out.append(caret)
                 out.append(UInt8(ascii: "n"))
+            case 0x09: out.append(byte)
+            case 0x00...0x1F, 0x7F: break
             default: out.append(byte)
             }
             previous = byte

@@ -204,9 +204,15 @@ func invalidUTF8IsFoundWhereverItIsInTheLine(sequence: Int) {
 @Test func serialisingNeverWritesControlCharacters() {
     var event = Event(uid: "c@example.com")
     event.summary = "a\u{0}b\u{1B}c\td\ne"
+    // A name from Graph JSON can hold any character (`\u0007`): a parameter value holds no control
+    // character but tab (RFC 5545 §3.1), and a line break is `^n` (RFC 6868 §3).
+    event.attendees = [
+        Attendee(participant: Participant(address: "mailto:a@example.com", commonName: "Ann\u{7}e\t\u{7F}Smith\nJr"))
+    ]
     let text = serialize(CalendarDocument(events: [event]))
     // TEXT (RFC 5545 §3.3.11): HTAB is allowed, a newline is written as \n, nothing else below 0x20.
     #expect(unfoldedLines(text).contains("SUMMARY:abc\td\\ne"))
+    #expect(unfoldedLines(text).contains("ATTENDEE;CN=Anne\tSmith^nJr:mailto:a@example.com"))
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\r" && $0 != "\n" })
 }
 
