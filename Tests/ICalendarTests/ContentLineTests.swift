@@ -60,15 +60,20 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         "a", "plain words ", "abcdefghijklmnopq", "\\", ";", ",", ":", "\"", "^", "\n", "\r", "\r\n", "\t",
         "\u{0B}", "\u{01}", "\u{7F}", "é", "議", "🎉",
     ]
-    func referenceText(_ text: String) -> String {
+    // Each character as the rules write it: its replacement, a line break (CRLF, or CR or LF alone)
+    // as `lineBreak`, tab as it is, another control character not at all.
+    func encoded(_ text: String, _ replacements: [Unicode.Scalar: String], lineBreak: String) -> String {
         var out = ""
         var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
             defer { previous = scalar }
+            if let replacement = replacements[scalar] {
+                out += replacement
+                continue
+            }
             switch scalar {
-            case "\\", ";", ",": out += "\\" + String(scalar)
             case "\n" where previous == "\r": continue
-            case "\n", "\r": out += "\\n"
+            case "\n", "\r": out += lineBreak
             case "\t": out += "\t"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F: continue
             default: out.unicodeScalars.append(scalar)
@@ -76,22 +81,12 @@ private func line(_ text: String) throws(ContentLineParser.SyntaxError) -> Conte
         }
         return out
     }
+    func referenceText(_ text: String) -> String {
+        encoded(text, ["\\": "\\\\", ";": "\\;", ",": "\\,"], lineBreak: "\\n")
+    }
     func referenceParameter(_ value: String) -> String {
-        var encoded = ""
-        var previous: Unicode.Scalar = " "
-        for scalar in value.unicodeScalars {
-            defer { previous = scalar }
-            switch scalar {
-            case "^": encoded += "^^"
-            case "\"": encoded += "^'"
-            case "\n" where previous == "\r": continue
-            case "\n", "\r": encoded += "^n"
-            case "\t": encoded += "\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: continue
-            default: encoded.unicodeScalars.append(scalar)
-            }
-        }
-        return value.contains(where: { ";:,".contains($0) }) ? "\"\(encoded)\"" : encoded
+        let value = encoded(value, ["^": "^^", "\"": "^'"], lineBreak: "^n")
+        return value.contains(where: { ";:,".contains($0) }) ? "\"\(value)\"" : value
     }
     for _ in 0..<2_000 {
         let text = (0..<Int.random(in: 1...20, using: &random)).map { _ in pieces.randomElement(using: &random)! }
